@@ -1,0 +1,19 @@
+//! The sizing and ranking engine.
+//!
+//! Pure Rust: no leptos, web-sys, js-sys or gloo in here, so the browser app,
+//! the native CLI and the tests all run the same arithmetic.
+
+pub mod catalog;
+pub mod error;
+pub mod memory;
+pub mod precision;
+pub mod ranking;
+pub mod snapshot;
+pub mod workload;
+
+pub use catalog::{Catalog, Gpu, Model};
+pub use error::Error;
+pub use precision::Precision;
+pub use ranking::{rank, Exclusion, RankedOffer, Report};
+pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
+pub use workload::Workload;

@@ -1,0 +1,266 @@
+//! The offer snapshot: cloud GPU offers with their prices, as shipped in
+//! `public/data/offers.json` and written by `whichgpu snapshot`.
+//!
+//! The layout is documented in `docs/snapshot-schema.md`.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::fmt;
+
+/// Version of the offer file layout. Bump it on any incompatible change;
+/// the loader refuses other versions with a message instead of misreading.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Where a set of offers came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// Short key that offers refer to, e.g. `skypilot-v8-lambda`.
+    pub id: String,
+    /// Human description, e.g. "SkyPilot catalog v8, lambda/vms.csv".
+    pub name: String,
+    /// Upstream repository and path, or web address.
+    pub upstream: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// How fresh the prices are (a date or month), as stated by the source.
+    pub as_of: String,
+}
+
+/// The billing rules of a cloud, from `providers.csv`. Unknown stays `None`,
+/// never zero.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Provider {
+    /// `provider_id`, e.g. `aws`.
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub billing_increment_s: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_charge_s: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_available: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_storage_usd_per_gb_month: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub egress_usd_per_gb: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing_page: Option<String>,
+}
+
+/// One rentable machine shape in one region.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    /// Provider id (a key of `Snapshot::providers`).
+    pub provider: String,
+    /// The provider's instance type, e.g. `p5.48xlarge`.
+    pub instance: String,
+    /// Region as the provider names it; empty when the source gives none.
+    pub region: String,
+    /// Catalog GPU id (`gpu_id` of gpus.csv).
+    pub gpu: String,
+    pub gpu_count: u32,
+    /// Memory per GPU in GB.
+    pub vram_gb: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vcpus: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ram_gb: Option<f64>,
+    /// On-demand USD per hour for the whole instance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<f64>,
+    /// Spot/preemptible USD per hour for the whole instance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_price: Option<f64>,
+    /// Source id (a key of `Snapshot::sources`).
+    pub source: String,
+}
+
+impl Offer {
+    pub fn total_vram_gb(&self) -> f64 {
+        self.vram_gb * f64::from(self.gpu_count)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub schema_version: u32,
+    /// How fresh the prices are: the newest source's `as_of` (YYYY-MM or YYYY-MM-DD).
+    pub snapshot_date: String,
+    pub sources: Vec<Source>,
+    pub providers: Vec<Provider>,
+    pub offers: Vec<Offer>,
+}
+
+/// Why an offer file could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SnapshotError {
+    /// Not JSON, truncated, or fields of the wrong type.
+    Malformed(String),
+    /// Written for another version of the app.
+    WrongVersion { found: u64 },
+    /// Parsed, but inconsistent (a dangling reference, a negative price…).
+    Invalid(String),
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("offer data could not be read: ")?;
+        match self {
+            SnapshotError::Malformed(detail) => write!(f, "the file is damaged or incomplete ({detail})"),
+            SnapshotError::WrongVersion { found } => write!(
+                f,
+                "it has schema version {found} but this page reads version {SCHEMA_VERSION}; reload the page to get matching files"
+            ),
+            SnapshotError::Invalid(detail) => write!(f, "{detail}"),
+        }
+    }
+}
+
+impl std::error::Error for SnapshotError {}
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    schema_version: u64,
+}
+
+impl Snapshot {
+    /// Parses and validates an offer file.
+    pub fn from_json(text: &str) -> Result<Snapshot, SnapshotError> {
+        let snapshot: Snapshot = match serde_json::from_str(text) {
+            Ok(snapshot) => snapshot,
+            Err(parse_error) => {
+                // A file of another version may fail on any field: report the
+                // version rather than the first field that differs.
+                return Err(match serde_json::from_str::<VersionOnly>(text) {
+                    Ok(v) if v.schema_version != u64::from(SCHEMA_VERSION) => {
+                        SnapshotError::WrongVersion {
+                            found: v.schema_version,
+                        }
+                    }
+                    _ => SnapshotError::Malformed(parse_error.to_string()),
+                });
+            }
+        };
+        if snapshot.schema_version != SCHEMA_VERSION {
+            return Err(SnapshotError::WrongVersion {
+                found: u64::from(snapshot.schema_version),
+            });
+        }
+        snapshot.validate()?;
+        Ok(snapshot)
+    }
+
+    fn validate(&self) -> Result<(), SnapshotError> {
+        let providers: HashSet<&str> = self.providers.iter().map(|p| p.id.as_str()).collect();
+        let sources: HashSet<&str> = self.sources.iter().map(|s| s.id.as_str()).collect();
+        for (i, offer) in self.offers.iter().enumerate() {
+            let at = || format!("offer {} ({} {})", i + 1, offer.provider, offer.instance);
+            if !providers.contains(offer.provider.as_str()) {
+                return Err(SnapshotError::Invalid(format!(
+                    "{}: unknown provider",
+                    at()
+                )));
+            }
+            if !sources.contains(offer.source.as_str()) {
+                return Err(SnapshotError::Invalid(format!(
+                    "{}: unknown source \"{}\"",
+                    at(),
+                    offer.source
+                )));
+            }
+            if offer.gpu_count == 0 || !(offer.vram_gb.is_finite() && offer.vram_gb > 0.0) {
+                return Err(SnapshotError::Invalid(format!(
+                    "{}: needs at least one GPU with memory",
+                    at()
+                )));
+            }
+            for price in [offer.price, offer.spot_price].into_iter().flatten() {
+                if !(price.is_finite() && price >= 0.0) {
+                    return Err(SnapshotError::Invalid(format!(
+                        "{}: price {price} is not a valid $/h",
+                        at()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn provider(&self, id: &str) -> Option<&Provider> {
+        self.providers.iter().find(|p| p.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TINY: &str = r#"{
+        "schema_version": 1,
+        "snapshot_date": "2026-09-20",
+        "sources": [{"id": "s", "name": "test", "upstream": "here", "as_of": "2026-09"}],
+        "providers": [{"id": "lambda", "name": "Lambda"}],
+        "offers": [{"provider": "lambda", "instance": "gpu_1x_h100_sxm5", "region": "us-east-1",
+                    "gpu": "h100_sxm", "gpu_count": 1, "vram_gb": 80, "price": 3.29, "source": "s"}]
+    }"#;
+
+    #[test]
+    fn a_valid_file_loads() {
+        let snapshot = Snapshot::from_json(TINY).unwrap();
+        assert_eq!(snapshot.offers[0].total_vram_gb(), 80.0);
+        assert_eq!(snapshot.provider("lambda").unwrap().name, "Lambda");
+    }
+
+    #[test]
+    fn a_truncated_file_is_reported_as_damaged() {
+        for cut in [0, 1, TINY.len() / 2, TINY.len() - 2] {
+            let err = Snapshot::from_json(&TINY[..cut]).unwrap_err();
+            assert!(
+                matches!(err, SnapshotError::Malformed(_)),
+                "cut at {cut}: {err}"
+            );
+            assert!(err
+                .to_string()
+                .starts_with("offer data could not be read: "));
+        }
+    }
+
+    #[test]
+    fn another_schema_version_is_named_even_when_fields_differ() {
+        let err =
+            Snapshot::from_json(r#"{"schema_version": 7, "offers": "columnar"}"#).unwrap_err();
+        assert_eq!(err, SnapshotError::WrongVersion { found: 7 });
+        assert!(err.to_string().contains("schema version 7"));
+        let same_shape = TINY.replacen("\"schema_version\": 1", "\"schema_version\": 2", 1);
+        assert_eq!(
+            Snapshot::from_json(&same_shape).unwrap_err(),
+            SnapshotError::WrongVersion { found: 2 }
+        );
+    }
+
+    #[test]
+    fn inconsistent_offers_are_refused_with_the_offer_named() {
+        let cases = [
+            (
+                "\"provider\": \"lambda\", \"instance\"",
+                "\"provider\": \"nowhere\", \"instance\"",
+                "unknown provider",
+            ),
+            (
+                "\"source\": \"s\"}",
+                "\"source\": \"gone\"}",
+                "unknown source",
+            ),
+            ("\"gpu_count\": 1", "\"gpu_count\": 0", "at least one GPU"),
+            ("\"price\": 3.29", "\"price\": -3.29", "not a valid $/h"),
+        ];
+        for (from, to, expected) in cases {
+            let text = TINY.replacen(from, to, 1);
+            let err = Snapshot::from_json(&text).unwrap_err().to_string();
+            assert!(
+                err.contains(expected) && err.contains("offer 1"),
+                "{to}: {err}"
+            );
+        }
+    }
+}

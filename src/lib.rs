@@ -1,0 +1,18 @@
+//! whichgpu: which rented GPU should I use for this generative-AI job, and
+//! what will the whole job cost?
+//!
+//! - [`engine`]: the pure sizing and ranking engine.
+//! - [`url_codec`]: the workload ⇄ URL query string.
+//! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
+//! - `ui` (wasm32 only): the Leptos page.
+
+pub mod engine;
+pub mod url_codec;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod snapshot_builder;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

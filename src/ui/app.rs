@@ -1,0 +1,90 @@
+//! The page: the workload form, the memory it needs, and the offers.
+
+use super::snapshot_loader::load_snapshot;
+use super::{url_state, OffersTable, WorkloadForm};
+use crate::engine::memory::{weights_bytes, BYTES_PER_GB};
+use crate::engine::ranking::format_gb;
+use crate::engine::{rank, Catalog};
+use crate::url_codec;
+use leptos::prelude::*;
+
+#[component]
+pub fn App() -> impl IntoView {
+    match Catalog::bundled() {
+        Ok(catalog) => view! { <Calculator catalog=catalog /> }.into_any(),
+        Err(e) => view! { <p role="alert" class="error">{e.to_string()}</p> }.into_any(),
+    }
+}
+
+/// The calculator once the bundled catalog is available.
+#[component]
+fn Calculator(catalog: &'static Catalog) -> impl IntoView {
+    // The URL is the state: start from the link, write every change back.
+    let decoded = url_codec::decode(&url_state::current_query(), catalog);
+    let notes = decoded.notes;
+    let workload = RwSignal::new(decoded.workload);
+    Effect::new(move |_| url_state::replace_query(&workload.with(url_codec::encode)));
+
+    let snapshot = LocalResource::new(load_snapshot);
+    let weights_gb = move || {
+        workload.with(|w| {
+            catalog
+                .model(&w.model)
+                .map(|m| weights_bytes(m, w.weight_precision) / BYTES_PER_GB)
+        })
+    };
+
+    view! {
+        <header>
+            <h1>"whichgpu"</h1>
+            <p class="tagline">"Which rented GPU should I use for this generative-AI job?"</p>
+        </header>
+        <main>
+            {(!notes.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="notes" data-testid="url-notes" role="status">
+                            {notes.into_iter().map(|n| view! { <li>{n.message}</li> }).collect_view()}
+                        </ul>
+                    }
+                })}
+            <WorkloadForm catalog=catalog workload=workload />
+            <p class="memory" data-testid="weights-size">
+                {move || match weights_gb() {
+                    Ok(gb) => format!("Weights: {}", format_gb(gb)),
+                    Err(e) => e.to_string(),
+                }}
+            </p>
+            <section class="results" data-testid="results" aria-live="polite">
+                {move || match snapshot.get() {
+                    None => view! { <p class="loading" data-testid="loading">"Loading offers…"</p> }.into_any(),
+                    Some(Err(message)) => {
+                        view! {
+                            <div role="alert" class="error" data-testid="load-error">
+                                <p>{message}</p>
+                                <button type="button" on:click=move |_| snapshot.refetch()>"Retry"</button>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                    Some(Ok(snapshot)) => {
+                        let date = snapshot.snapshot_date.clone();
+                        let sources = snapshot.sources.iter().map(|s| s.upstream.clone()).collect::<Vec<_>>().join("; ");
+                        let table = move || match workload.with(|w| rank(w, catalog, &snapshot)) {
+                            Ok(report) => view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report /> }.into_any(),
+                            Err(e) => view! { <p role="alert" class="error">{e.to_string()}</p> }.into_any(),
+                        };
+                        view! {
+                            {table}
+                            <p class="snapshot-info">
+                                "Prices as of " <span data-testid="snapshot-date">{date}</span> ". Sources: " {sources}
+                                ". Figures are estimates."
+                            </p>
+                        }
+                            .into_any()
+                    }
+                }}
+            </section>
+        </main>
+    }
+}

@@ -1,0 +1,18 @@
+//! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
+//! module: `url_state` (location and history), `snapshot_loader` (fetch).
+
+mod app;
+mod offers_table;
+pub mod snapshot_loader;
+pub mod url_state;
+mod workload_form;
+
+pub use app::App;
+pub use offers_table::OffersTable;
+pub use workload_form::WorkloadForm;
+
+/// Mounts the page into `<body>`.
+pub fn mount() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(App);
+}

@@ -1,0 +1,68 @@
+//! The ranked offers table.
+
+use crate::engine::{Catalog, Report, Snapshot};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// How many rows the table shows before "show more" (issue 7 virtualises).
+pub const VISIBLE_ROWS: usize = 50;
+
+/// The offers that hold the workload, cheapest $/h first.
+#[component]
+pub fn OffersTable(
+    catalog: &'static Catalog,
+    snapshot: Arc<Snapshot>,
+    report: Report,
+) -> impl IntoView {
+    let fitting = report.results.len();
+    let total = snapshot.offers.len();
+    let shown = fitting.min(VISIBLE_ROWS);
+    let caption = if fitting == 0 {
+        format!("None of the {total} offers holds these weights.")
+    } else if fitting > shown {
+        format!("{fitting} of {total} offers hold these weights; the {shown} cheapest:")
+    } else {
+        format!("{fitting} of {total} offers hold these weights:")
+    };
+    let rows = report
+        .results
+        .iter()
+        .take(shown)
+        .map(|ranked| {
+            let offer = &snapshot.offers[ranked.offer];
+            let gpu_name = catalog
+                .gpu(&offer.gpu)
+                .map(|g| g.name.clone())
+                .unwrap_or_else(|_| offer.gpu.clone());
+            let provider = snapshot
+                .provider(&offer.provider)
+                .map_or(offer.provider.clone(), |p| p.name.clone());
+            view! {
+                <tr data-testid="offer-row">
+                    <td>{provider}</td>
+                    <td>{offer.instance.clone()}</td>
+                    <td>{format!("{}× {gpu_name}", offer.gpu_count)}</td>
+                    <td class="num">{format!("{:.0} GB", offer.total_vram_gb())}</td>
+                    <td>{offer.region.clone()}</td>
+                    <td class="num">{format!("${:.2}", ranked.price_per_hour)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="offers" data-testid="offers-table">
+            <caption data-testid="offers-caption">{caption}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"Provider"</th>
+                    <th scope="col">"Instance"</th>
+                    <th scope="col">"GPUs"</th>
+                    <th scope="col" class="num">"VRAM"</th>
+                    <th scope="col">"Region"</th>
+                    <th scope="col" class="num">"$/h on-demand"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}

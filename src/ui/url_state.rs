@@ -1,0 +1,34 @@
+//! The browser's address bar: where the workload lives between visits.
+//! The only module that touches `window.location` and `window.history`.
+
+/// The current query string, without `?`; empty when unavailable.
+pub fn current_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .map(|search| search.trim_start_matches('?').to_string())
+        .unwrap_or_default()
+}
+
+/// Replaces the query in the address bar without adding a history entry or
+/// reloading; the path (e.g. a `/whichgpu/` sub-path) and hash are kept.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let url = if query.is_empty() {
+        format!("{path}{hash}")
+    } else {
+        format!("{path}?{query}{hash}")
+    };
+    let current = format!("{path}{}{hash}", location.search().unwrap_or_default());
+    if url == current {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        // Failing to update the address bar must not break the page.
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}

@@ -1,0 +1,189 @@
+//! Browser tests: components mount in headless Chromium and render the
+//! expected DOM. Run by `scripts/test.sh` through wasm-bindgen-test-runner.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use whichgpu::engine::{rank, Catalog, Offer, Precision, Provider, Snapshot, Source, Workload};
+use whichgpu::ui::{App, OffersTable, WorkloadForm};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A fresh element in the page to mount into.
+fn container() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&element).unwrap();
+    element.unchecked_into()
+}
+
+fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    let nodes = root.query_selector_all(selector).unwrap();
+    (0..nodes.length())
+        .filter_map(|i| nodes.item(i))
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect()
+}
+
+/// Lets the reactive system and pending futures run.
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn test_snapshot() -> Snapshot {
+    let offer = |instance: &str, count: u32, price: f64| Offer {
+        provider: "lambda".into(),
+        instance: instance.into(),
+        region: "us-east-1".into(),
+        gpu: "h100_sxm".into(),
+        gpu_count: count,
+        vram_gb: 80.0,
+        vcpus: None,
+        ram_gb: None,
+        price: Some(price),
+        spot_price: None,
+        source: "s".into(),
+    };
+    Snapshot {
+        schema_version: 1,
+        snapshot_date: "2026-09".into(),
+        sources: vec![Source {
+            id: "s".into(),
+            name: "t".into(),
+            upstream: "t".into(),
+            commit: None,
+            as_of: "2026-09".into(),
+        }],
+        providers: vec![Provider {
+            id: "lambda".into(),
+            name: "Lambda".into(),
+            billing_increment_s: Some(60),
+            minimum_charge_s: None,
+            spot_available: Some(false),
+            block_storage_usd_per_gb_month: None,
+            egress_usd_per_gb: None,
+            pricing_page: None,
+        }],
+        offers: vec![
+            offer("gpu_8x_h100_sxm5", 8, 23.92),
+            offer("gpu_1x_h100_sxm5", 1, 3.29),
+            offer("gpu_2x_h100_sxm5", 2, 6.38),
+        ],
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
+    let catalog = Catalog::bundled().unwrap();
+    let root = container();
+    let workload = RwSignal::new(Workload {
+        model: "llama-3.1-70b".into(),
+        weight_precision: Precision::Int4,
+    });
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <WorkloadForm catalog=catalog workload=workload /> },
+    )
+    .forget();
+
+    assert_eq!(texts(&root, "#model option").len(), catalog.models.len());
+    assert_eq!(texts(&root, "#wq option").len(), Precision::ALL.len());
+    let model: web_sys::HtmlSelectElement = root
+        .query_selector("#model")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(model.value(), "llama-3.1-70b");
+    let precision: web_sys::HtmlSelectElement = root
+        .query_selector("#wq")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(precision.value(), "int4");
+    // Every input is labelled.
+    assert_eq!(texts(&root, "label[for=model]"), ["Model"]);
+    assert_eq!(texts(&root, "label[for=wq]"), ["Weight precision"]);
+}
+
+#[wasm_bindgen_test]
+async fn choosing_a_precision_in_the_form_updates_the_workload() {
+    let catalog = Catalog::bundled().unwrap();
+    let root = container();
+    let workload = RwSignal::new(Workload::default());
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <WorkloadForm catalog=catalog workload=workload /> },
+    )
+    .forget();
+    let precision: web_sys::HtmlSelectElement = root
+        .query_selector("#wq")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    precision.set_value("fp8");
+    precision
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(workload.get_untracked().weight_precision, Precision::Fp8);
+}
+
+#[wasm_bindgen_test]
+fn the_table_lists_fitting_offers_cheapest_first() {
+    let catalog = Catalog::bundled().unwrap();
+    let snapshot = Arc::new(test_snapshot());
+    // Llama 3.1 70B in BF16 (131 GB) needs two or more 80 GB H100s.
+    let workload = Workload {
+        model: "llama-3.1-70b".into(),
+        weight_precision: Precision::Bf16,
+    };
+    let report = rank(&workload, catalog, &snapshot).unwrap();
+    let root = container();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
+    )
+    .forget();
+
+    let rows = texts(&root, "tbody tr td:nth-child(2)");
+    assert_eq!(rows, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
+    assert_eq!(
+        texts(&root, "tbody tr:first-child td:last-child"),
+        ["$6.38"]
+    );
+    assert_eq!(
+        texts(&root, "caption"),
+        ["2 of 3 offers hold these weights:"]
+    );
+    assert_eq!(texts(&root, "thead th").len(), 6);
+}
+
+#[wasm_bindgen_test]
+async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
+    // The test page serves no data/offers.json: the app must show the error
+    // with a retry, and the memory sizing must still work.
+    let root = container();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    assert_eq!(texts(&root, "[data-testid=loading]"), ["Loading offers…"]);
+    for _ in 0..40 {
+        settle().await;
+        if !texts(&root, "[data-testid=load-error]").is_empty() {
+            break;
+        }
+    }
+    let error = texts(&root, "[data-testid=load-error] p").join("");
+    assert!(error.starts_with("offer data could not be"), "{error}");
+    assert_eq!(texts(&root, "[data-testid=load-error] button"), ["Retry"]);
+    assert_eq!(
+        texts(&root, "[data-testid=weights-size]"),
+        ["Weights: 15.0 GB"]
+    );
+}
