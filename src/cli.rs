@@ -135,7 +135,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             json!({
                 "provider": offer.provider,
                 "instance": offer.instance,
-                "region": offer.region,
+                "regions": offer.regions,
                 "gpu": offer.gpu,
                 "gpu_count": offer.gpu_count,
                 "vram_gb": offer.vram_gb,
@@ -183,7 +183,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 offer.instance,
                 offer.gpu_count,
                 offer.gpu,
-                offer.region
+                offer.regions_label()
             );
         }
     }

@@ -42,7 +42,11 @@ fn test_snapshot() -> Snapshot {
     let offer = |instance: &str, count: u32, price: f64| Offer {
         provider: "lambda".into(),
         instance: instance.into(),
-        region: "us-east-1".into(),
+        regions: vec![
+            "us-east-1".into(),
+            "us-west-1".into(),
+            "europe-central-1".into(),
+        ],
         gpu: "h100_sxm".into(),
         gpu_count: count,
         vram_gb: 80.0,
@@ -158,6 +162,10 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     assert_eq!(
         texts(&root, "tbody tr:first-child td:last-child"),
         ["$6.38"]
+    );
+    assert_eq!(
+        texts(&root, "tbody tr:first-child td:nth-child(5)"),
+        ["us-east-1 +2 more"]
     );
     assert_eq!(
         texts(&root, "caption"),

@@ -90,8 +90,8 @@ fn fit(offer: &Offer, needed_gb: f64) -> Result<f64, String> {
 }
 
 /// Stable tie-break so equal prices always list in the same order.
-fn offer_key(offer: &Offer) -> (&str, &str, &str) {
-    (&offer.provider, &offer.instance, &offer.region)
+fn offer_key(offer: &Offer) -> (&str, &str, &[String]) {
+    (&offer.provider, &offer.instance, &offer.regions)
 }
 
 #[cfg(test)]
@@ -103,7 +103,7 @@ mod tests {
         Offer {
             provider: "lambda".into(),
             instance: instance.into(),
-            region: "us-east-1".into(),
+            regions: vec!["us-east-1".into()],
             gpu: "h100_sxm".into(),
             gpu_count,
             vram_gb,

@@ -47,15 +47,18 @@ pub struct Provider {
     pub pricing_page: Option<String>,
 }
 
-/// One rentable machine shape in one region.
+/// One rentable machine shape at one price, in every region listed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Offer {
     /// Provider id (a key of `Snapshot::providers`).
     pub provider: String,
     /// The provider's instance type, e.g. `p5.48xlarge`.
     pub instance: String,
-    /// Region as the provider names it; empty when the source gives none.
-    pub region: String,
+    /// Regions, as the provider names them, where this shape has these
+    /// prices (zones of a region are collapsed); empty when the source
+    /// gives none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
     /// Catalog GPU id (`gpu_id` of gpus.csv).
     pub gpu: String,
     pub gpu_count: u32,
@@ -78,6 +81,17 @@ pub struct Offer {
 impl Offer {
     pub fn total_vram_gb(&self) -> f64 {
         self.vram_gb * f64::from(self.gpu_count)
+    }
+
+    /// The regions for a table cell: "us-east-1", "us-east-1, us-west-2",
+    /// or "asia-northeast-1 +16 more".
+    pub fn regions_label(&self) -> String {
+        match self.regions.as_slice() {
+            [] => "—".to_string(),
+            [one] => one.clone(),
+            [a, b] => format!("{a}, {b}"),
+            [first, rest @ ..] => format!("{first} +{} more", rest.len()),
+        }
     }
 }
 
@@ -200,7 +214,7 @@ mod tests {
         "snapshot_date": "2026-09-20",
         "sources": [{"id": "s", "name": "test", "upstream": "here", "as_of": "2026-09"}],
         "providers": [{"id": "lambda", "name": "Lambda"}],
-        "offers": [{"provider": "lambda", "instance": "gpu_1x_h100_sxm5", "region": "us-east-1",
+        "offers": [{"provider": "lambda", "instance": "gpu_1x_h100_sxm5", "regions": ["us-east-1"],
                     "gpu": "h100_sxm", "gpu_count": 1, "vram_gb": 80, "price": 3.29, "source": "s"}]
     }"#;
 

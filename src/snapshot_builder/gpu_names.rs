@@ -60,9 +60,9 @@ pub fn catalog_gpu_id(name: &str, memory_gib: Option<f64>, instance: &str) -> Op
             "h100_sxm"
         }
     } else if name.starts_with("a100") {
-        // Lambda's gpu_{1,2,4}x_a100 are the 40 GB PCIe card; its SXM4
-        // shapes say so in the instance name.
-        let lambda_pcie = instance.starts_with("gpu_") && !hints.contains("sxm");
+        // Lambda's gpu_{1,2,4}x_a100 are the 40 GB PCIe card; its 8-GPU
+        // HGX shape and the SXM4 shapes are SXM4 (lambda.ai instance list).
+        let lambda_pcie = ["gpu_1x_a100", "gpu_2x_a100", "gpu_4x_a100"].contains(&instance);
         let pcie = pcie || lambda_pcie;
         match (at_least(70.0), pcie) {
             (true, true) => "a100_pcie_80gb",
@@ -103,10 +103,8 @@ pub fn catalog_gpu_id(name: &str, memory_gib: Option<f64>, instance: &str) -> Op
         } else {
             "quadro_rtx_6000"
         }
-    } else if let Some(id) = consumer_card(name) {
-        id
     } else {
-        return None;
+        consumer_card(name)?
     };
     Some(id)
 }
@@ -139,6 +137,7 @@ mod tests {
             ("GH200", Some(96.0), "gpu_1x_gh200", "gh200_96gb"),
             ("A100", Some(40.0), "gpu_1x_a100", "a100_pcie_40gb"),
             ("A100", Some(40.0), "gpu_1x_a100_sxm4", "a100_sxm_40gb"),
+            ("A100", Some(40.0), "gpu_8x_a100", "a100_sxm_40gb"),
             ("A100", Some(40.0), "p4d.24xlarge", "a100_sxm_40gb"),
             ("A100-80GB", Some(80.0), "p4de.24xlarge", "a100_sxm_80gb"),
             (

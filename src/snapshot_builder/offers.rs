@@ -122,7 +122,11 @@ fn read_skypilot(
         let offer = Offer {
             provider: provider.to_string(),
             instance: instance.clone(),
-            region: region.clone(),
+            regions: if region.is_empty() {
+                vec![]
+            } else {
+                vec![region.clone()]
+            },
             gpu: gpu.id.clone(),
             gpu_count,
             vram_gb: gpu.vram_gb,
@@ -140,8 +144,42 @@ fn read_skypilot(
             })
             .or_insert(offer);
     }
-    collected.offers.extend(by_region.into_values());
+    collected
+        .offers
+        .extend(merge_regions(by_region.into_values()));
     Ok(())
+}
+
+/// One offer per shape and price, listing every region that has it: most
+/// clouds price a shape the same everywhere (Lambda in 17 regions, OCI in 44),
+/// and a table of identical rows helps nobody. Regions stay, for filtering.
+fn merge_regions(offers: impl Iterator<Item = Offer>) -> Vec<Offer> {
+    let mut merged: BTreeMap<String, Offer> = BTreeMap::new();
+    for offer in offers {
+        let key = format!(
+            "{}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}",
+            offer.instance,
+            offer.gpu,
+            offer.gpu_count,
+            offer.vram_gb,
+            offer.price,
+            offer.spot_price,
+            offer.vcpus,
+            offer.ram_gb
+        );
+        match merged.get_mut(&key) {
+            Some(kept) => kept.regions.extend(offer.regions),
+            None => {
+                merged.insert(key, offer);
+            }
+        }
+    }
+    let mut offers: Vec<Offer> = merged.into_values().collect();
+    for offer in &mut offers {
+        offer.regions.sort();
+        offer.regions.dedup();
+    }
+    offers
 }
 
 fn anomaly(source: &str, row: &Row<'_>, what: String) -> Anomaly {

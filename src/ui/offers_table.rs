@@ -43,7 +43,7 @@ pub fn OffersTable(
                     <td>{offer.instance.clone()}</td>
                     <td>{format!("{}× {gpu_name}", offer.gpu_count)}</td>
                     <td class="num">{format!("{:.0} GB", offer.total_vram_gb())}</td>
-                    <td>{offer.region.clone()}</td>
+                    <td title=offer.regions.join(", ")>{offer.regions_label()}</td>
                     <td class="num">{format!("${:.2}", ranked.price_per_hour)}</td>
                 </tr>
             }
@@ -58,7 +58,7 @@ pub fn OffersTable(
                     <th scope="col">"Instance"</th>
                     <th scope="col">"GPUs"</th>
                     <th scope="col" class="num">"VRAM"</th>
-                    <th scope="col">"Region"</th>
+                    <th scope="col">"Regions"</th>
                     <th scope="col" class="num">"$/h on-demand"</th>
                 </tr>
             </thead>

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what building and testing whichgpu needs, only where missing.
+# Every tool comes from a package registry (crates.io, npm, Debian): nothing
+# else is downloaded. Safe to run again; with everything present it takes
+# about a second.
+#
+#   scripts/setup.sh           tools to build and serve the page
+#   scripts/setup.sh --test    also Chromium, ChromeDriver and the e2e packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+WITH_TEST=false
+[[ "${1:-}" == "--test" ]] && WITH_TEST=true
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    say "adding rustup component $component"
+    rustup component add "$component"
+  fi
+done
+
+if ! have trunk || [[ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
+  say "installing trunk $TRUNK_VERSION (about 8 minutes, once)"
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+# Not --locked: one of its locked dependencies is missing from crates.io.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+if ! have wasm-bindgen || [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]] \
+  || ! have wasm-bindgen-test-runner; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes, once)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# Debian's binaryen is too old for Trunk's wasm-opt step.
+if ! have wasm-opt || ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+  say "installing binaryen@$BINARYEN_VERSION (wasm-opt) from npm"
+  npm install -g "binaryen@$BINARYEN_VERSION"
+fi
+
+if $WITH_TEST; then
+  if ! have chromium || ! have chromedriver; then
+    say "installing Debian's chromium and chromium-driver"
+    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  if [[ ! -d tests/e2e/node_modules/playwright-core ]]; then
+    say "installing the e2e packages (playwright-core, driving /usr/bin/chromium)"
+    (cd tests/e2e && npm ci --no-audit --no-fund --silent)
+  fi
+fi

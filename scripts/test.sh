@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every lint and test: formatting, clippy (host and wasm32), native
+# tests, browser tests in headless Chromium, the release build with its size
+# report, and end-to-end tests against dist/ in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "format"
+cargo fmt --all -- --check
+
+step "clippy (host)"
+cargo clippy --all-targets --locked -- -D warnings
+step "clippy (wasm32)"
+cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+
+step "native tests: engine, snapshot builder (incl. public/data is fresh), URL codec, CLI"
+cargo test --locked
+
+step "browser tests: components in headless Chromium"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test --locked --target wasm32-unknown-unknown --test web
+
+step "release build"
+trunk build --release --offline
+
+step "size report"
+scripts/size-report.sh dist
+
+step "end-to-end tests: dist/ in headless Chromium"
+node --test --test-concurrency=1 tests/e2e/

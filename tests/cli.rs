@@ -1,0 +1,140 @@
+//! The `whichgpu` command line, run as a user runs it.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn whichgpu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run whichgpu")
+}
+
+fn shared_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn rank_takes_the_pages_query_and_answers_in_json() {
+    let output = whichgpu(&[
+        "rank",
+        "--config",
+        "v=1&model=llama-3.1-70b&wq=bf16",
+        "--top",
+        "3",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["workload"]["model"], "llama-3.1-70b");
+    // 70,553,706,496 parameters × 2 bytes (models.csv).
+    assert_eq!(json["memory"]["weights_bytes"], 141_107_412_992.0);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    let prices: Vec<f64> = results
+        .iter()
+        .map(|r| r["price_per_hour"].as_f64().unwrap())
+        .collect();
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
+    for result in results {
+        let total = result["vram_gb"].as_f64().unwrap() * result["gpu_count"].as_f64().unwrap();
+        assert!(total * 1_073_741_824.0 >= 141_107_412_992.0, "{result}");
+    }
+    assert!(json["snapshot"]["date"].as_str().unwrap().starts_with("20"));
+}
+
+#[test]
+fn rank_reports_bad_query_values_and_still_answers() {
+    let output = whichgpu(&["rank", "--config", "wq=fp7"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("note: unknown precision \"fp7\""), "{text}");
+    assert!(text.contains("llama-3.1-8b at bf16"), "{text}");
+}
+
+#[test]
+fn usage_errors_name_the_problem_and_fail() {
+    for (args, expected) in [
+        (&["frobnicate"][..], "unknown command \"frobnicate\""),
+        (
+            &["rank", "--top", "many"][..],
+            "--top: \"many\" is not a count",
+        ),
+        (&["rank", "--config"][..], "--config needs a value"),
+        (&["snapshot", "--out", "x"][..], "snapshot needs --from"),
+        (
+            &["rank", "--offers", "/nonexistent/offers.json"][..],
+            "/nonexistent/offers.json",
+        ),
+    ] {
+        let output = whichgpu(args);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn a_damaged_offer_file_gives_the_loaders_message() {
+    let dir = std::env::temp_dir().join(format!("whichgpu-cli-damaged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("offers.json");
+    std::fs::write(&file, r#"{"schema_version": 1, "offers": ["#).unwrap();
+    let output = whichgpu(&["rank", "--offers", file.to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("offer data could not be read: the file is damaged"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_snapshot_builder_is_deterministic_and_matches_the_committed_data() {
+    let base = std::env::temp_dir().join(format!("whichgpu-cli-snapshot-{}", std::process::id()));
+    let (a, b) = (base.join("a"), base.join("b"));
+    for out in [&a, &b] {
+        let output = whichgpu(&[
+            "snapshot",
+            "--from",
+            shared_data().to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(
+            stdout(&output).contains("offers from"),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/data");
+    for file in ["offers.json", "catalog.json", "SUMMARY.md"] {
+        let first = std::fs::read(a.join(file)).unwrap();
+        assert_eq!(
+            first,
+            std::fs::read(b.join(file)).unwrap(),
+            "{file} differs between two runs"
+        );
+        assert_eq!(
+            first,
+            std::fs::read(committed.join(file)).unwrap(),
+            "public/data/{file} is stale: run `cargo run -- snapshot --from ../shared/data --out public/data`"
+        );
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -1,0 +1,89 @@
+// The walking skeleton, end to end: dist/ in headless Chromium (issue 2).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, WhichGpuPage } from './harness.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launchBrowser();
+  server = await serveDist();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the page renders, loads the snapshot and lists offers with no console errors', async () => {
+  const app = await WhichGpuPage.open(browser, server.url);
+  await app.waitForResults();
+  assert.equal(await app.page.locator('h1').textContent(), 'whichgpu');
+  assert.match(await app.snapshotDate(), /^20\d\d-\d\d/);
+  assert.match(await app.caption(), /^\d+ of \d+ offers hold these weights/);
+  // Llama 3.1 8B in BF16 (the default): 16.06e9 bytes = 15.0 GB.
+  assert.equal(await app.weights(), 'Weights: 15.0 GB');
+  assert.ok((await app.rows().count()) > 0);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('changing the form updates the results and the URL without new history entries', async () => {
+  const app = await WhichGpuPage.open(browser, server.url);
+  await app.waitForResults();
+  const before = { caption: await app.caption(), history: await app.page.evaluate(() => history.length) };
+
+  await app.modelSelect().selectOption('llama-3.1-70b');
+  await app.precisionSelect().selectOption('int4');
+  // Llama 3.1 70B at 4 bits: 35.3e9 bytes = 32.9 GB.
+  await app.page.getByText('Weights: 32.9 GB').waitFor();
+  assert.notEqual(await app.caption(), before.caption);
+  assert.equal(app.params().get('model'), 'llama-3.1-70b');
+  assert.equal(app.params().get('wq'), 'int4');
+  assert.equal(await app.page.evaluate(() => history.length), before.history);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('opening a shared URL restores the form and the same results', async () => {
+  const first = await WhichGpuPage.open(browser, server.url);
+  await first.waitForResults();
+  await first.modelSelect().selectOption('mixtral-8x7b');
+  await first.precisionSelect().selectOption('fp8');
+  await first.page.getByText('Weights: 43.5 GB').waitFor();
+  const shared = first.page.url();
+  const expected = { caption: await first.caption(), row: await first.firstRowText() };
+
+  const second = await WhichGpuPage.open(browser, shared);
+  await second.waitForResults();
+  assert.equal(await second.modelSelect().inputValue(), 'mixtral-8x7b');
+  assert.equal(await second.precisionSelect().inputValue(), 'fp8');
+  assert.equal(await second.caption(), expected.caption);
+  assert.equal(await second.firstRowText(), expected.row);
+  assert.equal(second.page.url(), shared);
+  assert.deepEqual([...first.consoleErrors, ...second.consoleErrors], []);
+});
+
+test('dist/ works when served from a sub-path', async () => {
+  const subPath = await serveDist({ prefix: '/whichgpu/' });
+  try {
+    const app = await WhichGpuPage.open(browser, subPath.url + '?model=llama-3.1-70b&wq=int8');
+    await app.waitForResults();
+    assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+    assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
+    await app.precisionSelect().selectOption('bf16');
+    await app.page.getByText('Weights: 131 GB').waitFor();
+    assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
+    assert.deepEqual(app.consoleErrors, []);
+  } finally {
+    await subPath.close();
+  }
+});
+
+test('a broken link keeps what it can and says what it dropped', async () => {
+  const app = await WhichGpuPage.open(browser, server.url + '?model=%3Cscript%3Ealert(1)%3C/script%3E&wq=int8');
+  await app.waitForResults();
+  assert.equal(await app.precisionSelect().inputValue(), 'int8');
+  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
+  assert.match(await app.page.getByTestId('url-notes').textContent(), /unknown model "<script>alert\(1\)<\/script>"/);
+  assert.equal(await app.page.locator('main script').count(), 0);
+});

@@ -1,0 +1,118 @@
+// Shared e2e harness: a static server for dist/ on loopback, Debian's
+// Chromium driven by playwright-core, and a page object for whichgpu.
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST = path.resolve(here, '../../dist');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
+};
+
+/**
+ * Serves dist/ under `prefix` (e.g. '/' or '/whichgpu/') on 127.0.0.1 at a
+ * free port. `routes` maps a path below the prefix to a handler
+ * `(req, res) => void` that replaces the file, to inject faults.
+ */
+export async function serveDist({ prefix = '/', routes = {} } = {}) {
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404).end('not under ' + prefix);
+      return;
+    }
+    const relative = url.pathname.slice(prefix.length) || 'index.html';
+    if (routes[relative]) {
+      routes[relative](req, res);
+      return;
+    }
+    const file = path.join(DIST, relative);
+    if (!file.startsWith(DIST)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await fs.readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Launches /usr/bin/chromium headless, as root-safe as the machine needs. */
+export function launchBrowser(extraArgs = []) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      ...extraArgs,
+    ],
+  });
+}
+
+/** The whichgpu page, with the console errors it logs. */
+export class WhichGpuPage {
+  constructor(page) {
+    this.page = page;
+    this.consoleErrors = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => this.consoleErrors.push(String(error)));
+    page.on('response', (response) => {
+      if (response.status() >= 400) this.consoleErrors.push(`${response.status()} ${response.url()}`);
+    });
+  }
+
+  static async open(browser, url) {
+    const context = await browser.newContext();
+    const wrapper = new WhichGpuPage(await context.newPage());
+    await wrapper.page.goto(url);
+    return wrapper;
+  }
+
+  modelSelect() { return this.page.getByTestId('model-select'); }
+  precisionSelect() { return this.page.getByTestId('precision-select'); }
+  rows() { return this.page.getByTestId('offer-row'); }
+  caption() { return this.page.getByTestId('offers-caption').textContent(); }
+  weights() { return this.page.getByTestId('weights-size').textContent(); }
+  snapshotDate() { return this.page.getByTestId('snapshot-date').textContent(); }
+
+  async waitForResults() {
+    await this.rows().first().waitFor({ state: 'visible', timeout: 15000 });
+  }
+
+  async firstRowText() {
+    return (await this.rows().first().textContent()).trim();
+  }
+
+  /** The query string of the address bar, as URLSearchParams. */
+  params() {
+    return new URL(this.page.url()).searchParams;
+  }
+}
