@@ -41,6 +41,7 @@ async fn settle() {
 fn test_snapshot() -> Snapshot {
     let offer = |instance: &str, count: u32, price: f64| Offer {
         provider: "lambda".into(),
+        underlying_cloud: None,
         instance: instance.into(),
         regions: vec![
             "us-east-1".into(),

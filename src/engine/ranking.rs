@@ -102,6 +102,7 @@ mod tests {
     fn offer(instance: &str, gpu_count: u32, vram_gb: f64, price: Option<f64>) -> Offer {
         Offer {
             provider: "lambda".into(),
+            underlying_cloud: None,
             instance: instance.into(),
             regions: vec!["us-east-1".into()],
             gpu: "h100_sxm".into(),

@@ -52,6 +52,10 @@ pub struct Provider {
 pub struct Offer {
     /// Provider id (a key of `Snapshot::providers`).
     pub provider: String,
+    /// For a reseller (Shadeform, Spheron, Prime Intellect), the cloud that
+    /// runs the machine, as the reseller names it (e.g. `lambdalabs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub underlying_cloud: Option<String>,
     /// The provider's instance type, e.g. `p5.48xlarge`.
     pub instance: String,
     /// Regions, as the provider names them, where this shape has these
@@ -203,6 +207,30 @@ impl Snapshot {
     pub fn provider(&self, id: &str) -> Option<&Provider> {
         self.providers.iter().find(|p| p.id == id)
     }
+
+    /// Each provider with the sources its offers come from, so the page can
+    /// say how fresh every provider's prices are (sources differ in age).
+    pub fn provider_sources(&self) -> Vec<(&Provider, Vec<&Source>)> {
+        let mut used: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+            Default::default();
+        for offer in &self.offers {
+            used.entry(offer.provider.as_str())
+                .or_default()
+                .insert(offer.source.as_str());
+        }
+        self.providers
+            .iter()
+            .filter_map(|provider| {
+                let ids = used.get(provider.id.as_str())?;
+                let sources = self
+                    .sources
+                    .iter()
+                    .filter(|s| ids.contains(s.id.as_str()))
+                    .collect();
+                Some((provider, sources))
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -223,6 +251,17 @@ mod tests {
         let snapshot = Snapshot::from_json(TINY).unwrap();
         assert_eq!(snapshot.offers[0].total_vram_gb(), 80.0);
         assert_eq!(snapshot.provider("lambda").unwrap().name, "Lambda");
+    }
+
+    #[test]
+    fn each_provider_lists_the_sources_of_its_offers() {
+        let snapshot = Snapshot::from_json(TINY).unwrap();
+        let listed = snapshot.provider_sources();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(
+            (listed[0].0.id.as_str(), listed[0].1[0].as_of.as_str()),
+            ("lambda", "2026-09")
+        );
     }
 
     #[test]

@@ -60,10 +60,6 @@ impl CsvTable {
         })
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {
         self.records.iter().map(move |(line, record)| Row {
             table: self,

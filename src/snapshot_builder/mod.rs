@@ -5,22 +5,31 @@
 //! Native only. The same inputs always give byte-identical output.
 
 mod csv_table;
+mod fsdl;
+mod gcp;
 mod gpu_names;
 mod offers;
 mod summary;
+mod tpu;
 
 pub use gpu_names::catalog_gpu_id;
 
 use crate::engine::catalog::{Catalog, Gpu, Model, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
+use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Which offer files to read, their format, provider and freshness.
 const OFFER_SOURCES_CSV: &str = include_str!("../../data/offer_sources.csv");
-/// Accelerators that offers name but gpus.csv lacks.
+/// Accelerators that offers name but gpus.csv lacks, and cells it leaves empty.
 const GPUS_EXTRA_CSV: &str = include_str!("../../data/gpus_extra.csv");
+/// Providers that offers name but providers.csv lacks.
+const PROVIDERS_EXTRA_CSV: &str = include_str!("../../data/providers_extra.csv");
+/// Known upstream errors, corrected with a stated reason.
+const OFFER_CORRECTIONS_CSV: &str = include_str!("../../data/offer_corrections.csv");
 
 /// What the builder produces.
 #[derive(Debug)]
@@ -52,6 +61,9 @@ pub enum BuildError {
     },
     /// GPU names no rule maps to a catalog id: `(source, name, rows)`.
     UnmappedGpus(Vec<(String, String, usize)>),
+    /// Offers name a provider that neither providers.csv nor
+    /// data/providers_extra.csv describes.
+    UnknownProviders(Vec<String>),
 }
 
 impl fmt::Display for BuildError {
@@ -70,6 +82,9 @@ impl fmt::Display for BuildError {
                 }
                 Ok(())
             }
+            BuildError::UnknownProviders(ids) => {
+                write!(f, "offers name providers with no record; add them to data/providers_extra.csv: {}", ids.join(", "))
+            }
         }
     }
 }
@@ -82,31 +97,73 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
     let providers = build_providers(from)?;
     let manifest = CsvTable::from_text("data/offer_sources.csv", OFFER_SOURCES_CSV)?;
 
+    let mut collected = Collected::default();
+    for row in CsvTable::from_text("data/offer_corrections.csv", OFFER_CORRECTIONS_CSV)?.rows() {
+        let count = row.number("gpu_count")?.unwrap_or(0.0) as u32;
+        collected.corrections.insert(
+            (
+                row.text("source")?.to_string(),
+                row.text("instance")?.to_string(),
+            ),
+            (count, row.text("reason")?.to_string()),
+        );
+    }
+
     let mut sources = Vec::new();
-    let mut collected = offers::Collected::default();
     for row in manifest.rows() {
-        let source = Source {
+        let spec = SourceSpec {
             id: row.text("id")?.to_string(),
-            name: format!("{} ({})", row.text("upstream")?, row.text("file")?),
+            format: row.text("format")?.to_string(),
+            provider: row.optional("provider").unwrap_or("").to_string(),
+            gpu_memory: match row.text("gpu_memory")? {
+                "mib" => GpuMemory::Mib,
+                "gb" => GpuMemory::Gb,
+                "mib_total" => GpuMemory::MibTotal,
+                _ => GpuMemory::None,
+            },
+            underlying: match row.optional("underlying_cloud") {
+                None => UnderlyingCloud::None,
+                Some(rule) => match rule.split_once(':') {
+                    Some(("instance_prefix", separator)) => {
+                        UnderlyingCloud::InstancePrefix(separator.to_string())
+                    }
+                    Some(("column", column)) => UnderlyingCloud::Column(column.to_string()),
+                    _ => {
+                        return Err(BuildError::Csv {
+                            path: "data/offer_sources.csv".into(),
+                            line: row.line,
+                            message: format!(
+                            "underlying_cloud \"{rule}\" is not instance_prefix:SEP or column:NAME"
+                        ),
+                        })
+                    }
+                },
+            },
+        };
+        let mut tables = Vec::new();
+        let mut json = None;
+        for file in row.text("file")?.split(';') {
+            let path = from.join(file);
+            if file.ends_with(".json") {
+                json = Some(std::fs::read_to_string(&path).map_err(|e| BuildError::Io {
+                    path,
+                    message: e.to_string(),
+                })?);
+            } else {
+                tables.push(CsvTable::read(&path)?);
+            }
+        }
+        offers::read(&spec, &tables, json.as_deref(), &catalog, &mut collected)?;
+        sources.push(Source {
+            id: spec.id.clone(),
+            name: row.text("file")?.to_string(),
             upstream: row.text("upstream")?.to_string(),
             commit: row.optional("commit").map(str::to_string),
             as_of: row.text("as_of")?.to_string(),
-        };
-        let path = from.join(row.text("file")?);
-        let table = CsvTable::read(&path)?;
-        offers::read(
-            row.text("format")?,
-            row.text("provider")?,
-            &source.id,
-            &table,
-            &catalog,
-            &mut collected,
-        )?;
-        sources.push(source);
+        });
     }
     if !collected.unmapped.is_empty() {
-        let mut names: Vec<_> = collected
-            .unmapped
+        let mut names: Vec<_> = std::mem::take(&mut collected.unmapped)
             .into_iter()
             .map(|((s, n), rows)| (s, n, rows))
             .collect();
@@ -114,31 +171,60 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
         return Err(BuildError::UnmappedGpus(names));
     }
 
-    let used: std::collections::BTreeSet<&str> = collected
+    let used: BTreeSet<&str> = collected
         .offers
         .iter()
         .map(|o| o.provider.as_str())
         .collect();
+    let known: BTreeSet<&str> = providers.iter().map(|p| p.id.as_str()).collect();
+    let unknown: Vec<String> = used.difference(&known).map(|id| id.to_string()).collect();
+    if !unknown.is_empty() {
+        return Err(BuildError::UnknownProviders(unknown));
+    }
     let providers: Vec<Provider> = providers
         .into_iter()
         .filter(|p| used.contains(p.id.as_str()))
         .collect();
-    // The freshest source month is the snapshot's date of record.
+
+    // Sorted, so the output does not depend on the order sources are listed.
+    collected.offers.sort_by(|a, b| {
+        (
+            &a.provider,
+            &a.instance,
+            &a.underlying_cloud,
+            &a.regions,
+            &a.source,
+        )
+            .cmp(&(
+                &b.provider,
+                &b.instance,
+                &b.underlying_cloud,
+                &b.regions,
+                &b.source,
+            ))
+    });
+    // The freshest dated source is the snapshot's date of record.
     let snapshot_date = sources
         .iter()
         .map(|s| s.as_of.clone())
+        .filter(|d| d.starts_with("20"))
         .max()
         .unwrap_or_default();
-    let mut anomalies = collected.anomalies;
+    let mut anomalies = std::mem::take(&mut collected.anomalies);
     anomalies.sort();
     let snapshot = Snapshot {
         schema_version: SCHEMA_VERSION,
         snapshot_date,
         sources,
         providers,
-        offers: collected.offers,
+        offers: std::mem::take(&mut collected.offers),
     };
-    let summary = summary::render(&snapshot, &anomalies, collected.rows_read);
+    let summary = summary::render(
+        &snapshot,
+        &anomalies,
+        &collected.rows_read,
+        &collected.skipped,
+    );
     Ok(Built {
         snapshot,
         catalog,
@@ -173,35 +259,51 @@ fn to_json<T: serde::Serialize>(value: &T) -> String {
     text
 }
 
+fn gpu_from_row(row: &csv_table::Row<'_>) -> Result<Gpu, BuildError> {
+    let model = row.text("model")?;
+    let name = match row.optional("variant") {
+        Some(variant) => format!("{model} {variant}"),
+        None => model.to_string(),
+    };
+    Ok(Gpu {
+        id: row.text("gpu_id")?.to_string(),
+        vendor: row.text("vendor")?.to_string(),
+        name,
+        vram_gb: row.number("vram_gb")?.unwrap_or(0.0),
+        memory_type: row.optional("memory_type").map(str::to_string),
+        mem_bandwidth_gbps: row.number("mem_bandwidth_gbps")?,
+        segment: row.optional("segment").map(str::to_string),
+    })
+}
+
 fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
-    let mut gpus = Vec::new();
-    for table in [
-        CsvTable::read(&from.join("gpus.csv"))?,
-        CsvTable::from_text("data/gpus_extra.csv", GPUS_EXTRA_CSV)?,
-    ] {
-        for row in table.rows() {
-            let model = row.text("model")?;
-            let name = match row.optional("variant") {
-                Some(variant) => format!("{model} {variant}"),
-                None => model.to_string(),
-            };
-            gpus.push(Gpu {
-                id: row.text("gpu_id")?.to_string(),
-                vendor: row.text("vendor")?.to_string(),
-                name,
-                vram_gb: row.number("vram_gb")?.unwrap_or(0.0),
-                memory_type: row.optional("memory_type").map(str::to_string),
-                mem_bandwidth_gbps: row.number("mem_bandwidth_gbps")?,
-                segment: row.optional("segment").map(str::to_string),
-            });
+    let mut gpus: BTreeMap<String, Gpu> = BTreeMap::new();
+    for row in CsvTable::read(&from.join("gpus.csv"))?.rows() {
+        let gpu = gpu_from_row(&row)?;
+        gpus.insert(gpu.id.clone(), gpu);
+    }
+    // A row of data/gpus_extra.csv adds a GPU, or fills cells gpus.csv
+    // leaves empty (e.g. TPU v6e memory); it never overwrites a value.
+    for row in CsvTable::from_text("data/gpus_extra.csv", GPUS_EXTRA_CSV)?.rows() {
+        let extra = gpu_from_row(&row)?;
+        match gpus.get_mut(&extra.id) {
+            Some(gpu) => {
+                if gpu.vram_gb == 0.0 {
+                    gpu.vram_gb = extra.vram_gb;
+                }
+                gpu.memory_type = gpu.memory_type.take().or(extra.memory_type);
+                gpu.mem_bandwidth_gbps = gpu.mem_bandwidth_gbps.or(extra.mem_bandwidth_gbps);
+            }
+            None => {
+                gpus.insert(extra.id.clone(), extra);
+            }
         }
     }
-    gpus.sort_by(|a, b| a.id.cmp(&b.id));
 
     let mut models = Vec::new();
     for row in CsvTable::read(&from.join("models.csv"))?.rows() {
-        // Issue 2 sizes LLM weights; diffusion, video and audio models need
-        // their encoder and VAE counts (issue 4).
+        // Sizing needs a parameter count; diffusion, video and audio rows get
+        // their component counts with the memory model (issue 4).
         let params = match row.number("params_computed_total")? {
             Some(exact) => exact,
             None => match row.number("params_total_b")? {
@@ -225,7 +327,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
     models.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(Catalog {
         schema_version: CATALOG_SCHEMA_VERSION,
-        gpus,
+        gpus: gpus.into_values().collect(),
         models,
     })
 }
@@ -248,6 +350,18 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
             },
             block_storage_usd_per_gb_month: row.number("block_storage_usd_per_gb_month")?,
             egress_usd_per_gb: row.number("egress_usd_per_gb")?,
+            pricing_page: row.optional("pricing_page").map(str::to_string),
+        });
+    }
+    for row in CsvTable::from_text("data/providers_extra.csv", PROVIDERS_EXTRA_CSV)?.rows() {
+        providers.push(Provider {
+            id: row.text("provider_id")?.to_string(),
+            name: row.text("display_name")?.to_string(),
+            billing_increment_s: None,
+            minimum_charge_s: None,
+            spot_available: None,
+            block_storage_usd_per_gb_month: None,
+            egress_usd_per_gb: None,
             pricing_page: row.optional("pricing_page").map(str::to_string),
         });
     }

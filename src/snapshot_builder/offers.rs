@@ -1,200 +1,422 @@
 //! Reading offer rows from each source format into the snapshot's `Offer`.
+//!
+//! Every format adapter turns its rows into [`RawOffer`]s; [`Collected::add`]
+//! then maps the GPU name, rejects implausible prices (reported as
+//! anomalies, never shipped as truth), collapses availability zones, and
+//! [`Collected::finish_source`] merges regions that share a shape and price.
 
-use super::csv_table::{CsvTable, Row};
+use super::csv_table::CsvTable;
 use super::gpu_names::catalog_gpu_id;
 use super::{Anomaly, BuildError};
 use crate::engine::{Catalog, Offer};
 use std::collections::BTreeMap;
 
-/// Below this on-demand price per GPU-hour a datacenter GPU price is taken
-/// for a placeholder, not a price (issue 3; SOURCES.md notes Mithril rows
-/// of $0.01–0.08/h that are "placeholder-like").
+/// At or below this on-demand price per GPU-hour a datacenter GPU price is a
+/// placeholder, not a price (issue 3; SOURCES.md notes Mithril rows of
+/// $0.01–0.08/h that are "placeholder-like").
 const IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR: f64 = 0.10;
 
-/// Offers gathered so far, keyed to collapse availability zones.
+/// How a source states per-GPU memory in SkyPilot's `GpuInfo`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuMemory {
+    /// `SizeInMiB` is MiB per GPU (most catalogs).
+    Mib,
+    /// `SizeInMiB` actually holds GB per GPU (RunPod, Shadeform).
+    Gb,
+    /// `SizeInMiB` is MiB for all GPUs of the instance (Vast, Verda).
+    MibTotal,
+    /// No usable memory figure (the name or count carries it).
+    None,
+}
+
+/// Where a reseller names the cloud behind an offer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnderlyingCloud {
+    None,
+    /// The instance type starts with `<cloud><separator>` (Shadeform `_`,
+    /// Prime Intellect `__`).
+    InstancePrefix(String),
+    /// A column names it (Spheron `Provider`).
+    Column(String),
+}
+
+/// One row of `data/offer_sources.csv`.
+#[derive(Debug, Clone)]
+pub struct SourceSpec {
+    pub id: String,
+    pub format: String,
+    pub provider: String,
+    pub gpu_memory: GpuMemory,
+    pub underlying: UnderlyingCloud,
+}
+
+/// An offer as a source states it, before normalisation.
+#[derive(Debug, Clone, Default)]
+pub struct RawOffer {
+    pub line: u64,
+    pub provider: String,
+    pub instance: String,
+    pub region: String,
+    pub zone: String,
+    pub accelerator: String,
+    pub gpu_count: f64,
+    pub memory_gib: Option<f64>,
+    /// Extra text that may carry the form factor (e.g. RunPod's GpuInfo
+    /// name "A100 PCIe").
+    pub hints: String,
+    pub vcpus: Option<f64>,
+    pub ram_gb: Option<f64>,
+    pub price: Option<f64>,
+    pub spot_price: Option<f64>,
+    pub underlying_cloud: Option<String>,
+}
+
+/// Offers gathered so far, with what was reported about the rows.
 #[derive(Default)]
 pub struct Collected {
     pub offers: Vec<Offer>,
     pub anomalies: Vec<Anomaly>,
     /// (source, GPU name) → rows that no rule maps.
     pub unmapped: BTreeMap<(String, String), usize>,
-    pub rows_read: usize,
+    /// source → rows read.
+    pub rows_read: BTreeMap<String, usize>,
+    /// (source, reason) → rows deliberately not turned into offers.
+    pub skipped: BTreeMap<(String, String), usize>,
+    /// `(instance, region, underlying cloud)` → offer of the source being read.
+    pending: BTreeMap<(String, String, String), Offer>,
+    /// `instance|region|zone` → first line, to report duplicate rows.
+    seen: BTreeMap<String, u64>,
+    /// `(source, instance)` → corrected GPU count, from data/offer_corrections.csv.
+    pub corrections: BTreeMap<(String, String), (u32, String)>,
 }
 
-/// Reads one offer file of a known `format` for `provider`.
-pub fn read(
-    format: &str,
-    provider: &str,
-    source: &str,
-    table: &CsvTable,
-    catalog: &Catalog,
-    collected: &mut Collected,
-) -> Result<(), BuildError> {
-    match format {
-        "skypilot" => read_skypilot(provider, source, table, catalog, collected),
-        other => Err(BuildError::Csv {
-            path: "data/offer_sources.csv".into(),
-            line: 0,
-            message: format!("unknown format \"{other}\" for {}", table.name()),
-        }),
+impl Collected {
+    pub fn skip(&mut self, source: &str, reason: &str) {
+        *self
+            .skipped
+            .entry((source.to_string(), reason.to_string()))
+            .or_default() += 1;
     }
-}
 
-/// SkyPilot catalog `vms.csv` (schema v6–v8): one row per instance type and
-/// region (and zone), prices in USD per hour per instance.
-fn read_skypilot(
-    provider: &str,
-    source: &str,
-    table: &CsvTable,
-    catalog: &Catalog,
-    collected: &mut Collected,
-) -> Result<(), BuildError> {
-    // (instance, region) → offer, so zones of one region collapse into one
-    // offer at the cheapest zone's prices.
-    let mut by_region: BTreeMap<(String, String), Offer> = BTreeMap::new();
-    let mut seen_rows: BTreeMap<String, u64> = BTreeMap::new();
-    for row in table.rows() {
-        collected.rows_read += 1;
-        let Some(accelerator) = row.optional("AcceleratorName") else {
-            continue; // a CPU-only shape
-        };
-        let instance = row.text("InstanceType")?.to_string();
-        let region = row.optional("Region").unwrap_or("").to_string();
-        let zone = row.optional("AvailabilityZone").unwrap_or("");
+    fn anomaly(&mut self, source: &str, line: u64, what: String) {
+        self.anomalies.push(Anomaly {
+            source: source.to_string(),
+            line,
+            what,
+        });
+    }
 
-        let identity = format!("{instance}|{region}|{zone}");
-        if let Some(first) = seen_rows.insert(identity, row.line) {
-            collected.anomalies.push(anomaly(
-                source,
-                &row,
-                format!("duplicate of line {first} ({instance} {region} {zone}); dropped"),
-            ));
-            continue;
+    /// Normalises one raw offer of `source` into the pending offers.
+    pub fn add(
+        &mut self,
+        source: &str,
+        mut raw: RawOffer,
+        catalog: &Catalog,
+    ) -> Result<(), BuildError> {
+        let (instance, spot_marked) = without_spot_marker(&raw.instance);
+        raw.instance = instance;
+        if spot_marked && raw.price.is_some() && raw.spot_price.is_none() {
+            // A row marked spot that carries its price in the on-demand column.
+            raw.spot_price = raw.price.take();
         }
 
-        let gpu_count = row.number("AcceleratorCount")?.unwrap_or(0.0);
-        let memory_gib = gpu_info_mib(row.optional("GpuInfo")).map(|mib| mib / 1024.0);
-        let Some(gpu_id) = catalog_gpu_id(accelerator, memory_gib, &instance) else {
-            *collected
+        let identity = format!(
+            "{}|{}|{}|{}|{}",
+            raw.instance,
+            raw.region,
+            raw.zone,
+            spot_marked,
+            raw.underlying_cloud.as_deref().unwrap_or("")
+        );
+        if let Some(first) = self.seen.insert(identity, raw.line) {
+            self.anomaly(
+                source,
+                raw.line,
+                format!(
+                    "{} {} {}: duplicate of line {first}; dropped",
+                    raw.instance, raw.region, raw.zone
+                ),
+            );
+            return Ok(());
+        }
+
+        let Some(gpu_id) = catalog_gpu_id(
+            &raw.accelerator,
+            raw.memory_gib,
+            &format!("{} {}", raw.instance, raw.hints),
+        ) else {
+            *self
                 .unmapped
-                .entry((source.to_string(), accelerator.to_string()))
+                .entry((source.to_string(), raw.accelerator.clone()))
                 .or_default() += 1;
-            continue;
+            return Ok(());
         };
         let gpu = catalog.gpu(gpu_id).map_err(|e| BuildError::Csv {
-            path: table.name().to_string(),
-            line: row.line,
+            path: source.to_string(),
+            line: raw.line,
             message: format!(
-                "rule maps \"{accelerator}\" to {gpu_id}, which the catalog lacks: {e}"
+                "rule maps \"{}\" to {gpu_id}, which the catalog lacks: {e}",
+                raw.accelerator
             ),
         })?;
-        if gpu_count < 1.0 || gpu_count.fract() != 0.0 {
-            collected.anomalies.push(anomaly(
-                source,
-                &row,
-                format!("{instance}: {gpu_count} GPUs is not a whole GPU; dropped"),
-            ));
-            continue;
-        }
-        let gpu_count = gpu_count as u32;
-        let datacenter = gpu.segment.as_deref() == Some("datacenter");
 
-        let mut price = cents_rounded(row.number("Price")?);
-        let mut spot_price = cents_rounded(row.number("SpotPrice")?);
+        if let Some((count, reason)) = self
+            .corrections
+            .get(&(source.to_string(), raw.instance.clone()))
+            .cloned()
+        {
+            if raw.gpu_count != f64::from(count) {
+                self.anomaly(
+                    source,
+                    raw.line,
+                    format!(
+                        "{}: {} GPUs corrected to {count} ({reason})",
+                        raw.instance, raw.gpu_count
+                    ),
+                );
+                raw.gpu_count = f64::from(count);
+            }
+        }
+        if raw.gpu_count < 1.0 || raw.gpu_count.fract() != 0.0 {
+            self.skip(
+                source,
+                "fractional GPU shares (e.g. AWS g6f, 1/8 of an L4) are not modelled",
+            );
+            return Ok(());
+        }
+        let gpu_count = raw.gpu_count as u32;
+
+        let mut price = rounded(raw.price);
+        let mut spot_price = rounded(raw.spot_price);
+        let datacenter = gpu.segment.as_deref() == Some("datacenter");
         if let Some(p) = price {
-            if datacenter && p / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR {
-                collected.anomalies.push(anomaly(source, &row, format!("{instance} {region}: on-demand ${p}/h for {gpu_count}× {} is implausible; price dropped", gpu.name)));
+            if p <= 0.0
+                || (datacenter
+                    && p / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR)
+            {
+                self.anomaly(
+                    source,
+                    raw.line,
+                    format!(
+                        "{} {}: on-demand ${p}/h for {gpu_count}× {} is implausible; price dropped",
+                        raw.instance, raw.region, gpu.name
+                    ),
+                );
                 price = None;
             }
         }
-        if spot_price == Some(0.0) {
-            collected.anomalies.push(anomaly(
-                source,
-                &row,
-                format!("{instance} {region}: spot price $0/h; spot dropped"),
-            ));
-            spot_price = None;
+        if let Some(s) = spot_price {
+            // Spot can be legitimately cheap (an AWS inf1 chip, an Azure K80),
+            // so only zero is taken for a placeholder (Vast lists 0.00 everywhere).
+            if s <= 0.0 {
+                self.anomaly(
+                    source,
+                    raw.line,
+                    format!(
+                        "{} {}: spot ${s}/h is not a price; spot dropped",
+                        raw.instance, raw.region
+                    ),
+                );
+                spot_price = None;
+            } else if price.is_some_and(|p| s >= p) {
+                self.anomaly(
+                    source,
+                    raw.line,
+                    format!(
+                        "{} {}: spot ${s}/h is not below on-demand ${}/h; spot dropped",
+                        raw.instance,
+                        raw.region,
+                        price.unwrap_or_default()
+                    ),
+                );
+                spot_price = None;
+            }
         }
         if price.is_none() && spot_price.is_none() {
-            continue;
+            self.skip(source, "no usable price");
+            return Ok(());
         }
 
         let offer = Offer {
-            provider: provider.to_string(),
-            instance: instance.clone(),
-            regions: if region.is_empty() {
+            provider: raw.provider.clone(),
+            underlying_cloud: raw.underlying_cloud.clone(),
+            instance: raw.instance.clone(),
+            regions: if raw.region.is_empty() {
                 vec![]
             } else {
-                vec![region.clone()]
+                vec![raw.region.clone()]
             },
             gpu: gpu.id.clone(),
             gpu_count,
             vram_gb: gpu.vram_gb,
-            vcpus: row.number("vCPUs")?,
-            ram_gb: row.number("MemoryGiB")?,
+            vcpus: raw.vcpus,
+            ram_gb: raw.ram_gb,
             price,
             spot_price,
             source: source.to_string(),
         };
-        by_region
-            .entry((instance, region))
-            .and_modify(|kept| {
+        // Zones of one region collapse into one offer at the cheapest zone's prices.
+        let key = (
+            raw.instance,
+            raw.region,
+            raw.underlying_cloud.unwrap_or_default(),
+        );
+        match self.pending.get_mut(&key) {
+            Some(kept) => {
                 kept.price = min_price(kept.price, offer.price);
                 kept.spot_price = min_price(kept.spot_price, offer.spot_price);
-            })
-            .or_insert(offer);
+            }
+            None => {
+                self.pending.insert(key, offer);
+            }
+        }
+        Ok(())
     }
-    collected
-        .offers
-        .extend(merge_regions(by_region.into_values()));
+
+    /// Ends a source: one offer per shape and price, listing every region
+    /// that has it. Most clouds price a shape the same everywhere (Lambda in
+    /// 17 regions, OCI in 44), and a table of identical rows helps nobody.
+    pub fn finish_source(&mut self) {
+        let mut merged: BTreeMap<String, Offer> = BTreeMap::new();
+        for offer in std::mem::take(&mut self.pending).into_values() {
+            let key = format!(
+                "{}|{:?}|{}|{}|{:?}|{:?}|{:?}|{:?}",
+                offer.instance,
+                offer.underlying_cloud,
+                offer.gpu,
+                offer.gpu_count,
+                offer.price,
+                offer.spot_price,
+                offer.vcpus,
+                offer.ram_gb
+            );
+            match merged.get_mut(&key) {
+                Some(kept) => kept.regions.extend(offer.regions),
+                None => {
+                    merged.insert(key, offer);
+                }
+            }
+        }
+        for mut offer in merged.into_values() {
+            offer.regions.sort();
+            offer.regions.dedup();
+            self.offers.push(offer);
+        }
+        self.seen.clear();
+    }
+}
+
+/// Reads one offer source of a known format.
+pub fn read(
+    spec: &SourceSpec,
+    tables: &[CsvTable],
+    json: Option<&str>,
+    catalog: &Catalog,
+    collected: &mut Collected,
+) -> Result<(), BuildError> {
+    match spec.format.as_str() {
+        "skypilot" => {
+            for table in tables {
+                read_skypilot(spec, table, catalog, collected)?;
+            }
+        }
+        "gcp" => super::gcp::read(spec, tables, catalog, collected)?,
+        "gpuhunt_tpu" => super::tpu::read(spec, json.unwrap_or(""), catalog, collected)?,
+        "fsdl" => {
+            for table in tables {
+                super::fsdl::read(spec, table, catalog, collected)?;
+            }
+        }
+        other => {
+            return Err(BuildError::Csv {
+                path: "data/offer_sources.csv".into(),
+                line: 0,
+                message: format!("unknown format \"{other}\" for source {}", spec.id),
+            })
+        }
+    }
+    collected.finish_source();
     Ok(())
 }
 
-/// One offer per shape and price, listing every region that has it: most
-/// clouds price a shape the same everywhere (Lambda in 17 regions, OCI in 44),
-/// and a table of identical rows helps nobody. Regions stay, for filtering.
-fn merge_regions(offers: impl Iterator<Item = Offer>) -> Vec<Offer> {
-    let mut merged: BTreeMap<String, Offer> = BTreeMap::new();
-    for offer in offers {
-        let key = format!(
-            "{}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}",
-            offer.instance,
-            offer.gpu,
-            offer.gpu_count,
-            offer.vram_gb,
-            offer.price,
-            offer.spot_price,
-            offer.vcpus,
-            offer.ram_gb
+/// SkyPilot catalog `vms.csv` (schema v6–v8): one row per instance type and
+/// region (and zone), prices in USD per hour per instance. Column order
+/// differs between clouds, so cells are read by name.
+fn read_skypilot(
+    spec: &SourceSpec,
+    table: &CsvTable,
+    catalog: &Catalog,
+    collected: &mut Collected,
+) -> Result<(), BuildError> {
+    for row in table.rows() {
+        *collected.rows_read.entry(spec.id.clone()).or_default() += 1;
+        let Some(accelerator) = row.optional("AcceleratorName") else {
+            collected.skip(
+                &spec.id,
+                "no accelerator named (CPU shapes, or GPU shapes the source leaves unnamed)",
+            );
+            continue;
+        };
+        let instance = row.text("InstanceType")?.to_string();
+        let gpu_count = row.number("AcceleratorCount")?.unwrap_or(0.0);
+        let gpu_info = row.optional("GpuInfo").unwrap_or("");
+        let size = gpu_info_size(gpu_info);
+        let memory_gib = match spec.gpu_memory {
+            GpuMemory::Mib => size.map(|mib| mib / 1024.0),
+            GpuMemory::Gb => size,
+            GpuMemory::MibTotal => size
+                .filter(|_| gpu_count >= 1.0)
+                .map(|mib| mib / 1024.0 / gpu_count),
+            GpuMemory::None => None,
+        };
+        let underlying_cloud = match &spec.underlying {
+            UnderlyingCloud::None => None,
+            UnderlyingCloud::InstancePrefix(separator) => instance
+                .split_once(separator.as_str())
+                .map(|(cloud, _)| cloud.to_string()),
+            UnderlyingCloud::Column(column) => row.optional(column).map(str::to_string),
+        };
+        let raw = RawOffer {
+            line: row.line,
+            provider: spec.provider.clone(),
+            instance,
+            region: row.optional("Region").unwrap_or("").to_string(),
+            zone: row.optional("AvailabilityZone").unwrap_or("").to_string(),
+            accelerator: accelerator.to_string(),
+            gpu_count,
+            memory_gib,
+            hints: gpu_info_name(gpu_info).unwrap_or_default(),
+            vcpus: row.number("vCPUs")?,
+            ram_gb: row.number("MemoryGiB")?,
+            price: row.number("Price")?,
+            spot_price: row.number("SpotPrice")?,
+            underlying_cloud,
+        };
+        collected.add(&spec.id, raw, catalog)?;
+    }
+    Ok(())
+}
+
+/// `…__SPOT` (Prime Intellect) and `…-spot__…` (Spheron) mark the spot twin
+/// of an on-demand shape; without the marker both rows merge into one offer.
+fn without_spot_marker(instance: &str) -> (String, bool) {
+    if let Some(base) = instance.strip_suffix("__SPOT") {
+        return (base.to_string(), true);
+    }
+    if let Some(at) = instance.find("-spot") {
+        return (
+            format!("{}{}", &instance[..at], &instance[at + "-spot".len()..]),
+            true,
         );
-        match merged.get_mut(&key) {
-            Some(kept) => kept.regions.extend(offer.regions),
-            None => {
-                merged.insert(key, offer);
-            }
-        }
     }
-    let mut offers: Vec<Offer> = merged.into_values().collect();
-    for offer in &mut offers {
-        offer.regions.sort();
-        offer.regions.dedup();
-    }
-    offers
+    (instance.to_string(), false)
 }
 
-fn anomaly(source: &str, row: &Row<'_>, what: String) -> Anomaly {
-    Anomaly {
-        source: source.to_string(),
-        line: row.line,
-        what,
-    }
-}
-
-/// The per-GPU `SizeInMiB` of SkyPilot's Python-dict `GpuInfo` string.
-fn gpu_info_mib(gpu_info: Option<&str>) -> Option<f64> {
-    let text = gpu_info?;
-    let start = text.find("SizeInMiB")? + "SizeInMiB".len();
-    let digits: String = text[start..]
+/// The per-GPU `SizeInMiB` of SkyPilot's `GpuInfo` (a Python-dict or JSON
+/// string), in the source's own unit.
+pub fn gpu_info_size(gpu_info: &str) -> Option<f64> {
+    let start = gpu_info.find("SizeInMiB")? + "SizeInMiB".len();
+    let digits: String = gpu_info[start..]
         .chars()
         .skip_while(|c| !c.is_ascii_digit())
         .take_while(|c| c.is_ascii_digit() || *c == '.')
@@ -202,9 +424,17 @@ fn gpu_info_mib(gpu_info: Option<&str>) -> Option<f64> {
     digits.parse().ok()
 }
 
+/// The GPU `Name` inside `GpuInfo`, e.g. RunPod's "A100 PCIe".
+fn gpu_info_name(gpu_info: &str) -> Option<String> {
+    let start = gpu_info.find("Name")? + "Name".len();
+    let rest = gpu_info[start..].trim_start_matches(['\'', '"', ':', ' ']);
+    let end = rest.find(['\'', '"'])?;
+    Some(rest[..end].to_string())
+}
+
 /// Prices to 1/10,000 of a dollar: catalogs carry float noise
 /// (0.36979999999999996) that would make the output differ for no reason.
-fn cents_rounded(price: Option<f64>) -> Option<f64> {
+pub fn rounded(price: Option<f64>) -> Option<f64> {
     price.map(|p| (p * 10_000.0).round() / 10_000.0)
 }
 
@@ -220,15 +450,138 @@ mod tests {
     use super::*;
 
     #[test]
-    fn gpu_info_memory_is_read_from_the_python_dict_string() {
-        let info = "{'Gpus': [{'Name': 'A100', 'Manufacturer': 'NVIDIA', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 40960}}], 'TotalGpuMemoryInMiB': 327680}";
-        assert_eq!(gpu_info_mib(Some(info)), Some(40960.0));
-        assert_eq!(gpu_info_mib(Some("A100")), None);
-        assert_eq!(gpu_info_mib(None), None);
+    fn gpu_info_memory_and_name_are_read_from_python_dict_and_json_strings() {
+        let python = "{'Gpus': [{'Name': 'A100 PCIe', 'Manufacturer': 'Nvidia', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 80}}], 'TotalGpuMemoryInMiB': 80}";
+        assert_eq!(gpu_info_size(python), Some(80.0));
+        assert_eq!(gpu_info_name(python).as_deref(), Some("A100 PCIe"));
+        let json = r#"{"Gpus": [{"Name": "H100_SXM5", "Count": 1.0, "MemoryInfo": {"SizeInMiB": 81920}}]}"#;
+        assert_eq!(gpu_info_size(json), Some(81920.0));
+        assert_eq!(gpu_info_name(json).as_deref(), Some("H100_SXM5"));
+        assert_eq!(gpu_info_size("A100"), None);
     }
 
     #[test]
     fn float_noise_is_rounded_away() {
-        assert_eq!(cents_rounded(Some(0.369_799_999_999_999_96)), Some(0.3698));
+        assert_eq!(rounded(Some(0.369_799_999_999_999_96)), Some(0.3698));
+    }
+
+    #[test]
+    fn spot_twins_lose_their_marker() {
+        assert_eq!(
+            without_spot_marker("datacrunch__1xA100_80GB__22__120__SPOT"),
+            ("datacrunch__1xA100_80GB__22__120".into(), true)
+        );
+        assert_eq!(
+            without_spot_marker("n3-A100x1-spot__CANADA-1"),
+            ("n3-A100x1__CANADA-1".into(), true)
+        );
+        assert_eq!(
+            without_spot_marker("p5.48xlarge"),
+            ("p5.48xlarge".into(), false)
+        );
+    }
+
+    fn catalog() -> &'static Catalog {
+        Catalog::bundled().unwrap()
+    }
+
+    fn raw(line: u64, zone: &str, price: Option<f64>, spot_price: Option<f64>) -> RawOffer {
+        RawOffer {
+            line,
+            provider: "aws".into(),
+            instance: "p5.48xlarge".into(),
+            region: "us-east-1".into(),
+            zone: zone.into(),
+            accelerator: "H100".into(),
+            gpu_count: 8.0,
+            price,
+            spot_price,
+            ..RawOffer::default()
+        }
+    }
+
+    #[test]
+    fn zones_collapse_to_the_cheapest_and_duplicates_are_reported() {
+        let mut collected = Collected::default();
+        collected
+            .add("s", raw(2, "use1-az1", Some(55.04), Some(30.0)), catalog())
+            .unwrap();
+        collected
+            .add("s", raw(3, "use1-az2", Some(55.04), Some(25.1)), catalog())
+            .unwrap();
+        collected
+            .add("s", raw(4, "use1-az2", Some(55.04), Some(25.1)), catalog())
+            .unwrap();
+        collected.finish_source();
+        assert_eq!(collected.offers.len(), 1);
+        assert_eq!(collected.offers[0].spot_price, Some(25.1));
+        assert_eq!(collected.anomalies.len(), 1);
+        assert!(
+            collected.anomalies[0].what.contains("duplicate of line 3"),
+            "{:?}",
+            collected.anomalies
+        );
+    }
+
+    #[test]
+    fn placeholder_and_zero_prices_are_reported_and_not_shipped() {
+        let mut collected = Collected::default();
+        // Mithril-like placeholder: $0.08/h for 8 H100s; Vast-like zero spot.
+        collected
+            .add("s", raw(2, "a", Some(0.08), Some(0.0)), catalog())
+            .unwrap();
+        // A cheap but real spot price stays.
+        collected
+            .add("s", raw(5, "d", Some(55.04), Some(0.09)), catalog())
+            .unwrap();
+        collected
+            .add("s", raw(3, "b", Some(55.04), Some(0.0)), catalog())
+            .unwrap();
+        collected
+            .add("s", raw(4, "c", Some(55.04), Some(60.0)), catalog())
+            .unwrap();
+        collected.finish_source();
+        let whats: Vec<&str> = collected
+            .anomalies
+            .iter()
+            .map(|a| a.what.as_str())
+            .collect();
+        assert!(whats[0].contains("implausible; price dropped"), "{whats:?}");
+        assert!(
+            whats
+                .iter()
+                .filter(|w| w.contains("spot $0/h is not a price"))
+                .count()
+                == 2,
+            "{whats:?}"
+        );
+        assert!(
+            whats.iter().any(|w| w.contains("not below on-demand")),
+            "{whats:?}"
+        );
+        assert_eq!(
+            collected.skipped.values().sum::<usize>(),
+            1,
+            "the all-placeholder row is skipped"
+        );
+        assert_eq!(collected.offers.len(), 1);
+        assert_eq!(
+            (collected.offers[0].price, collected.offers[0].spot_price),
+            (Some(55.04), Some(0.09))
+        );
+    }
+
+    #[test]
+    fn unmapped_gpu_names_are_counted_not_dropped_silently() {
+        let mut collected = Collected::default();
+        let mut row = raw(2, "a", Some(1.0), None);
+        row.accelerator = "Voodoo5".into();
+        collected.add("s", row, catalog()).unwrap();
+        assert_eq!(
+            collected
+                .unmapped
+                .get(&("s".to_string(), "Voodoo5".to_string())),
+            Some(&1)
+        );
     }
 }

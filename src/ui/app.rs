@@ -1,7 +1,7 @@
 //! The page: the workload form, the memory it needs, and the offers.
 
 use super::snapshot_loader::load_snapshot;
-use super::{url_state, OffersTable, WorkloadForm};
+use super::{url_state, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::memory::{weights_bytes, BYTES_PER_GB};
 use crate::engine::ranking::format_gb;
 use crate::engine::{rank, Catalog};
@@ -68,18 +68,14 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             .into_any()
                     }
                     Some(Ok(snapshot)) => {
-                        let date = snapshot.snapshot_date.clone();
-                        let sources = snapshot.sources.iter().map(|s| s.upstream.clone()).collect::<Vec<_>>().join("; ");
+                        let info = snapshot.clone();
                         let table = move || match workload.with(|w| rank(w, catalog, &snapshot)) {
                             Ok(report) => view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report /> }.into_any(),
                             Err(e) => view! { <p role="alert" class="error">{e.to_string()}</p> }.into_any(),
                         };
                         view! {
                             {table}
-                            <p class="snapshot-info">
-                                "Prices as of " <span data-testid="snapshot-date">{date}</span> ". Sources: " {sources}
-                                ". Figures are estimates."
-                            </p>
+                            <SnapshotInfo snapshot=info />
                         }
                             .into_any()
                     }

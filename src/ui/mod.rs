@@ -3,12 +3,14 @@
 
 mod app;
 mod offers_table;
+mod snapshot_info;
 pub mod snapshot_loader;
 pub mod url_state;
 mod workload_form;
 
 pub use app::App;
 pub use offers_table::OffersTable;
+pub use snapshot_info::SnapshotInfo;
 pub use workload_form::WorkloadForm;
 
 /// Mounts the page into `<body>`.

@@ -37,6 +37,11 @@ pub fn OffersTable(
             let provider = snapshot
                 .provider(&offer.provider)
                 .map_or(offer.provider.clone(), |p| p.name.clone());
+            // A reseller's offer names the cloud that runs it.
+            let provider = match &offer.underlying_cloud {
+                Some(cloud) => format!("{provider} · {cloud}"),
+                None => provider,
+            };
             view! {
                 <tr data-testid="offer-row">
                     <td>{provider}</td>
