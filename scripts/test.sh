@@ -33,3 +33,6 @@ scripts/size-report.sh dist
 
 step "end-to-end tests: dist/ in headless Chromium"
 node --test --test-concurrency=1 tests/e2e/
+
+step "benchmarks (reported, not asserted)"
+node tests/e2e/bench-snapshot.mjs 5

@@ -137,3 +137,87 @@ fn the_snapshot_builder_is_deterministic_and_matches_the_committed_data() {
     }
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+#[test]
+fn the_committed_snapshot_follows_its_documented_json_schema() {
+    // Every key the builder writes is described in docs/offers.schema.json, and
+    // every key the schema requires is written.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("docs/offers.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let snapshot: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("public/data/offers.json")).unwrap(),
+    )
+    .unwrap();
+    let check = |value: &serde_json::Value, object_schema: &serde_json::Value, what: &str| {
+        let properties = object_schema["properties"].as_object().unwrap();
+        let object = value.as_object().unwrap();
+        for key in object.keys() {
+            assert!(
+                properties.contains_key(key),
+                "{what} key \"{key}\" is not in the schema"
+            );
+        }
+        for key in object_schema["required"].as_array().unwrap() {
+            assert!(
+                object.contains_key(key.as_str().unwrap()),
+                "{what} lacks required \"{key}\""
+            );
+        }
+    };
+    check(&snapshot, &schema, "snapshot");
+    for list in ["sources", "providers", "offers"] {
+        let item_schema = &schema["properties"][list]["items"];
+        for item in snapshot[list].as_array().unwrap() {
+            check(item, item_schema, list);
+        }
+    }
+    assert_eq!(
+        snapshot["schema_version"],
+        schema["properties"]["schema_version"]["const"]
+    );
+}
+
+#[test]
+fn the_snapshot_covers_every_provider_of_the_catalogs() {
+    // Issue 3: 25+ providers, with resellers' clouds named.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("public/data/offers.json")).unwrap();
+    let snapshot = whichgpu::engine::Snapshot::from_json(&text).unwrap();
+    let providers: std::collections::BTreeSet<&str> = snapshot
+        .offers
+        .iter()
+        .map(|o| o.provider.as_str())
+        .collect();
+    for expected in [
+        "aws",
+        "gcp",
+        "azure",
+        "oci",
+        "runpod",
+        "lambda",
+        "vast",
+        "nebius",
+        "shadeform",
+        "spheron",
+    ] {
+        assert!(providers.contains(expected), "no offers from {expected}");
+    }
+    assert!(
+        providers.len() >= 25,
+        "{} providers: {providers:?}",
+        providers.len()
+    );
+    let behind_shadeform: std::collections::BTreeSet<&str> = snapshot
+        .offers
+        .iter()
+        .filter(|o| o.provider == "shadeform")
+        .filter_map(|o| o.underlying_cloud.as_deref())
+        .collect();
+    assert!(
+        behind_shadeform.contains("lambdalabs") && behind_shadeform.contains("nebius"),
+        "{behind_shadeform:?}"
+    );
+}

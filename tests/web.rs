@@ -7,7 +7,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use whichgpu::engine::{rank, Catalog, Offer, Precision, Provider, Snapshot, Source, Workload};
-use whichgpu::ui::{App, OffersTable, WorkloadForm};
+use whichgpu::ui::{App, OffersTable, SnapshotInfo, WorkloadForm};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -194,5 +194,38 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
     assert_eq!(
         texts(&root, "[data-testid=weights-size]"),
         ["Weights: 15.0 GB"]
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_snapshot_info_shows_the_date_and_each_providers_sources() {
+    let snapshot = Arc::new(test_snapshot());
+    let root = container();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <SnapshotInfo snapshot=snapshot /> },
+    )
+    .forget();
+    assert_eq!(texts(&root, "[data-testid=snapshot-date]"), ["2026-09"]);
+    let rows = texts(&root, "[data-testid=provider-freshness] tbody tr");
+    assert_eq!(rows, ["Lambda2026-09t"]);
+}
+
+#[wasm_bindgen_test]
+fn a_resellers_offer_names_the_cloud_behind_it() {
+    let catalog = Catalog::bundled().unwrap();
+    let mut snapshot = test_snapshot();
+    snapshot.offers[1].underlying_cloud = Some("lambdalabs".into());
+    let snapshot = Arc::new(snapshot);
+    let report = rank(&Workload::default(), catalog, &snapshot).unwrap();
+    let root = container();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
+    )
+    .forget();
+    assert_eq!(
+        texts(&root, "tbody tr:first-child td:first-child"),
+        ["Lambda · lambdalabs"]
     );
 }

@@ -21,7 +21,7 @@ pub fn read(
     collected: &mut Collected,
 ) -> Result<(), BuildError> {
     for row in table.rows() {
-        *collected.rows_read.entry(spec.id.clone()).or_default() += 1;
+        collected.count_row(&spec.id);
         let cloud = row.text("Cloud")?;
         let Some((_, provider)) = ONLY_HERE.iter().find(|(name, _)| *name == cloud) else {
             collected.skip(&spec.id, "cloud covered by a newer source");

@@ -78,7 +78,7 @@ pub fn read(
     let mut accelerators: BTreeMap<(String, u32, String), Prices> = BTreeMap::new();
     for table in tables {
         for row in table.rows() {
-            *collected.rows_read.entry(spec.id.clone()).or_default() += 1;
+            collected.count_row(&spec.id);
             let zone = row.text("AvailabilityZone")?.to_string();
             let prices = Prices {
                 price: row.number("Price")?,

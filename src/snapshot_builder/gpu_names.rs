@@ -53,7 +53,17 @@ pub fn catalog_gpu_id(name: &str, memory_gib: Option<f64>, hints: &str) -> Optio
         name = name.strip_prefix(prefix).unwrap_or(name);
     }
     let hints = compact(hints);
-    let form = form_in(name).or_else(|| form_in(&hints));
+    // Azure's NC-series VMs carry PCIe cards (NCsv3: V100 PCIe; NCads A100 v4:
+    // A100 80GB PCIe) and NCads H100 v5 the H100 NVL; ND-series carry SXM
+    // boards (Azure VM size docs). The catalog names only the GPU.
+    let azure_nc = hints.starts_with("standardnc").then(|| {
+        if name.starts_with("h100") {
+            Form::Nvl
+        } else {
+            Form::Pcie
+        }
+    });
+    let form = form_in(name).or_else(|| form_in(&hints)).or(azure_nc);
     // Memory in the name ("80gb", "_80G_") wins over GpuInfo, which catalogs
     // fill in MiB, GB or per instance.
     let stated = if name.contains("80g") {
@@ -310,6 +320,22 @@ mod tests {
             ("Inferentia2", None, "inf2.xlarge", "inferentia2"),
             ("Trainium", None, "trn1.32xlarge", "trainium"),
             ("K80", None, "Standard_NC6", "k80"),
+            (
+                "A100-80GB",
+                None,
+                "Standard_NC24ads_A100_v4",
+                "a100_pcie_80gb",
+            ),
+            (
+                "A100-80GB",
+                None,
+                "Standard_ND96amsr_A100_v4",
+                "a100_sxm_80gb",
+            ),
+            ("H100", None, "Standard_NC40ads_H100_v5", "h100_nvl"),
+            ("H100", None, "Standard_ND96isr_H100_v5", "h100_sxm"),
+            ("V100", None, "Standard_NC6s_v3", "v100_pcie_16gb"),
+            ("V100-32GB", None, "Standard_ND40rs_v2", "v100_sxm2_32gb"),
             ("Quadro RTX 6000", Some(24.0), "", "quadro_rtx_6000"),
             ("RTX5000", Some(16.0), "", "quadro_rtx_5000"),
             ("TPU v5e", None, "v5litepod-4", "tpu_v5e"),

@@ -91,6 +91,11 @@ pub struct Collected {
 }
 
 impl Collected {
+    /// Counts a source row read, for the summary.
+    pub fn count_row(&mut self, source: &str) {
+        *self.rows_read.entry(source.to_string()).or_default() += 1;
+    }
+
     pub fn skip(&mut self, source: &str, reason: &str) {
         *self
             .skipped
@@ -349,7 +354,7 @@ fn read_skypilot(
     collected: &mut Collected,
 ) -> Result<(), BuildError> {
     for row in table.rows() {
-        *collected.rows_read.entry(spec.id.clone()).or_default() += 1;
+        collected.count_row(&spec.id);
         let Some(accelerator) = row.optional("AcceleratorName") else {
             collected.skip(
                 &spec.id,

@@ -40,7 +40,7 @@ pub fn read(
             continue;
         };
         for (region, fields) in regions {
-            *collected.rows_read.entry(spec.id.clone()).or_default() += 1;
+            collected.count_row(&spec.id);
             let per_chip = |field: &str| fields.get(field).and_then(serde_json::Value::as_f64);
             for &count in *chips {
                 // v5p slices are named by TensorCores: 2 per chip.

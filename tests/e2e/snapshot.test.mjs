@@ -1,0 +1,107 @@
+// The offer snapshot in the page: its date and sources, and what a user sees
+// when the file is missing, damaged, of another version or slow (issue 3).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { serveDist, launchBrowser, WhichGpuPage, DIST } from './harness.mjs';
+
+let browser;
+let realSnapshot;
+
+before(async () => {
+  browser = await launchBrowser();
+  realSnapshot = await fs.readFile(path.join(DIST, 'data/offers.json'), 'utf8');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Serves dist/ with `data/offers.json` answered by `handler`. */
+async function withOffers(handler, body) {
+  const server = await serveDist({ routes: { 'data/offers.json': handler } });
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const json = (text, status = 200) => (req, res) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(text);
+};
+
+/** Panics and script errors, but not the failed request a fault test causes on purpose. */
+const scriptErrors = (app) => app.consoleErrors.filter((e) => !/Failed to load resource|^\d{3} http/.test(e));
+
+test('the page shows the snapshot date and, per provider, how old its prices are', async () => {
+  await withOffers(json(realSnapshot), async (server) => {
+    const app = await WhichGpuPage.open(browser, server.url);
+    await app.waitForResults();
+    const snapshot = JSON.parse(realSnapshot);
+    assert.equal(await app.snapshotDate(), snapshot.snapshot_date);
+    await app.page.getByText('Sources and dates per provider').click();
+    const rows = app.page.getByTestId('provider-freshness').locator('tbody tr');
+    assert.equal(await rows.count(), snapshot.providers.length);
+    assert.ok(snapshot.providers.length >= 25);
+    // Older sources carry their own date: the FSDL-only clouds and the v6 catalogs.
+    assert.match(await rows.filter({ hasText: 'Oblivus' }).textContent(), /about 2023/);
+    assert.match(await rows.filter({ hasText: 'Azure' }).textContent(), /v6 catalog/);
+    assert.deepEqual(app.consoleErrors, []);
+  });
+});
+
+test('a missing snapshot says so, keeps sizing and the link, and retries', async () => {
+  let fail = true;
+  const handler = (req, res) => (fail ? json('not here', 404) : json(realSnapshot))(req, res);
+  await withOffers(handler, async (server) => {
+    const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4');
+    const error = app.page.getByTestId('load-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /offer data could not be downloaded: the server answered 404/);
+    // Memory sizing needs no offers, and the form state stays in the URL.
+    assert.equal(await app.weights(), 'Weights: 32.9 GB');
+    assert.equal(app.params().get('model'), 'llama-3.1-70b');
+    fail = false;
+    await error.getByRole('button', { name: 'Retry' }).click();
+    await app.waitForResults();
+    assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+    assert.deepEqual(scriptErrors(app), []);
+  });
+});
+
+test('a truncated snapshot is reported as damaged, not a blank page', async () => {
+  await withOffers(json(realSnapshot.slice(0, realSnapshot.length / 2)), async (server) => {
+    const app = await WhichGpuPage.open(browser, server.url);
+    const error = app.page.getByTestId('load-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /offer data could not be read: the file is damaged or incomplete/);
+    assert.equal(await app.weights(), 'Weights: 15.0 GB');
+    assert.deepEqual(scriptErrors(app), []);
+  });
+});
+
+test('a snapshot of another schema version is refused with its version', async () => {
+  const future = realSnapshot.replace('"schema_version":1', '"schema_version":2');
+  await withOffers(json(future), async (server) => {
+    const app = await WhichGpuPage.open(browser, server.url);
+    const error = app.page.getByTestId('load-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /schema version 2 but this page reads version 1/);
+    assert.deepEqual(scriptErrors(app), []);
+  });
+});
+
+test('a slow snapshot shows the loading state, then the results', async () => {
+  const slow = (req, res) => setTimeout(() => json(realSnapshot)(req, res), 1500);
+  await withOffers(slow, async (server) => {
+    const app = await WhichGpuPage.open(browser, server.url);
+    await app.page.getByTestId('loading').waitFor();
+    assert.equal(await app.weights(), 'Weights: 15.0 GB');
+    await app.waitForResults();
+    assert.equal(await app.page.getByTestId('loading').count(), 0);
+    assert.deepEqual(app.consoleErrors, []);
+  });
+});
