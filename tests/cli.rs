@@ -221,3 +221,53 @@ fn the_snapshot_covers_every_provider_of_the_catalogs() {
         "{behind_shadeform:?}"
     );
 }
+
+#[test]
+fn an_unknown_gpu_name_fails_the_build_with_the_list_of_names() {
+    // Copy ../shared/data, slip an accelerator no rule knows into one catalog,
+    // and the builder must refuse, naming it, rather than drop the row.
+    let base = std::env::temp_dir().join(format!("whichgpu-cli-unmapped-{}", std::process::id()));
+    copy_dir(&shared_data(), &base);
+    let lambda = base.join("offers/skypilot_v8/lambda_vms.csv");
+    let mut text = std::fs::read_to_string(&lambda).unwrap();
+    text.push_str("gpu_1x_voodoo,Voodoo5-6000,1.0,4.0,16.0,0.5,us-east-1,,\n");
+    std::fs::write(&lambda, text).unwrap();
+    let out = base.join("out");
+    let output = whichgpu(&[
+        "snapshot",
+        "--from",
+        base.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("skypilot-v8-lambda: \"Voodoo5-6000\" (1 rows)"),
+        "{message}"
+    );
+    assert!(message.contains("gpu_names.rs"), "{message}");
+    assert!(
+        !out.join("offers.json").exists(),
+        "nothing is written on failure"
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+            // ../shared is read-only; the copy must be writable.
+            let mut permissions = std::fs::metadata(&target).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            permissions.set_readonly(false);
+            std::fs::set_permissions(&target, permissions).unwrap();
+        }
+    }
+}
