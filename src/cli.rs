@@ -4,10 +4,10 @@
 //! ```text
 //! whichgpu snapshot --from ../shared/data --out public/data
 //! whichgpu rank --config 'model=llama-3.1-70b&wq=int4' [--top N] [--json] [--offers FILE]
+//! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N] [--json]
 //! ```
 
-use crate::engine::memory::BYTES_PER_GB;
-use crate::engine::ranking::format_gb;
+use crate::engine::memory::{fit, format_gb};
 use crate::engine::{rank, Catalog, Snapshot};
 use crate::url_codec;
 use serde_json::json;
@@ -24,6 +24,9 @@ usage:
   whichgpu rank --config QUERY [--top N] [--json] [--offers FILE]
       rank offers for a workload; QUERY is the page's URL query string
       (default --offers public/data/offers.json)
+  whichgpu estimate --config QUERY --gpu GPU_ID [--count N] [--json]
+      size a workload on N GPUs of one kind (gpu_id of gpus.csv); N = 1
+      by default, split with tensor parallelism
 ";
 
 /// Runs one command; `out` gets results, `err` diagnostics.
@@ -31,6 +34,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> ExitCod
     let result = match args.first().map(String::as_str) {
         Some("snapshot") => snapshot(&args[1..], out),
         Some("rank") => rank_command(&args[1..], out),
+        Some("estimate") => estimate(&args[1..], out),
         Some("help" | "--help" | "-h") | None => {
             let _ = out.write_all(USAGE.as_bytes());
             Ok(())
@@ -81,6 +85,22 @@ impl<'a> Flags<'a> {
 
     fn has(&self, switch: &str) -> bool {
         self.args.iter().any(|a| a == switch)
+    }
+}
+
+/// What the query could not apply, as JSON.
+fn notes_json(decoded: &url_codec::Decoded) -> serde_json::Value {
+    decoded
+        .notes
+        .iter()
+        .map(|n| json!({"key": n.key, "message": n.message}))
+        .collect()
+}
+
+/// What the query could not apply, as lines a person reads.
+fn print_notes(decoded: &url_codec::Decoded, out: &mut dyn Write) {
+    for n in &decoded.notes {
+        let _ = writeln!(out, "note: {}", n.message);
     }
 }
 
@@ -144,31 +164,25 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         })
         .collect();
     if flags.has("--json") {
-        let notes: Vec<_> = decoded
-            .notes
-            .iter()
-            .map(|n| json!({"key": n.key, "message": n.message}))
-            .collect();
         let document = json!({
             "snapshot": {"date": snapshot.snapshot_date, "offers": snapshot.offers.len()},
             "workload": decoded.workload,
-            "memory": {"weights_bytes": report.weights_bytes},
+            "memory": report.memory,
             "fitting": report.results.len(),
             "excluded": report.excluded.len(),
             "results": results,
-            "notes": notes,
+            "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");
     } else {
-        for n in &decoded.notes {
-            let _ = writeln!(out, "note: {}", n.message);
-        }
+        print_notes(&decoded, out);
         let _ = writeln!(
             out,
-            "{} at {}: weights {}; {} of {} offers fit (snapshot {})",
+            "{} at {}: {} on one GPU (weights {}); {} of {} offers fit (snapshot {})",
             decoded.workload.model,
             decoded.workload.weight_precision,
-            format_gb(report.weights_bytes / BYTES_PER_GB),
+            format_gb(report.memory.per_gpu_bytes),
+            format_gb(report.memory.weights_bytes),
             report.results.len(),
             snapshot.offers.len(),
             snapshot.snapshot_date
@@ -185,6 +199,75 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 offer.gpu,
                 offer.regions_label()
             );
+        }
+    }
+    Ok(())
+}
+
+fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let flags = Flags::parse(args, &["--config", "--gpu", "--count"], &["--json"])?;
+    let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
+    let decoded = url_codec::decode(flags.value("--config").unwrap_or(""), catalog);
+    let gpu_id = flags
+        .value("--gpu")
+        .ok_or("estimate needs --gpu GPU_ID (a gpu_id of gpus.csv, e.g. h100_sxm)")?;
+    let gpu = catalog.gpu(gpu_id).map_err(|e| e.to_string())?;
+    let count = match flags.value("--count") {
+        None => 1,
+        Some(text) => match text.parse::<u32>() {
+            Ok(n) if (1..=1024).contains(&n) => n,
+            _ => {
+                return Err(format!(
+                    "--count: \"{text}\" is not a GPU count (1 to 1024)"
+                ))
+            }
+        },
+    };
+    let model = catalog
+        .model(&decoded.workload.model)
+        .map_err(|e| e.to_string())?;
+    let sized = fit(&decoded.workload, model, gpu, count).map_err(|e| e.to_string())?;
+    if flags.has("--json") {
+        let document = json!({
+            "workload": decoded.workload,
+            "gpu": {"id": gpu.id, "name": gpu.name, "vram_gb": gpu.vram_gb, "count": count},
+            "memory": sized.memory,
+            "usable_bytes_per_gpu": sized.usable_bytes_per_gpu,
+            "fits": sized.fits,
+            "reason": sized.reason,
+            "max_concurrency": sized.max_concurrency,
+            "notes": notes_json(&decoded),
+        });
+        let _ = writeln!(out, "{document:#}");
+    } else {
+        print_notes(&decoded, out);
+        let m = &sized.memory;
+        let _ = writeln!(
+            out,
+            "{} at {} on {count}× {}:",
+            model.name, decoded.workload.weight_precision, gpu.name
+        );
+        for (part, bytes) in [
+            ("weights", m.weights_bytes),
+            ("KV cache", m.kv_cache_bytes),
+            ("activations", m.activations_bytes),
+            ("overhead", m.overhead_bytes),
+            ("total", m.total_bytes),
+            ("per GPU", m.per_gpu_bytes),
+        ] {
+            let _ = writeln!(out, "  {part:<12} {}", format_gb(bytes));
+        }
+        match &sized.reason {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "fits; up to {} concurrent sequences of this length (estimate)",
+                    sized.max_concurrency
+                );
+            }
+            Some(reason) => {
+                let _ = writeln!(out, "does not fit: {reason}");
+            }
         }
     }
     Ok(())

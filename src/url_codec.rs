@@ -5,7 +5,10 @@
 //! A bad value falls back to that field's default with a note naming the
 //! field, and the rest of the link still applies.
 
-use crate::engine::{Catalog, Precision, Workload};
+use crate::engine::workload::{CONCURRENCY, INPUT_TOKENS, OUTPUT_TOKENS};
+#[cfg(test)]
+use crate::engine::Precision;
+use crate::engine::{Catalog, Workload};
 
 /// The link format this build writes (URL key `v`).
 pub const URL_VERSION: u32 = 1;
@@ -23,6 +26,112 @@ pub struct Note {
 pub struct Decoded {
     pub workload: Workload,
     pub notes: Vec<Note>,
+}
+
+/// One workload field as the URL spells it: its key, how to read a value
+/// into a workload, and how to write it. Encoding, decoding, validation and
+/// defaults all come from this one table.
+struct Field {
+    key: &'static str,
+    set: fn(&mut Workload, &str, &Catalog) -> Result<(), String>,
+    get: fn(&Workload) -> String,
+}
+
+fn parse_option<T: std::str::FromStr>(value: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    value.parse::<T>().map_err(|e| e.to_string())
+}
+
+/// A whole number within `(key, min, max)`.
+fn parse_count(value: &str, (_, min, max): (&str, u32, u32)) -> Result<u32, String> {
+    match value.trim().parse::<f64>() {
+        Ok(n)
+            if n.is_finite() && n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) =>
+        {
+            Ok(n as u32)
+        }
+        Ok(n) if n.is_finite() && n.fract() == 0.0 => Err(format!(
+            "{} is out of range ({min} to {max})",
+            shorten(value)
+        )),
+        _ => Err(format!(
+            "\"{}\" is not a whole number ({min} to {max})",
+            shorten(value)
+        )),
+    }
+}
+
+const FIELDS: [Field; 8] = [
+    Field {
+        key: "task",
+        set: |w, v, _| parse_option(v).map(|value| w.task = value),
+        get: |w| w.task.to_string(),
+    },
+    Field {
+        key: "model",
+        set: |w, v, catalog| {
+            let model = catalog
+                .model(v)
+                .map_err(|_| format!("unknown model \"{}\"", shorten(v)))?;
+            w.model = model.id.clone();
+            Ok(())
+        },
+        get: |w| w.model.clone(),
+    },
+    Field {
+        key: "wq",
+        set: |w, v, _| parse_option(v).map(|value| w.weight_precision = value),
+        get: |w| w.weight_precision.to_string(),
+    },
+    Field {
+        key: "kvq",
+        set: |w, v, _| parse_option(v).map(|value| w.kv_precision = value),
+        get: |w| w.kv_precision.to_string(),
+    },
+    Field {
+        key: "runtime",
+        set: |w, v, _| parse_option(v).map(|value| w.runtime = value),
+        get: |w| w.runtime.to_string(),
+    },
+    Field {
+        key: "in",
+        set: |w, v, _| parse_count(v, INPUT_TOKENS).map(|value| w.input_tokens = value),
+        get: |w| w.input_tokens.to_string(),
+    },
+    Field {
+        key: "out",
+        set: |w, v, _| parse_count(v, OUTPUT_TOKENS).map(|value| w.output_tokens = value),
+        get: |w| w.output_tokens.to_string(),
+    },
+    Field {
+        key: "conc",
+        set: |w, v, _| parse_count(v, CONCURRENCY).map(|value| w.concurrency = value),
+        get: |w| w.concurrency.to_string(),
+    },
+];
+
+/// Sets one field from its URL spelling, as the form, the URL and the CLI
+/// all do; the error names the problem (the caller adds the field).
+pub fn apply(
+    workload: &mut Workload,
+    key: &str,
+    value: &str,
+    catalog: &Catalog,
+) -> Result<(), String> {
+    match FIELDS.iter().find(|f| f.key == key) {
+        Some(field) => (field.set)(workload, value, catalog),
+        None => Err(format!("unknown setting \"{}\"", shorten(key))),
+    }
+}
+
+/// A field's current value in its URL spelling.
+pub fn value_of(workload: &Workload, key: &str) -> Option<String> {
+    FIELDS
+        .iter()
+        .find(|f| f.key == key)
+        .map(|field| (field.get)(workload))
 }
 
 /// Reads a query string (with or without the leading `?`).
@@ -43,21 +152,28 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
         let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(raw_key);
         let value = percent_decode(raw_value);
-        match key.as_str() {
-            "v" => match value.parse::<u32>() {
+        if key == "v" {
+            match value.parse::<u32>() {
                 Ok(v) if v <= URL_VERSION => {}
                 Ok(v) => note("v", format!("this link was made by a newer version of whichgpu (v={v}); some settings may be ignored")),
                 Err(_) => note("v", format!("link version \"{}\" is not a number", shorten(&value))),
-            },
-            "model" => match catalog.model(&value) {
-                Ok(model) => workload.model = model.id.clone(),
-                Err(_) => note("model", format!("unknown model \"{}\"; using {}", shorten(&value), workload.model)),
-            },
-            "wq" => match value.parse::<Precision>() {
-                Ok(precision) => workload.weight_precision = precision,
-                Err(e) => note("wq", format!("{e}; using {}", workload.weight_precision)),
-            },
-            _ => note(&key, format!("unknown setting \"{}\" ignored", shorten(&key))),
+            }
+            continue;
+        }
+        match FIELDS.iter().find(|f| f.key == key) {
+            Some(field) => {
+                if let Err(problem) = (field.set)(&mut workload, &value, catalog) {
+                    let default = (field.get)(&Workload::default());
+                    note(
+                        field.key,
+                        format!("{}: {problem}; using {default}", field.key),
+                    );
+                }
+            }
+            None => note(
+                &key,
+                format!("unknown setting \"{}\" ignored", shorten(&key)),
+            ),
         }
     }
     Decoded { workload, notes }
@@ -66,24 +182,18 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
 /// Writes the query for `workload`, without `?`; empty when all defaults.
 pub fn encode(workload: &Workload) -> String {
     let defaults = Workload::default();
-    let mut pairs: Vec<(&str, String)> = Vec::new();
-    if workload.model != defaults.model {
-        pairs.push(("model", workload.model.clone()));
-    }
-    if workload.weight_precision != defaults.weight_precision {
-        pairs.push(("wq", workload.weight_precision.to_string()));
-    }
+    let pairs: Vec<String> = FIELDS
+        .iter()
+        .filter_map(|field| {
+            let value = (field.get)(workload);
+            (value != (field.get)(&defaults))
+                .then(|| format!("{}={}", field.key, percent_encode(&value)))
+        })
+        .collect();
     if pairs.is_empty() {
         return String::new();
     }
-    let mut query = format!("v={URL_VERSION}");
-    for (key, value) in pairs {
-        query.push('&');
-        query.push_str(key);
-        query.push('=');
-        query.push_str(&percent_encode(&value));
-    }
-    query
+    format!("v={URL_VERSION}&{}", pairs.join("&"))
 }
 
 /// Keeps hostile or huge values short in notes.
@@ -163,6 +273,7 @@ mod tests {
                 let workload = Workload {
                     model: model.id.clone(),
                     weight_precision: precision,
+                    ..Workload::default()
                 };
                 let decoded = decode(&encode(&workload), catalog());
                 assert_eq!(decoded.workload, workload);
@@ -187,10 +298,58 @@ mod tests {
         let keys: Vec<&str> = decoded.notes.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(keys, ["model", "colour"]);
         assert!(decoded.notes[0].message.contains("\"<script>\""));
+        assert!(
+            decoded.notes[0].message.starts_with("model: "),
+            "{:?}",
+            decoded.notes
+        );
 
         let decoded = decode("wq=fp7", catalog());
         assert_eq!(decoded.workload.weight_precision, Precision::Bf16);
         assert!(decoded.notes[0].message.contains("fp7"));
+    }
+
+    #[test]
+    fn every_field_round_trips_and_defaults_are_omitted() {
+        use crate::engine::{KvPrecision, Runtime, Task};
+        let workload = Workload {
+            task: Task::Infer,
+            model: "qwen2.5-72b".into(),
+            weight_precision: Precision::Q4KM,
+            kv_precision: KvPrecision::Fp8,
+            runtime: Runtime::Llamacpp,
+            input_tokens: 8000,
+            output_tokens: 1000,
+            concurrency: 64,
+        };
+        let query = encode(&workload);
+        assert_eq!(
+            query,
+            "v=1&model=qwen2.5-72b&wq=q4_k_m&kvq=fp8&runtime=llamacpp&in=8000&out=1000&conc=64"
+        );
+        assert_eq!(decode(&query, catalog()).workload, workload);
+        let only_conc = Workload {
+            concurrency: 8,
+            ..Workload::default()
+        };
+        assert_eq!(encode(&only_conc), "v=1&conc=8");
+    }
+
+    #[test]
+    fn out_of_range_and_non_numeric_counts_are_named_and_fall_back() {
+        for (query, expected) in [
+            ("conc=-3", "conc: -3 is out of range (1 to 100000); using 1"),
+            ("conc=0", "conc: 0 is out of range (1 to 100000); using 1"),
+            ("conc=NaN", "conc: \"NaN\" is not a whole number (1 to 100000); using 1"),
+            ("in=1e30", "in: 1e30 is out of range (1 to 10000000); using 2048"),
+            ("out=2.5", "out: \"2.5\" is not a whole number (1 to 10000000); using 512"),
+            ("runtime=ollama", "runtime: unknown runtime \"ollama\" (use one of vllm, trtllm, llamacpp, hf); using vllm"),
+        ] {
+            let decoded = decode(query, catalog());
+            assert_eq!(decoded.workload, Workload::default(), "{query}");
+            assert_eq!(decoded.notes.len(), 1, "{query}");
+            assert_eq!(decoded.notes[0].message, expected);
+        }
     }
 
     #[test]

@@ -20,6 +20,17 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Runs `args`, which must fail with a message containing `expected`.
+fn assert_fails_with(args: &[&str], expected: &str) {
+    let output = whichgpu(args);
+    assert!(!output.status.success(), "{args:?}");
+    assert!(
+        stderr(&output).contains(expected),
+        "{args:?}: {}",
+        stderr(&output)
+    );
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -58,8 +69,87 @@ fn rank_reports_bad_query_values_and_still_answers() {
     let output = whichgpu(&["rank", "--config", "wq=fp7"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("note: unknown precision \"fp7\""), "{text}");
+    assert!(
+        text.contains("note: wq: unknown precision \"fp7\""),
+        "{text}"
+    );
     assert!(text.contains("llama-3.1-8b at bf16"), "{text}");
+}
+
+#[test]
+fn estimate_gives_the_memory_breakdown_and_the_fit_as_json() {
+    // Llama 3.1 70B in BF16 on 2× H100 under vLLM: 131 GiB of weights split in
+    // two fits the 72 GiB each GPU may use (product brief: 70B → 80 GB × 2).
+    let query = "model=llama-3.1-70b&wq=bf16&in=4096&out=1024&conc=4";
+    let output = whichgpu(&[
+        "estimate", "--config", query, "--gpu", "h100_sxm", "--count", "2", "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let memory = &json["memory"];
+    for key in [
+        "weights_bytes",
+        "kv_cache_bytes",
+        "activations_bytes",
+        "gradients_bytes",
+        "optimizer_bytes",
+        "adapters_bytes",
+        "overhead_bytes",
+        "total_bytes",
+        "per_gpu_bytes",
+    ] {
+        assert!(
+            memory[key].as_f64().is_some_and(f64::is_finite),
+            "memory.{key}: {memory}"
+        );
+    }
+    assert_eq!(memory["weights_bytes"], 141_107_412_992.0);
+    // 327,680 bytes per token (models.csv) × 5,120 tokens × 4 sequences.
+    assert_eq!(memory["kv_cache_bytes"], 327_680.0 * 5120.0 * 4.0);
+    assert_eq!(json["fits"], true);
+    // Little room is left beside 66 GiB of weights per GPU: a handful of
+    // 5k-token chats, not dozens.
+    let max = json["max_concurrency"].as_u64().unwrap();
+    assert!((4..16).contains(&max), "{max}");
+
+    let one = whichgpu(&["estimate", "--config", query, "--gpu", "h100_sxm", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&one)).unwrap();
+    assert_eq!(json["fits"], false);
+    assert!(
+        json["reason"].as_str().unwrap().starts_with("needs 1"),
+        "{json}"
+    );
+}
+
+#[test]
+fn estimate_refuses_unknown_gpus_and_impossible_counts() {
+    for (args, expected) in [
+        (
+            &["estimate", "--gpu", "rtx_9999"][..],
+            "unknown GPU \"rtx_9999\"",
+        ),
+        (
+            &["estimate", "--gpu", "h100_sxm", "--count", "0"][..],
+            "--count: \"0\" is not a GPU count",
+        ),
+        (
+            &["estimate", "--gpu", "h100_sxm", "--count", "-2"][..],
+            "--count: \"-2\" is not a GPU count",
+        ),
+        (&["estimate"][..], "estimate needs --gpu"),
+        (
+            &[
+                "estimate",
+                "--config",
+                "model=whisper-large-v3",
+                "--gpu",
+                "h100_sxm",
+            ][..],
+            "no transformer shape",
+        ),
+    ] {
+        assert_fails_with(args, expected);
+    }
 }
 
 #[test]
@@ -77,13 +167,7 @@ fn usage_errors_name_the_problem_and_fail() {
             "/nonexistent/offers.json",
         ),
     ] {
-        let output = whichgpu(args);
-        assert!(!output.status.success(), "{args:?}");
-        assert!(
-            stderr(&output).contains(expected),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        assert_fails_with(args, expected);
     }
 }
 

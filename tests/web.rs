@@ -38,6 +38,26 @@ async fn settle() {
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
+/// Mounts the workload form editing `workload` into a fresh element.
+fn mount_form(workload: RwSignal<Workload>) -> web_sys::HtmlElement {
+    let catalog = Catalog::bundled().unwrap();
+    let root = container();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <WorkloadForm catalog=catalog workload=workload /> },
+    )
+    .forget();
+    root
+}
+
+/// The element matching `selector` under `root`, as a `T`.
+fn element<T: JsCast>(root: &web_sys::HtmlElement, selector: &str) -> T {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap()
+        .unchecked_into()
+}
+
 fn test_snapshot() -> Snapshot {
     let offer = |instance: &str, count: u32, price: f64| Offer {
         provider: "lambda".into(),
@@ -88,30 +108,20 @@ fn test_snapshot() -> Snapshot {
 #[wasm_bindgen_test]
 fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
     let catalog = Catalog::bundled().unwrap();
-    let root = container();
     let workload = RwSignal::new(Workload {
         model: "llama-3.1-70b".into(),
         weight_precision: Precision::Int4,
+        ..Workload::default()
     });
-    leptos::mount::mount_to(
-        root.clone(),
-        move || view! { <WorkloadForm catalog=catalog workload=workload /> },
-    )
-    .forget();
+    let root = mount_form(workload);
 
-    assert_eq!(texts(&root, "#model option").len(), catalog.models.len());
+    let sizable = catalog.models.iter().filter(|m| m.shape.is_some()).count();
+    assert!(sizable >= 30, "{sizable}");
+    assert_eq!(texts(&root, "#model option").len(), sizable);
     assert_eq!(texts(&root, "#wq option").len(), Precision::ALL.len());
-    let model: web_sys::HtmlSelectElement = root
-        .query_selector("#model")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let model: web_sys::HtmlSelectElement = element(&root, "#model");
     assert_eq!(model.value(), "llama-3.1-70b");
-    let precision: web_sys::HtmlSelectElement = root
-        .query_selector("#wq")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let precision: web_sys::HtmlSelectElement = element(&root, "#wq");
     assert_eq!(precision.value(), "int4");
     // Every input is labelled.
     assert_eq!(texts(&root, "label[for=model]"), ["Model"]);
@@ -120,25 +130,41 @@ fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
 
 #[wasm_bindgen_test]
 async fn choosing_a_precision_in_the_form_updates_the_workload() {
-    let catalog = Catalog::bundled().unwrap();
-    let root = container();
     let workload = RwSignal::new(Workload::default());
-    leptos::mount::mount_to(
-        root.clone(),
-        move || view! { <WorkloadForm catalog=catalog workload=workload /> },
-    )
-    .forget();
-    let precision: web_sys::HtmlSelectElement = root
-        .query_selector("#wq")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let root = mount_form(workload);
+    let precision: web_sys::HtmlSelectElement = element(&root, "#wq");
     precision.set_value("fp8");
     precision
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
     settle().await;
     assert_eq!(workload.get_untracked().weight_precision, Precision::Fp8);
+}
+
+#[wasm_bindgen_test]
+async fn a_number_field_rejects_bad_input_next_to_the_field_and_keeps_the_workload() {
+    let workload = RwSignal::new(Workload::default());
+    let root = mount_form(workload);
+    let conc: web_sys::HtmlInputElement = element(&root, "#conc");
+    assert_eq!(texts(&root, "label[for=conc]"), ["Concurrent requests"]);
+
+    conc.set_value("-3");
+    conc.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(workload.get_untracked().concurrency, 1);
+    assert_eq!(
+        texts(&root, "#conc-error"),
+        ["-3 is out of range (1 to 100000)"]
+    );
+    assert_eq!(conc.get_attribute("aria-invalid").as_deref(), Some("true"));
+
+    conc.set_value("64");
+    conc.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(workload.get_untracked().concurrency, 64);
+    assert_eq!(texts(&root, "#conc-error"), [""]);
 }
 
 #[wasm_bindgen_test]
@@ -149,6 +175,7 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     let workload = Workload {
         model: "llama-3.1-70b".into(),
         weight_precision: Precision::Bf16,
+        ..Workload::default()
     };
     let report = rank(&workload, catalog, &snapshot).unwrap();
     let root = container();
@@ -170,7 +197,7 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     );
     assert_eq!(
         texts(&root, "caption"),
-        ["2 of 3 offers hold these weights:"]
+        ["2 of 3 offers hold this workload:"]
     );
     assert_eq!(texts(&root, "thead th").len(), 6);
 }
@@ -191,9 +218,10 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
     let error = texts(&root, "[data-testid=load-error] p").join("");
     assert!(error.starts_with("offer data could not be"), "{error}");
     assert_eq!(texts(&root, "[data-testid=load-error] button"), ["Retry"]);
-    assert_eq!(
-        texts(&root, "[data-testid=weights-size]"),
-        ["Weights: 15.0 GB"]
+    let memory = texts(&root, "[data-testid=memory-summary]").join("");
+    assert!(
+        memory.starts_with("Memory on one GPU: 16.4 GB (weights 15 GB"),
+        "{memory}"
     );
 }
 

@@ -46,6 +46,43 @@ pub struct Model {
     /// Parameters active per token, for MoE.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_params: Option<f64>,
+    /// The architecture, where models.csv states it (LLMs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Shape>,
+}
+
+/// A transformer's shape, from models.csv (configs of the model's authors).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shape {
+    pub layers: u32,
+    pub hidden: u32,
+    pub heads: u32,
+    /// KV heads: equal to `heads` for MHA, fewer for GQA, 1 for MQA.
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    /// MLP width (per expert for MoE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ffn: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocab: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_context: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experts_per_token: Option<u32>,
+    #[serde(default)]
+    pub tie_embeddings: bool,
+    /// KV-cache bytes per token at 16 bits, all layers. models.csv computes
+    /// it (2 × layers × kv_heads × head_dim × 2 bytes, or MLA's compressed
+    /// latent for DeepSeek), so MLA needs no special case here.
+    pub kv_bytes_per_token_16bit: f64,
+    /// Sliding-window attention: window in tokens, and the share of layers
+    /// that use it (data/models_extra.csv).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sliding_window: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sliding_window_layer_share: Option<f64>,
 }
 
 /// GPUs and models the engine knows by id.

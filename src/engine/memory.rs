@@ -1,6 +1,14 @@
-//! Memory sizing: what must sit in VRAM.
+//! Memory sizing: what must sit in VRAM, and whether it fits.
+//!
+//! LLM inference and serving for now: weights at their storage format, the
+//! KV cache (GQA/MQA through the KV head count, MLA through its compressed
+//! latent, sliding windows, KV precision), activations and workspace, and
+//! the runtime's own overhead and reserve, on one GPU or tensor-parallel
+//! across several.
 
-use super::{Model, Precision};
+use super::catalog::Shape;
+use super::{Error, Gpu, Model, Runtime, Task, Workload};
+use serde::Serialize;
 
 /// Bytes in one "GB" of GPU memory. Card sizes are binary in practice: an
 /// "80 GB" H100 or A100 reports 81,920 MiB in the SkyPilot catalogs'
@@ -8,51 +16,288 @@ use super::{Model, Precision};
 /// 24,576 MiB. So every GB this engine shows is 2^30 bytes.
 pub const BYTES_PER_GB: f64 = 1_073_741_824.0;
 
-/// Bytes to hold every weight of `model` at `precision`:
-/// parameters × bits per weight / 8. MoE models keep all experts resident.
-pub fn weights_bytes(model: &Model, precision: Precision) -> f64 {
-    model.params * precision.bits_per_weight() / 8.0
+/// How a serving runtime uses GPU memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RuntimeMemory {
+    /// Share of VRAM the runtime lets itself use. vLLM's
+    /// `gpu_memory_utilization` defaults to 0.9 (vLLM docs, "Optimization and
+    /// Tuning"); TensorRT-LLM's `free_gpu_memory_fraction` for the KV cache
+    /// defaults to 0.9 (TensorRT-LLM KvCacheConfig). llama.cpp and HF
+    /// transformers allocate as they go.
+    pub usable_share: f64,
+    /// Tokens processed per forward pass at most, which sizes activations:
+    /// vLLM's `max_num_batched_tokens` (2048 for the OpenAI-compatible server
+    /// with chunked prefill), TensorRT-LLM's `max_num_tokens` (8192 default),
+    /// llama.cpp's `n_ubatch` (512). HF transformers runs the whole prompt
+    /// batch at once (`None`).
+    pub tokens_per_pass: Option<f64>,
+    /// CUDA context, allocator slack and (vLLM, TensorRT-LLM) CUDA graphs,
+    /// per GPU. Engineering estimates, to be calibrated: an idle PyTorch CUDA
+    /// context takes about 0.5 GiB on recent GPUs, and vLLM/TensorRT-LLM graph
+    /// capture adds about 0.5 GiB; llama.cpp's CUDA backend about 0.3 GiB.
+    pub overhead_gb: f64,
+}
+
+pub const fn runtime_memory(runtime: Runtime) -> RuntimeMemory {
+    match runtime {
+        Runtime::Vllm => RuntimeMemory {
+            usable_share: 0.9,
+            tokens_per_pass: Some(2048.0),
+            overhead_gb: 1.0,
+        },
+        Runtime::Trtllm => RuntimeMemory {
+            usable_share: 0.9,
+            tokens_per_pass: Some(8192.0),
+            overhead_gb: 1.0,
+        },
+        Runtime::Llamacpp => RuntimeMemory {
+            usable_share: 1.0,
+            tokens_per_pass: Some(512.0),
+            overhead_gb: 0.3,
+        },
+        Runtime::Hf => RuntimeMemory {
+            usable_share: 1.0,
+            tokens_per_pass: None,
+            overhead_gb: 0.5,
+        },
+    }
+}
+
+/// Where the bytes go, for the whole job and per GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MemoryBreakdown {
+    pub weights_bytes: f64,
+    pub kv_cache_bytes: f64,
+    pub activations_bytes: f64,
+    pub gradients_bytes: f64,
+    pub optimizer_bytes: f64,
+    pub adapters_bytes: f64,
+    pub overhead_bytes: f64,
+    pub total_bytes: f64,
+    /// What one GPU must hold when the job spans `gpu_count` GPUs.
+    pub per_gpu_bytes: f64,
+    pub gpu_count: u32,
+}
+
+/// Whether a workload fits `gpu_count` GPUs of one kind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fit {
+    pub memory: MemoryBreakdown,
+    pub fits: bool,
+    /// Bytes per GPU the runtime lets the job use.
+    pub usable_bytes_per_gpu: f64,
+    /// Why it does not fit, in words a user can act on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The most concurrent sequences of this length the GPUs hold (0 when
+    /// not even one fits).
+    pub max_concurrency: u32,
+}
+
+/// Formats a size in GB the way reasons and labels show it.
+pub fn format_gb(bytes: f64) -> String {
+    let gb = bytes / BYTES_PER_GB;
+    if gb >= 100.0 || (gb - gb.round()).abs() < 0.05 {
+        format!("{gb:.0} GB")
+    } else {
+        format!("{gb:.1} GB")
+    }
+}
+
+/// Parameters in the token embedding and LM head (tied counts once).
+fn embedding_params(shape: &Shape) -> f64 {
+    let vocab = f64::from(shape.vocab.unwrap_or(0));
+    let copies = if shape.tie_embeddings { 1.0 } else { 2.0 };
+    vocab * f64::from(shape.hidden) * copies
+}
+
+/// Bytes to hold every weight of `model` in `workload.weight_precision`.
+/// MoE models keep all experts resident. Formats that quantize only the
+/// linear layers (AWQ, GPTQ, NF4, weight-only int/fp) keep embeddings and
+/// the LM head in 16-bit.
+pub fn weights_bytes(model: &Model, precision: super::Precision) -> f64 {
+    let bits = precision.bits_per_weight();
+    match (&model.shape, precision.covers_embeddings()) {
+        (Some(shape), false) => {
+            let embeddings = embedding_params(shape).min(model.params);
+            (model.params - embeddings) * bits / 8.0 + embeddings * 2.0
+        }
+        _ => model.params * bits / 8.0,
+    }
+}
+
+/// Whether the KV cache is a compressed latent shared by all heads (MLA,
+/// DeepSeek-V3/R1): far smaller than 2 × layers × heads × head_dim would be.
+/// Tensor parallelism cannot split it; every GPU holds all of it.
+fn is_latent_kv(shape: &Shape) -> bool {
+    let per_head_cache =
+        2.0 * f64::from(shape.layers) * f64::from(shape.kv_heads) * f64::from(shape.head_dim) * 2.0;
+    shape.kv_bytes_per_token_16bit < 0.5 * per_head_cache
+}
+
+/// KV-cache bytes for the workload's sequences, across all GPUs.
+pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
+    let tokens = workload.tokens_per_sequence();
+    // Sliding-window layers keep at most `window` tokens.
+    let held = match (shape.sliding_window, shape.sliding_window_layer_share) {
+        (Some(window), Some(share)) => {
+            share * tokens.min(f64::from(window)) + (1.0 - share) * tokens
+        }
+        _ => tokens,
+    };
+    let per_token = shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0;
+    per_token * held * f64::from(workload.concurrency)
+}
+
+/// Sizes an LLM inference workload on `gpu_count` tensor-parallel GPUs.
+pub fn inference_memory(
+    workload: &Workload,
+    model: &Model,
+    gpu_count: u32,
+) -> Result<MemoryBreakdown, Error> {
+    let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
+        field: "model",
+        message: format!(
+            "{} has no transformer shape in the catalog, so its KV cache cannot be sized",
+            model.name
+        ),
+    })?;
+    let n = f64::from(gpu_count.max(1));
+    let runtime = runtime_memory(workload.runtime);
+
+    let weights = weights_bytes(model, workload.weight_precision);
+    let kv = kv_cache_bytes(shape, workload);
+    // KV heads split across tensor-parallel ranks (replicated past their
+    // count); an MLA latent is replicated on every rank.
+    let kv_shards = if is_latent_kv(shape) {
+        1.0
+    } else {
+        n.min(f64::from(shape.kv_heads.max(1)))
+    };
+
+    // Activations of one forward pass: the MLP's gate and up projections
+    // (2 × ffn, × experts routed per token for MoE) and about four hidden-
+    // width tensors (residual, norm, attention in/out), 16-bit, for the
+    // tokens in flight; plus FP32 logits for each running sequence.
+    let hidden = f64::from(shape.hidden);
+    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden))
+        * f64::from(shape.experts_per_token.unwrap_or(1));
+    let concurrency = f64::from(workload.concurrency);
+    let tokens_in_flight = runtime
+        .tokens_per_pass
+        .unwrap_or(f64::from(workload.input_tokens) * concurrency);
+    let pass_bytes = tokens_in_flight * (2.0 * ffn + 4.0 * hidden) * 2.0;
+    let logits_bytes = concurrency * f64::from(shape.vocab.unwrap_or(0)) * 4.0;
+    let activations = pass_bytes + logits_bytes;
+
+    let overhead = runtime.overhead_gb * BYTES_PER_GB * n;
+    let total = weights + kv + activations + overhead;
+    let per_gpu = weights / n
+        + kv / kv_shards
+        + pass_bytes / n
+        + logits_bytes
+        + runtime.overhead_gb * BYTES_PER_GB;
+    Ok(MemoryBreakdown {
+        weights_bytes: weights,
+        kv_cache_bytes: kv,
+        activations_bytes: activations,
+        gradients_bytes: 0.0,
+        optimizer_bytes: 0.0,
+        adapters_bytes: 0.0,
+        overhead_bytes: overhead,
+        total_bytes: total,
+        per_gpu_bytes: per_gpu,
+        gpu_count: gpu_count.max(1),
+    })
+}
+
+/// Share of a GPU's memory that compute may use. Apple's unified memory is
+/// shared with macOS: Metal's `recommendedMaxWorkingSetSize`, which llama.cpp
+/// honours, is about 75% of RAM on 64 GB and larger Macs (ggml-metal logs
+/// 49,152 MB of 64 GB). The gpus.csv `vram_gb` of an Apple row is the RAM.
+fn gpu_share(gpu: &Gpu) -> f64 {
+    if gpu.segment.as_deref() == Some("apple") {
+        0.75
+    } else {
+        1.0
+    }
+}
+
+/// Sizes `workload` on `gpu_count` GPUs of `gpu` and says whether it fits.
+pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Fit, Error> {
+    if workload.task != Task::Infer {
+        return Err(Error::InvalidField {
+            field: "task",
+            message: format!(
+                "sizing for \"{}\" is not available yet; use task=infer",
+                workload.task
+            ),
+        });
+    }
+    let memory = inference_memory(workload, model, gpu_count)?;
+    let runtime = runtime_memory(workload.runtime);
+    let vram = gpu.vram_gb * BYTES_PER_GB;
+    let usable = vram * runtime.usable_share.min(gpu_share(gpu));
+    let fits = memory.per_gpu_bytes <= usable;
+
+    // Per-GPU need grows linearly with concurrency: find the most that fit.
+    let at = |concurrency: u32| {
+        inference_memory(
+            &Workload {
+                concurrency,
+                ..workload.clone()
+            },
+            model,
+            gpu_count,
+        )
+        .map(|m| m.per_gpu_bytes)
+    };
+    let (one, two) = (at(1)?, at(2)?);
+    let per_sequence = (two - one).max(1.0);
+    let max_concurrency = if one > usable {
+        0.0
+    } else {
+        ((usable - one) / per_sequence).floor() + 1.0
+    };
+    let max_concurrency = max_concurrency.min(f64::from(super::workload::CONCURRENCY.2)) as u32;
+
+    let reason = (!fits).then(|| {
+        let per_gpu = if gpu_count > 1 { " per GPU" } else { "" };
+        let reserve = if usable < vram {
+            format!(" ({} usable)", format_gb(usable))
+        } else {
+            String::new()
+        };
+        format!(
+            "needs {}{per_gpu}, has {}{reserve}",
+            format_gb(memory.per_gpu_bytes),
+            format_gb(vram)
+        )
+    });
+    Ok(Fit {
+        memory,
+        fits,
+        usable_bytes_per_gpu: usable,
+        reason,
+        max_concurrency,
+    })
+}
+
+/// The fewest GPUs of `gpu` (up to `max_count`, one node) that hold the
+/// workload with tensor parallelism; `None` when no such count exists.
+pub fn smallest_gpu_count(
+    workload: &Workload,
+    model: &Model,
+    gpu: &Gpu,
+    max_count: u32,
+) -> Result<Option<u32>, Error> {
+    for count in 1..=max_count {
+        if fit(workload, model, gpu, count)?.fits {
+            return Ok(Some(count));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Catalog;
-
-    fn weights_gb(model_id: &str, precision: Precision) -> f64 {
-        let catalog = Catalog::bundled().unwrap();
-        weights_bytes(catalog.model(model_id).unwrap(), precision) / BYTES_PER_GB
-    }
-
-    #[test]
-    fn weights_scale_with_bits_per_weight() {
-        // Llama 3.1 8B: 8,030,261,248 parameters (models.csv, computed from the M1 config).
-        // 16-bit: 16.06e9 bytes = 14.96 GiB.
-        let cases = [
-            (Precision::Fp32, 29.915),
-            (Precision::Bf16, 14.957),
-            (Precision::Fp8, 7.479),
-            (Precision::Int4, 3.739),
-        ];
-        for (precision, expected_gb) in cases {
-            let got = weights_gb("llama-3.1-8b", precision);
-            assert!((got - expected_gb).abs() < 0.001, "{precision}: {got} GB");
-        }
-    }
-
-    #[test]
-    fn seventy_b_at_16_bit_needs_more_than_one_80_gb_card() {
-        // Product brief: "~70B and up: 80 GB-class, or several GPUs".
-        // Llama 3.1 70B has 70,553,706,496 parameters → 141.1e9 bytes = 131.4 GiB in BF16.
-        let gb = weights_gb("llama-3.1-70b", Precision::Bf16);
-        assert!(gb > 80.0 && (gb - 131.418).abs() < 0.01, "{gb}");
-    }
-
-    #[test]
-    fn moe_models_keep_every_expert_resident() {
-        // Mixtral 8x7B: 46.70B total, 12.88B active (models.csv check values)
-        // → 93.4e9 bytes = 87.0 GiB in BF16, not the 24 GiB of the active experts.
-        let gb = weights_gb("mixtral-8x7b", Precision::Bf16);
-        assert!((gb - 87.0).abs() < 0.2, "{gb}");
-    }
-}
+mod tests;

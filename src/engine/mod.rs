@@ -13,7 +13,7 @@ pub mod workload;
 
 pub use catalog::{Catalog, Gpu, Model};
 pub use error::Error;
-pub use precision::Precision;
+pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
-pub use workload::Workload;
+pub use workload::{Runtime, Task, Workload};

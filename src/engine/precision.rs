@@ -1,11 +1,25 @@
-//! Numeric formats for weights, with their storage cost.
+//! Numeric formats for weights and for the KV cache, with their storage cost.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// The precision weights are stored in. One type drives the form's
-/// `<select>`, the URL key `wq`, the CLI and the JSON.
+/// Parameters of Llama-3-8B, the model llama.cpp's quantize tool states its
+/// GGUF file sizes for (models.csv, computed from the config).
+const LLAMA_3_8B_PARAMS: f64 = 8_030_261_248.0;
+const GIB: f64 = 1_073_741_824.0;
+
+/// Effective bits per weight of a GGUF file type: llama.cpp's
+/// `tools/quantize/quantize.cpp` QUANT_OPTIONS gives each type's file size
+/// for Llama-3-8B in GiB ("Q4_K_M: 4.58G, +0.1754 ppl @ Llama-3-8B"). These
+/// sizes include the embedding and output tensors, which the K-quant mixes
+/// keep at higher precision, so they are the real cost per weight.
+const fn gguf_bits(gib_for_llama_3_8b: f64) -> f64 {
+    gib_for_llama_3_8b * GIB * 8.0 / LLAMA_3_8B_PARAMS
+}
+
+/// The format weights are stored in. One type drives the form's `<select>`,
+/// the URL key `wq`, the CLI and the JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
 pub enum Precision {
@@ -15,17 +29,39 @@ pub enum Precision {
     Fp8,
     Int8,
     Int4,
+    /// Blackwell NVFP4: 4-bit values with an FP8 scale per 16.
+    Fp4,
+    Q8_0,
+    Q6K,
+    Q5KM,
+    Q4KM,
+    Q3KM,
+    Q2K,
+    /// bitsandbytes 4-bit NormalFloat with double quantization (QLoRA).
+    Nf4,
+    Awq,
+    Gptq,
 }
 
 impl Precision {
     /// Every precision, in the order the form lists them.
-    pub const ALL: [Precision; 6] = [
-        Precision::Fp32,
+    pub const ALL: [Precision; 16] = [
         Precision::Bf16,
         Precision::Fp16,
+        Precision::Fp32,
         Precision::Fp8,
         Precision::Int8,
         Precision::Int4,
+        Precision::Fp4,
+        Precision::Awq,
+        Precision::Gptq,
+        Precision::Nf4,
+        Precision::Q8_0,
+        Precision::Q6K,
+        Precision::Q5KM,
+        Precision::Q4KM,
+        Precision::Q3KM,
+        Precision::Q2K,
     ];
 
     /// The URL and CLI spelling.
@@ -37,20 +73,61 @@ impl Precision {
             Precision::Fp8 => "fp8",
             Precision::Int8 => "int8",
             Precision::Int4 => "int4",
+            Precision::Fp4 => "fp4",
+            Precision::Q8_0 => "q8_0",
+            Precision::Q6K => "q6_k",
+            Precision::Q5KM => "q5_k_m",
+            Precision::Q4KM => "q4_k_m",
+            Precision::Q3KM => "q3_k_m",
+            Precision::Q2K => "q2_k",
+            Precision::Nf4 => "nf4",
+            Precision::Awq => "awq",
+            Precision::Gptq => "gptq",
         }
     }
 
-    /// Storage per weight in bits. IEEE 754 binary32 and binary16, bfloat16
-    /// and the OCP FP8 formats (E4M3/E5M2) have these widths by definition;
-    /// int8/int4 are the bare integer widths (group scales are added with the
-    /// GGUF/AWQ/GPTQ formats of issue 4).
-    pub const fn bits_per_weight(self) -> f64 {
+    /// Storage per weight in bits, scales and zero points included.
+    pub fn bits_per_weight(self) -> f64 {
         match self {
+            // IEEE binary32/binary16, bfloat16 and OCP FP8 by definition;
+            // int8 with per-channel scales (negligible per weight).
             Precision::Fp32 => 32.0,
             Precision::Bf16 | Precision::Fp16 => 16.0,
             Precision::Fp8 | Precision::Int8 => 8.0,
-            Precision::Int4 => 4.0,
+            // Round-to-nearest int4 with an FP16 scale per group of 128.
+            Precision::Int4 => 4.0 + 16.0 / 128.0,
+            // NVFP4: E2M1 values + one E4M3 scale per 16 (NVIDIA Blackwell docs).
+            Precision::Fp4 => 4.0 + 8.0 / 16.0,
+            // AWQ and GPTQ: 4-bit, group size 128, FP16 scale and 4-bit zero
+            // per group (AutoAWQ / AutoGPTQ default packing).
+            Precision::Awq | Precision::Gptq => 4.0 + (16.0 + 4.0) / 128.0,
+            // NF4 with double quantization: 4 bits + 0.127 bits of constants
+            // per parameter (Dettmers et al. 2023, QLoRA, section 3).
+            Precision::Nf4 => 4.127,
+            Precision::Q8_0 => gguf_bits(7.96),
+            Precision::Q6K => gguf_bits(6.14),
+            Precision::Q5KM => gguf_bits(5.33),
+            Precision::Q4KM => gguf_bits(4.58),
+            Precision::Q3KM => gguf_bits(3.74),
+            Precision::Q2K => gguf_bits(2.96),
         }
+    }
+
+    /// Whether the format's stated size already covers the embedding and
+    /// output layers (GGUF files and plain formats). AWQ, GPTQ, NF4 and the
+    /// weight-only int/fp formats quantize the transformer's linear layers
+    /// and keep embeddings and the LM head in 16-bit.
+    pub const fn covers_embeddings(self) -> bool {
+        !matches!(
+            self,
+            Precision::Awq
+                | Precision::Gptq
+                | Precision::Nf4
+                | Precision::Int4
+                | Precision::Int8
+                | Precision::Fp8
+                | Precision::Fp4
+        )
     }
 
     /// Human label for the form.
@@ -62,75 +139,174 @@ impl Precision {
             Precision::Fp8 => "FP8 (8-bit)",
             Precision::Int8 => "INT8 (8-bit)",
             Precision::Int4 => "INT4 (4-bit)",
+            Precision::Fp4 => "FP4 / NVFP4 (Blackwell)",
+            Precision::Q8_0 => "GGUF Q8_0",
+            Precision::Q6K => "GGUF Q6_K",
+            Precision::Q5KM => "GGUF Q5_K_M",
+            Precision::Q4KM => "GGUF Q4_K_M",
+            Precision::Q3KM => "GGUF Q3_K_M",
+            Precision::Q2K => "GGUF Q2_K",
+            Precision::Nf4 => "NF4 (bitsandbytes, QLoRA)",
+            Precision::Awq => "AWQ 4-bit",
+            Precision::Gptq => "GPTQ 4-bit",
         }
     }
 }
 
-impl fmt::Display for Precision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.key())
+/// The format of the KV cache (URL key `kvq`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum KvPrecision {
+    Bf16,
+    Fp16,
+    Fp8,
+    Int8,
+}
+
+impl KvPrecision {
+    pub const ALL: [KvPrecision; 4] = [
+        KvPrecision::Bf16,
+        KvPrecision::Fp16,
+        KvPrecision::Fp8,
+        KvPrecision::Int8,
+    ];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            KvPrecision::Bf16 => "bf16",
+            KvPrecision::Fp16 => "fp16",
+            KvPrecision::Fp8 => "fp8",
+            KvPrecision::Int8 => "int8",
+        }
+    }
+
+    /// Bytes per cached element.
+    pub const fn bytes(self) -> f64 {
+        match self {
+            KvPrecision::Bf16 | KvPrecision::Fp16 => 2.0,
+            KvPrecision::Fp8 | KvPrecision::Int8 => 1.0,
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            KvPrecision::Bf16 => "BF16 KV cache",
+            KvPrecision::Fp16 => "FP16 KV cache",
+            KvPrecision::Fp8 => "FP8 KV cache",
+            KvPrecision::Int8 => "INT8 KV cache",
+        }
     }
 }
 
-/// An unknown precision spelling.
+/// An option value the form, URL or CLI does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownPrecision(pub String);
+pub struct UnknownOption {
+    pub what: &'static str,
+    pub given: String,
+    pub known: Vec<&'static str>,
+}
 
-impl fmt::Display for UnknownPrecision {
+impl fmt::Display for UnknownOption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let known: Vec<&str> = Precision::ALL.iter().map(|p| p.key()).collect();
         write!(
             f,
-            "unknown precision \"{}\" (use one of {})",
-            self.0,
-            known.join(", ")
+            "unknown {} \"{}\" (use one of {})",
+            self.what,
+            self.given,
+            self.known.join(", ")
         )
     }
 }
 
-impl FromStr for Precision {
-    type Err = UnknownPrecision;
+/// `Display`, `FromStr` and serde for an option enum with `ALL` and `key()`.
+macro_rules! option_enum {
+    ($type:ty, $what:literal) => {
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.key())
+            }
+        }
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let wanted = s.trim().to_ascii_lowercase();
-        Precision::ALL
-            .into_iter()
-            .find(|p| p.key() == wanted)
-            .ok_or_else(|| UnknownPrecision(s.to_string()))
-    }
+        impl FromStr for $type {
+            type Err = UnknownOption;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                let wanted = s.trim().to_ascii_lowercase();
+                <$type>::ALL
+                    .into_iter()
+                    .find(|p| p.key() == wanted)
+                    .ok_or_else(|| UnknownOption {
+                        what: $what,
+                        given: s.to_string(),
+                        known: <$type>::ALL.iter().map(|p| p.key()).collect(),
+                    })
+            }
+        }
+
+        impl From<$type> for String {
+            fn from(p: $type) -> String {
+                p.key().to_string()
+            }
+        }
+
+        impl TryFrom<String> for $type {
+            type Error = UnknownOption;
+
+            fn try_from(s: String) -> Result<Self, Self::Error> {
+                s.parse()
+            }
+        }
+    };
 }
+pub(crate) use option_enum;
 
-impl From<Precision> for String {
-    fn from(p: Precision) -> String {
-        p.key().to_string()
-    }
-}
-
-impl TryFrom<String> for Precision {
-    type Error = UnknownPrecision;
-
-    fn try_from(s: String) -> Result<Self, Self::Error> {
-        s.parse()
-    }
-}
+option_enum!(Precision, "precision");
+option_enum!(KvPrecision, "KV cache precision");
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_precision_round_trips_through_its_key() {
+    fn every_option_round_trips_through_its_key() {
         for p in Precision::ALL {
             assert_eq!(p.key().parse::<Precision>(), Ok(p));
             assert_eq!(p.to_string(), p.key());
+        }
+        for k in KvPrecision::ALL {
+            assert_eq!(k.key().parse::<KvPrecision>(), Ok(k));
         }
     }
 
     #[test]
     fn spellings_are_case_insensitive_and_unknown_ones_are_named() {
         assert_eq!("BF16".parse::<Precision>(), Ok(Precision::Bf16));
+        assert_eq!("Q4_K_M".parse::<Precision>(), Ok(Precision::Q4KM));
         let err = "fp7".parse::<Precision>().unwrap_err();
         assert!(err.to_string().contains("\"fp7\""), "{err}");
-        assert!(err.to_string().contains("int4"), "{err}");
+        assert!(err.to_string().contains("q4_k_m"), "{err}");
+    }
+
+    #[test]
+    fn gguf_formats_cost_their_published_bits_per_weight() {
+        // Q8_0 stores 32 int8 weights with one FP16 scale: 34 bytes per 32 = 8.5 bpw
+        // (ggml block_q8_0); the published 7.96 GiB for Llama-3-8B agrees within 0.2%.
+        assert!((Precision::Q8_0.bits_per_weight() - 8.5).abs() < 0.02);
+        // Q6_K is 210 bytes per 256 weights = 6.5625 bpw (ggml block_q6_K).
+        assert!((Precision::Q6K.bits_per_weight() - 6.5625).abs() < 0.02);
+        // Q4_K_M mixes Q4_K (4.5 bpw) with Q6_K tensors: 4.90 bpw on Llama-3-8B.
+        assert!((Precision::Q4KM.bits_per_weight() - 4.90).abs() < 0.01);
+        let ordered: Vec<f64> = [
+            Precision::Q8_0,
+            Precision::Q6K,
+            Precision::Q5KM,
+            Precision::Q4KM,
+            Precision::Q3KM,
+            Precision::Q2K,
+        ]
+        .iter()
+        .map(|p| p.bits_per_weight())
+        .collect();
+        assert!(ordered.windows(2).all(|w| w[0] > w[1]), "{ordered:?}");
     }
 }

@@ -1,10 +1,11 @@
 //! Ranking: which offers hold the workload, cheapest first, and why the
 //! others were left out.
 
-use super::memory::{weights_bytes, BYTES_PER_GB};
+use super::memory::{fit, inference_memory, Fit, MemoryBreakdown};
 use super::{Catalog, Error, Offer, Snapshot, Workload};
 use serde::Serialize;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 /// An offer that holds the workload. `offer` indexes `Snapshot::offers`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -12,6 +13,10 @@ pub struct RankedOffer {
     pub offer: usize,
     /// On-demand USD per hour for the instance.
     pub price_per_hour: f64,
+    /// Bytes each of the instance's GPUs holds, the model split across all.
+    pub per_gpu_bytes: f64,
+    /// Concurrent sequences of the requested length the instance holds.
+    pub max_concurrency: u32,
 }
 
 /// An offer left out, with the reason a user reads.
@@ -24,36 +29,43 @@ pub struct Exclusion {
 /// The engine's answer for one workload against one snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// Bytes of the model weights at the chosen precision.
-    pub weights_bytes: f64,
+    /// The memory one replica needs on a single GPU.
+    pub memory: MemoryBreakdown,
     /// Offers that hold the workload, cheapest $/h first.
     pub results: Vec<RankedOffer>,
     pub excluded: Vec<Exclusion>,
 }
 
-/// Formats a size in GB the way the reasons show it.
-pub fn format_gb(gb: f64) -> String {
-    if gb >= 100.0 || gb.fract() == 0.0 {
-        format!("{gb:.0} GB")
-    } else {
-        format!("{gb:.1} GB")
-    }
-}
-
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = catalog.model(&workload.model)?;
-    let weights = weights_bytes(model, workload.weight_precision);
-    let needed_gb = weights / BYTES_PER_GB;
-
+    let memory = inference_memory(workload, model, 1)?;
+    // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
+    let mut fits: HashMap<(&str, u32), Result<Fit, String>> = HashMap::new();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        match fit(offer, needed_gb) {
-            Ok(price_per_hour) => results.push(RankedOffer {
-                offer: index,
-                price_per_hour,
-            }),
+        let sized = fits
+            .entry((offer.gpu.as_str(), offer.gpu_count))
+            .or_insert_with(|| match catalog.gpu(&offer.gpu) {
+                Ok(gpu) => fit(workload, model, gpu, offer.gpu_count).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            });
+        let verdict = match sized {
+            Err(reason) => Err(reason.clone()),
+            Ok(f) if !f.fits => Err(f.reason.clone().unwrap_or_default()),
+            Ok(f) => match offer.price {
+                Some(price) => Ok(RankedOffer {
+                    offer: index,
+                    price_per_hour: price,
+                    per_gpu_bytes: f.memory.per_gpu_bytes,
+                    max_concurrency: f.max_concurrency,
+                }),
+                None => Err("no on-demand price in the snapshot".to_string()),
+            },
+        };
+        match verdict {
+            Ok(ranked) => results.push(ranked),
             Err(reason) => excluded.push(Exclusion {
                 offer: index,
                 reason,
@@ -69,24 +81,10 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             })
     });
     Ok(Report {
-        weights_bytes: weights,
+        memory,
         results,
         excluded,
     })
-}
-
-fn fit(offer: &Offer, needed_gb: f64) -> Result<f64, String> {
-    let has_gb = offer.total_vram_gb();
-    if has_gb < needed_gb {
-        return Err(format!(
-            "needs {}, has {}",
-            format_gb(needed_gb),
-            format_gb(has_gb)
-        ));
-    }
-    offer
-        .price
-        .ok_or_else(|| "no on-demand price in the snapshot".to_string())
 }
 
 /// Stable tie-break so equal prices always list in the same order.
@@ -99,13 +97,13 @@ mod tests {
     use super::*;
     use crate::engine::{Precision, Provider, Source};
 
-    fn offer(instance: &str, gpu_count: u32, vram_gb: f64, price: Option<f64>) -> Offer {
+    fn offer(instance: &str, gpu: &str, gpu_count: u32, vram_gb: f64, price: Option<f64>) -> Offer {
         Offer {
             provider: "lambda".into(),
             underlying_cloud: None,
             instance: instance.into(),
             regions: vec!["us-east-1".into()],
-            gpu: "h100_sxm".into(),
+            gpu: gpu.into(),
             gpu_count,
             vram_gb,
             vcpus: None,
@@ -119,7 +117,7 @@ mod tests {
     fn snapshot(offers: Vec<Offer>) -> Snapshot {
         Snapshot {
             schema_version: 1,
-            snapshot_date: "2026-09-20".into(),
+            snapshot_date: "2026-09".into(),
             sources: vec![Source {
                 id: "s".into(),
                 name: "test".into(),
@@ -142,18 +140,19 @@ mod tests {
     }
 
     #[test]
-    fn offers_that_hold_the_weights_are_listed_cheapest_first() {
+    fn offers_that_hold_the_workload_are_listed_cheapest_first() {
         let catalog = Catalog::bundled().unwrap();
         let snapshot = snapshot(vec![
-            offer("gpu_8x_h100_sxm5", 8, 80.0, Some(23.92)),
-            offer("gpu_1x_a10", 1, 24.0, Some(0.75)),
-            offer("gpu_1x_h100_sxm5", 1, 80.0, Some(3.29)),
-            offer("gpu_2x_h100_sxm5", 2, 80.0, Some(6.38)),
+            offer("gpu_8x_h100_sxm5", "h100_sxm", 8, 80.0, Some(23.92)),
+            offer("gpu_1x_a10", "a10", 1, 24.0, Some(0.75)),
+            offer("gpu_1x_h100_sxm5", "h100_sxm", 1, 80.0, Some(3.29)),
+            offer("gpu_2x_h100_sxm5", "h100_sxm", 2, 80.0, Some(6.38)),
         ]);
-        // Llama 3.1 70B in BF16 is 131.4 GiB: it needs two 80 GB cards (product brief).
+        // Llama 3.1 70B in BF16 is 131 GiB of weights: it needs two 80 GB cards (product brief).
         let workload = Workload {
             model: "llama-3.1-70b".into(),
             weight_precision: Precision::Bf16,
+            ..Workload::default()
         };
         let report = rank(&workload, catalog, &snapshot).unwrap();
         let listed: Vec<&str> = report
@@ -165,29 +164,35 @@ mod tests {
         let reasons: Vec<&str> = report.excluded.iter().map(|e| e.reason.as_str()).collect();
         assert_eq!(
             reasons,
-            ["needs 131 GB, has 24 GB", "needs 131 GB, has 80 GB"]
+            [
+                "needs 134 GB, has 24 GB (21.6 GB usable)",
+                "needs 134 GB, has 80 GB (72 GB usable)"
+            ]
         );
+        // Eight GPUs hold far more concurrent chats than two.
+        assert!(report.results[1].max_concurrency > 4 * report.results[0].max_concurrency);
     }
 
     #[test]
     fn quantized_7b_to_13b_fits_a_24_gb_card() {
         // Product brief rule of thumb: quantized 7B–13B inference → a 24 GB card.
         let catalog = Catalog::bundled().unwrap();
-        let snapshot = snapshot(vec![offer("gpu_1x_a10", 1, 24.0, Some(0.75))]);
+        let snapshot = snapshot(vec![offer("gpu_1x_a10", "a10", 1, 24.0, Some(0.75))]);
         for model in ["llama-2-13b", "llama-3.1-8b", "mistral-7b-v0.3"] {
             let workload = Workload {
                 model: model.into(),
                 weight_precision: Precision::Int8,
+                ..Workload::default()
             };
             let report = rank(&workload, catalog, &snapshot).unwrap();
-            assert_eq!(report.results.len(), 1, "{model}");
+            assert_eq!(report.results.len(), 1, "{model}: {:?}", report.excluded);
         }
     }
 
     #[test]
     fn an_offer_without_an_on_demand_price_is_excluded_with_that_reason() {
         let catalog = Catalog::bundled().unwrap();
-        let snapshot = snapshot(vec![offer("spot_only", 1, 80.0, None)]);
+        let snapshot = snapshot(vec![offer("spot_only", "h100_sxm", 1, 80.0, None)]);
         let report = rank(&Workload::default(), catalog, &snapshot).unwrap();
         assert!(report.results.is_empty());
         assert_eq!(

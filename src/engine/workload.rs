@@ -1,25 +1,172 @@
 //! The workload: what the user wants to run. One type serves the form, the
-//! URL codec, the CLI and the JSON.
+//! URL codec, the CLI and the JSON; its option enums carry their own
+//! spellings (`Display`/`FromStr`), so no parallel string tables exist.
 
-use super::Precision;
+use super::precision::{option_enum, UnknownOption};
+use super::{KvPrecision, Precision};
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// The model catalog id the page opens with.
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
+/// What the job is (URL key `task`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Task {
+    Infer,
+    Finetune,
+    Pretrain,
+    Image,
+    Video,
+    Audio,
+}
+
+impl Task {
+    pub const ALL: [Task; 6] = [
+        Task::Infer,
+        Task::Finetune,
+        Task::Pretrain,
+        Task::Image,
+        Task::Video,
+        Task::Audio,
+    ];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            Task::Infer => "infer",
+            Task::Finetune => "finetune",
+            Task::Pretrain => "pretrain",
+            Task::Image => "image",
+            Task::Video => "video",
+            Task::Audio => "audio",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Task::Infer => "LLM inference / serving",
+            Task::Finetune => "Fine-tune",
+            Task::Pretrain => "Pretrain",
+            Task::Image => "Image generation",
+            Task::Video => "Video generation",
+            Task::Audio => "Audio",
+        }
+    }
+}
+
+/// The serving stack (URL key `runtime`). Each reserves and uses memory its
+/// own way (see `memory::RuntimeMemory`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Runtime {
+    Vllm,
+    Trtllm,
+    Llamacpp,
+    Hf,
+}
+
+impl Runtime {
+    pub const ALL: [Runtime; 4] = [
+        Runtime::Vllm,
+        Runtime::Trtllm,
+        Runtime::Llamacpp,
+        Runtime::Hf,
+    ];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            Runtime::Vllm => "vllm",
+            Runtime::Trtllm => "trtllm",
+            Runtime::Llamacpp => "llamacpp",
+            Runtime::Hf => "hf",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Runtime::Vllm => "vLLM",
+            Runtime::Trtllm => "TensorRT-LLM",
+            Runtime::Llamacpp => "llama.cpp",
+            Runtime::Hf => "HF transformers",
+        }
+    }
+}
+
+option_enum!(Task, "task");
+option_enum!(Runtime, "runtime");
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
+    /// URL key `task`.
+    pub task: Task,
     /// `model_id` from the catalog. URL key `model`.
     pub model: String,
     /// Precision of the stored weights. URL key `wq`.
     pub weight_precision: Precision,
+    /// Precision of the KV cache. URL key `kvq`.
+    pub kv_precision: KvPrecision,
+    /// URL key `runtime`.
+    pub runtime: Runtime,
+    /// Prompt tokens per request. URL key `in`.
+    pub input_tokens: u32,
+    /// Generated tokens per request. URL key `out`.
+    pub output_tokens: u32,
+    /// Requests served at once. URL key `conc`.
+    pub concurrency: u32,
 }
 
 impl Default for Workload {
     fn default() -> Self {
         Workload {
+            task: Task::Infer,
             model: DEFAULT_MODEL.to_string(),
             weight_precision: Precision::Bf16,
+            kv_precision: KvPrecision::Bf16,
+            runtime: Runtime::Vllm,
+            input_tokens: 2048,
+            output_tokens: 512,
+            concurrency: 1,
         }
+    }
+}
+
+/// Bounds of the numeric fields, as (URL key, min, max). The maxima are far
+/// past any real job (10M-token contexts, 100k concurrent requests) and keep
+/// the arithmetic finite.
+pub const INPUT_TOKENS: (&str, u32, u32) = ("in", 1, 10_000_000);
+pub const OUTPUT_TOKENS: (&str, u32, u32) = ("out", 1, 10_000_000);
+pub const CONCURRENCY: (&str, u32, u32) = ("conc", 1, 100_000);
+
+impl Workload {
+    /// Tokens each sequence holds at its longest: prompt plus output.
+    pub fn tokens_per_sequence(&self) -> f64 {
+        f64::from(self.input_tokens) + f64::from(self.output_tokens)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_round_trip_through_their_keys() {
+        for task in Task::ALL {
+            assert_eq!(task.key().parse::<Task>(), Ok(task));
+        }
+        for runtime in Runtime::ALL {
+            assert_eq!(runtime.to_string().parse::<Runtime>(), Ok(runtime));
+        }
+        assert!("ollama"
+            .parse::<Runtime>()
+            .unwrap_err()
+            .to_string()
+            .contains("vllm, trtllm, llamacpp, hf"));
+    }
+
+    #[test]
+    fn a_sequence_holds_its_prompt_and_its_output() {
+        assert_eq!(Workload::default().tokens_per_sequence(), 2560.0);
     }
 }

@@ -14,7 +14,7 @@ mod tpu;
 
 pub use gpu_names::catalog_gpu_id;
 
-use crate::engine::catalog::{Catalog, Gpu, Model, CATALOG_SCHEMA_VERSION};
+use crate::engine::catalog::{Catalog, Gpu, Model, Shape, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
@@ -28,6 +28,8 @@ const OFFER_SOURCES_CSV: &str = include_str!("../../data/offer_sources.csv");
 const GPUS_EXTRA_CSV: &str = include_str!("../../data/gpus_extra.csv");
 /// Providers that offers name but providers.csv lacks.
 const PROVIDERS_EXTRA_CSV: &str = include_str!("../../data/providers_extra.csv");
+/// Model facts models.csv lacks (sliding-window attention).
+const MODELS_EXTRA_CSV: &str = include_str!("../../data/models_extra.csv");
 /// Known upstream errors, corrected with a stated reason.
 const OFFER_CORRECTIONS_CSV: &str = include_str!("../../data/offer_corrections.csv");
 
@@ -300,6 +302,13 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         }
     }
 
+    // model_id → (window, share of layers) from data/models_extra.csv.
+    let mut sliding = BTreeMap::new();
+    for row in CsvTable::from_text("data/models_extra.csv", MODELS_EXTRA_CSV)?.rows() {
+        let window = row.number("sliding_window")?.map(|w| w as u32);
+        let share = row.number("sliding_window_layer_share")?;
+        sliding.insert(row.text("model_id")?.to_string(), (window, share));
+    }
     let mut models = Vec::new();
     for row in CsvTable::read(&from.join("models.csv"))?.rows() {
         // Sizing needs a parameter count; diffusion, video and audio rows get
@@ -322,6 +331,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
             modality: row.text("modality")?.to_string(),
             params,
             active_params,
+            shape: model_shape(&row, &sliding)?,
         });
     }
     models.sort_by(|a, b| a.id.cmp(&b.id));
@@ -330,6 +340,57 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         gpus: gpus.into_values().collect(),
         models,
     })
+}
+
+/// The transformer shape of an LLM row; `None` for rows without one
+/// (diffusion, audio, or LLMs whose config models.csv lacks).
+fn model_shape(
+    row: &csv_table::Row<'_>,
+    sliding: &BTreeMap<String, (Option<u32>, Option<f64>)>,
+) -> Result<Option<Shape>, BuildError> {
+    // Leading integer of cells like "768 per expert (moe_intermediate_size)"
+    // or "18432 (dense layers)"; "128K" contexts.
+    let leading = |column: &str| -> Option<u32> {
+        let text = row.optional(column)?;
+        let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
+        let value: u32 = digits.parse().ok()?;
+        Some(if text[digits.len()..].starts_with('K') {
+            value * 1024
+        } else {
+            value
+        })
+    };
+    let (Some(layers), Some(hidden), Some(heads), Some(kv_bytes)) = (
+        leading("num_layers"),
+        leading("hidden_size"),
+        leading("num_attention_heads"),
+        row.number("kv_cache_bytes_per_token_bf16")?,
+    ) else {
+        return Ok(None);
+    };
+    let head_dim = leading("head_dim").unwrap_or(hidden / heads.max(1));
+    // MLA rows leave num_kv_heads empty: their KV bytes come precomputed.
+    let kv_heads = leading("num_kv_heads").unwrap_or(heads);
+    let (sliding_window, sliding_window_layer_share) = sliding
+        .get(row.text("model_id")?)
+        .copied()
+        .unwrap_or((None, None));
+    Ok(Some(Shape {
+        layers,
+        hidden,
+        heads,
+        kv_heads,
+        head_dim,
+        ffn: leading("ffn_size"),
+        vocab: leading("vocab_size"),
+        max_context: leading("max_context"),
+        experts: leading("num_experts"),
+        experts_per_token: leading("experts_per_token"),
+        tie_embeddings: row.optional("tie_embeddings") == Some("true"),
+        kv_bytes_per_token_16bit: kv_bytes,
+        sliding_window,
+        sliding_window_layer_share,
+    }))
 }
 
 fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {

@@ -2,8 +2,7 @@
 
 use super::snapshot_loader::load_snapshot;
 use super::{url_state, OffersTable, SnapshotInfo, WorkloadForm};
-use crate::engine::memory::{weights_bytes, BYTES_PER_GB};
-use crate::engine::ranking::format_gb;
+use crate::engine::memory::{format_gb, inference_memory};
 use crate::engine::{rank, Catalog};
 use crate::url_codec;
 use leptos::prelude::*;
@@ -26,11 +25,11 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| url_state::replace_query(&workload.with(url_codec::encode)));
 
     let snapshot = LocalResource::new(load_snapshot);
-    let weights_gb = move || {
+    let memory = move || {
         workload.with(|w| {
             catalog
                 .model(&w.model)
-                .map(|m| weights_bytes(m, w.weight_precision) / BYTES_PER_GB)
+                .and_then(|m| inference_memory(w, m, 1))
         })
     };
 
@@ -49,9 +48,16 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     }
                 })}
             <WorkloadForm catalog=catalog workload=workload />
-            <p class="memory" data-testid="weights-size">
-                {move || match weights_gb() {
-                    Ok(gb) => format!("Weights: {}", format_gb(gb)),
+            <p class="memory" data-testid="memory-summary">
+                {move || match memory() {
+                    Ok(m) => format!(
+                        "Memory on one GPU: {} (weights {}, KV cache {}, activations {}, runtime {})",
+                        format_gb(m.per_gpu_bytes),
+                        format_gb(m.weights_bytes),
+                        format_gb(m.kv_cache_bytes),
+                        format_gb(m.activations_bytes),
+                        format_gb(m.overhead_bytes),
+                    ),
                     Err(e) => e.to_string(),
                 }}
             </p>

@@ -18,11 +18,11 @@ pub fn OffersTable(
     let total = snapshot.offers.len();
     let shown = fitting.min(VISIBLE_ROWS);
     let caption = if fitting == 0 {
-        format!("None of the {total} offers holds these weights.")
+        format!("None of the {total} offers holds this workload.")
     } else if fitting > shown {
-        format!("{fitting} of {total} offers hold these weights; the {shown} cheapest:")
+        format!("{fitting} of {total} offers hold this workload; the {shown} cheapest:")
     } else {
-        format!("{fitting} of {total} offers hold these weights:")
+        format!("{fitting} of {total} offers hold this workload:")
     };
     let rows = report
         .results

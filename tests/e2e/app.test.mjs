@@ -21,9 +21,9 @@ test('the page renders, loads the snapshot and lists offers with no console erro
   await app.waitForResults();
   assert.equal(await app.page.locator('h1').textContent(), 'whichgpu');
   assert.match(await app.snapshotDate(), /^20\d\d-\d\d/);
-  assert.match(await app.caption(), /^\d+ of \d+ offers hold these weights/);
-  // Llama 3.1 8B in BF16 (the default): 16.06e9 bytes = 15.0 GB.
-  assert.equal(await app.weights(), 'Weights: 15.0 GB');
+  assert.match(await app.caption(), /^\d+ of \d+ offers hold this workload/);
+  // Llama 3.1 8B in BF16 (the default): 16.06e9 bytes = 15 GiB of weights.
+  assert.match(await app.memory(), /^Memory on one GPU: 16\.4 GB \(weights 15 GB, KV cache 0\.3 GB/);
   assert.ok((await app.rows().count()) > 0);
   assert.deepEqual(app.consoleErrors, []);
 });
@@ -35,8 +35,8 @@ test('changing the form updates the results and the URL without new history entr
 
   await app.modelSelect().selectOption('llama-3.1-70b');
   await app.precisionSelect().selectOption('int4');
-  // Llama 3.1 70B at 4 bits: 35.3e9 bytes = 32.9 GB.
-  await app.page.getByText('Weights: 32.9 GB').waitFor();
+  // Llama 3.1 70B at 4 bits (group scales, 16-bit embeddings): 36.8 GiB.
+  await app.page.getByText(/weights 36\.8 GB/).waitFor();
   assert.notEqual(await app.caption(), before.caption);
   assert.equal(app.params().get('model'), 'llama-3.1-70b');
   assert.equal(app.params().get('wq'), 'int4');
@@ -49,7 +49,7 @@ test('opening a shared URL restores the form and the same results', async () => 
   await first.waitForResults();
   await first.modelSelect().selectOption('mixtral-8x7b');
   await first.precisionSelect().selectOption('fp8');
-  await first.page.getByText('Weights: 43.5 GB').waitFor();
+  await first.page.getByText(/weights 43\.7 GB/).waitFor();
   const shared = first.page.url();
   const expected = { caption: await first.caption(), row: await first.firstRowText() };
 
@@ -71,7 +71,7 @@ test('dist/ works when served from a sub-path', async () => {
     assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     await app.precisionSelect().selectOption('bf16');
-    await app.page.getByText('Weights: 131 GB').waitFor();
+    await app.page.getByText(/weights 131 GB/).waitFor();
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     assert.deepEqual(app.consoleErrors, []);
   } finally {
@@ -86,4 +86,23 @@ test('a broken link keeps what it can and says what it dropped', async () => {
   assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
   assert.match(await app.page.getByTestId('url-notes').textContent(), /unknown model "<script>alert\(1\)<\/script>"/);
   assert.equal(await app.page.locator('main script').count(), 0);
+});
+
+test('the serving load is part of the link and bad numbers are explained at the field', async () => {
+  const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=awq&conc=32');
+  await app.waitForResults();
+  assert.equal(await app.page.locator('#conc').inputValue(), '32');
+  const before = await app.caption();
+  await app.page.locator('#conc').fill('-3');
+  assert.equal(await app.page.locator('#conc-error').textContent(), '-3 is out of range (1 to 100000)');
+  assert.equal(app.params().get('conc'), '32', 'a bad value leaves the link as it was');
+  assert.equal(await app.caption(), before);
+  await app.page.locator('#conc').fill('256');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('conc') === '256');
+  assert.equal(await app.page.locator('#conc-error').textContent(), '');
+  // 256 chats of 2,560 tokens hold 200 GB of KV cache: fewer offers fit.
+  assert.notEqual(await app.caption(), before);
+  await app.page.getByTestId('runtime-select').selectOption('llamacpp');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('runtime') === 'llamacpp');
+  assert.deepEqual(app.consoleErrors, []);
 });

@@ -100,7 +100,7 @@ export class WhichGpuPage {
   precisionSelect() { return this.page.getByTestId('precision-select'); }
   rows() { return this.page.getByTestId('offer-row'); }
   caption() { return this.page.getByTestId('offers-caption').textContent(); }
-  weights() { return this.page.getByTestId('weights-size').textContent(); }
+  memory() { return this.page.getByTestId('memory-summary').textContent(); }
   snapshotDate() { return this.page.getByTestId('snapshot-date').textContent(); }
 
   async waitForResults() {
