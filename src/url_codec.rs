@@ -5,7 +5,9 @@
 //! A bad value falls back to that field's default with a note naming the
 //! field, and the rest of the link still applies.
 
-use crate::engine::workload::{CONCURRENCY, INPUT_TOKENS, OUTPUT_TOKENS};
+use crate::engine::workload::{
+    CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
+};
 #[cfg(test)]
 use crate::engine::Precision;
 use crate::engine::{Catalog, Workload};
@@ -63,7 +65,16 @@ fn parse_count(value: &str, (_, min, max): (&str, u32, u32)) -> Result<u32, Stri
     }
 }
 
-const FIELDS: [Field; 8] = [
+/// On/off: `1`/`0` (also `true`/`false`, `on`/`off`).
+fn parse_switch(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" => Ok(true),
+        "0" | "false" | "off" => Ok(false),
+        _ => Err(format!("\"{}\" is not 1 or 0", shorten(value))),
+    }
+}
+
+const FIELDS: [Field; 16] = [
     Field {
         key: "task",
         set: |w, v, _| parse_option(v).map(|value| w.task = value),
@@ -109,6 +120,46 @@ const FIELDS: [Field; 8] = [
         key: "conc",
         set: |w, v, _| parse_count(v, CONCURRENCY).map(|value| w.concurrency = value),
         get: |w| w.concurrency.to_string(),
+    },
+    Field {
+        key: "method",
+        set: |w, v, _| parse_option(v).map(|value| w.method = value),
+        get: |w| w.method.to_string(),
+    },
+    Field {
+        key: "seq",
+        set: |w, v, _| parse_count(v, SEQ_LEN).map(|value| w.seq_len = value),
+        get: |w| w.seq_len.to_string(),
+    },
+    Field {
+        key: "mbs",
+        set: |w, v, _| parse_count(v, MICRO_BATCH).map(|value| w.micro_batch = value),
+        get: |w| w.micro_batch.to_string(),
+    },
+    Field {
+        key: "rank",
+        set: |w, v, _| parse_count(v, LORA_RANK).map(|value| w.lora_rank = value),
+        get: |w| w.lora_rank.to_string(),
+    },
+    Field {
+        key: "opt",
+        set: |w, v, _| parse_option(v).map(|value| w.optimizer = value),
+        get: |w| w.optimizer.to_string(),
+    },
+    Field {
+        key: "ckpt",
+        set: |w, v, _| parse_switch(v).map(|value| w.checkpointing = value),
+        get: |w| u8::from(w.checkpointing).to_string(),
+    },
+    Field {
+        key: "zero",
+        set: |w, v, _| parse_count(v, ZERO_STAGE).map(|value| w.zero_stage = value),
+        get: |w| w.zero_stage.to_string(),
+    },
+    Field {
+        key: "gpus",
+        set: |w, v, _| parse_count(v, GPUS).map(|value| w.gpus = value),
+        get: |w| w.gpus.to_string(),
     },
 ];
 
@@ -321,6 +372,7 @@ mod tests {
             input_tokens: 8000,
             output_tokens: 1000,
             concurrency: 64,
+            ..Workload::default()
         };
         let query = encode(&workload);
         assert_eq!(
@@ -333,6 +385,36 @@ mod tests {
             ..Workload::default()
         };
         assert_eq!(encode(&only_conc), "v=1&conc=8");
+    }
+
+    #[test]
+    fn training_fields_round_trip() {
+        use crate::engine::{FinetuneMethod, Optimizer, Task};
+        let workload = Workload {
+            task: Task::Finetune,
+            model: "llama-2-13b".into(),
+            method: FinetuneMethod::Qlora,
+            seq_len: 4096,
+            micro_batch: 4,
+            lora_rank: 64,
+            optimizer: Optimizer::Adamw8bit,
+            checkpointing: false,
+            zero_stage: 3,
+            gpus: 8,
+            ..Workload::default()
+        };
+        let query = encode(&workload);
+        assert_eq!(query, "v=1&task=finetune&model=llama-2-13b&method=qlora&seq=4096&mbs=4&rank=64&opt=adamw8bit&ckpt=0&zero=3&gpus=8");
+        assert_eq!(decode(&query, catalog()).workload, workload);
+        let decoded = decode("zero=4&ckpt=maybe", catalog());
+        let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "zero: 4 is out of range (0 to 3); using 0",
+                "ckpt: \"maybe\" is not 1 or 0; using 1"
+            ]
+        );
     }
 
     #[test]

@@ -223,6 +223,22 @@ fn gpu_share(gpu: &Gpu) -> f64 {
     }
 }
 
+/// Sizes any workload on `gpu_count` GPUs: the one entry point the page,
+/// the CLI and the ranking use, so they never disagree about a task.
+pub fn estimate(
+    workload: &Workload,
+    model: &Model,
+    gpu_count: u32,
+) -> Result<MemoryBreakdown, Error> {
+    match workload.task {
+        Task::Infer => inference_memory(workload, model, gpu_count),
+        other => Err(Error::InvalidField {
+            field: "task",
+            message: format!("sizing for \"{other}\" is not available yet; use task=infer"),
+        }),
+    }
+}
+
 /// Sizes `workload` on `gpu_count` GPUs of `gpu` and says whether it fits.
 pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Fit, Error> {
     if workload.task != Task::Infer {

@@ -9,6 +9,7 @@ pub mod memory;
 pub mod precision;
 pub mod ranking;
 pub mod snapshot;
+pub mod training;
 pub mod workload;
 
 pub use catalog::{Catalog, Gpu, Model};
@@ -16,4 +17,4 @@ pub use error::Error;
 pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
-pub use workload::{Runtime, Task, Workload};
+pub use workload::{FinetuneMethod, Optimizer, Runtime, Task, Workload};

@@ -1,7 +1,7 @@
 //! Ranking: which offers hold the workload, cheapest first, and why the
 //! others were left out.
 
-use super::memory::{fit, inference_memory, Fit, MemoryBreakdown};
+use super::memory::{estimate, fit, Fit, MemoryBreakdown};
 use super::{Catalog, Error, Offer, Snapshot, Workload};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -39,7 +39,7 @@ pub struct Report {
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = catalog.model(&workload.model)?;
-    let memory = inference_memory(workload, model, 1)?;
+    let memory = estimate(workload, model, 1)?;
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
     let mut fits: HashMap<(&str, u32), Result<Fit, String>> = HashMap::new();
     let mut results = Vec::new();

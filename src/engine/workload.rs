@@ -94,8 +94,81 @@ impl Runtime {
     }
 }
 
+/// How a model is fine-tuned (URL key `method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum FinetuneMethod {
+    Full,
+    Lora,
+    /// LoRA on a 4-bit NF4 base (Dettmers et al. 2023).
+    Qlora,
+}
+
+impl FinetuneMethod {
+    pub const ALL: [FinetuneMethod; 3] = [
+        FinetuneMethod::Full,
+        FinetuneMethod::Lora,
+        FinetuneMethod::Qlora,
+    ];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            FinetuneMethod::Full => "full",
+            FinetuneMethod::Lora => "lora",
+            FinetuneMethod::Qlora => "qlora",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            FinetuneMethod::Full => "Full fine-tune",
+            FinetuneMethod::Lora => "LoRA",
+            FinetuneMethod::Qlora => "QLoRA (4-bit base)",
+        }
+    }
+}
+
+/// The optimizer (URL key `opt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Optimizer {
+    Adamw,
+    Adamw8bit,
+    Sgd,
+    Adafactor,
+}
+
+impl Optimizer {
+    pub const ALL: [Optimizer; 4] = [
+        Optimizer::Adamw,
+        Optimizer::Adamw8bit,
+        Optimizer::Sgd,
+        Optimizer::Adafactor,
+    ];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            Optimizer::Adamw => "adamw",
+            Optimizer::Adamw8bit => "adamw8bit",
+            Optimizer::Sgd => "sgd",
+            Optimizer::Adafactor => "adafactor",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Optimizer::Adamw => "AdamW (FP32 states)",
+            Optimizer::Adamw8bit => "AdamW 8-bit",
+            Optimizer::Sgd => "SGD with momentum",
+            Optimizer::Adafactor => "Adafactor",
+        }
+    }
+}
+
 option_enum!(Task, "task");
 option_enum!(Runtime, "runtime");
+option_enum!(FinetuneMethod, "fine-tuning method");
+option_enum!(Optimizer, "optimizer");
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
@@ -115,6 +188,22 @@ pub struct Workload {
     pub output_tokens: u32,
     /// Requests served at once. URL key `conc`.
     pub concurrency: u32,
+    /// Fine-tuning method. URL key `method`.
+    pub method: FinetuneMethod,
+    /// Training sequence length in tokens. URL key `seq`.
+    pub seq_len: u32,
+    /// Sequences per GPU per step. URL key `mbs`.
+    pub micro_batch: u32,
+    /// LoRA rank. URL key `rank`.
+    pub lora_rank: u32,
+    /// URL key `opt`.
+    pub optimizer: Optimizer,
+    /// Activation (gradient) checkpointing. URL key `ckpt` (0/1).
+    pub checkpointing: bool,
+    /// ZeRO / FSDP sharding stage 0–3. URL key `zero`.
+    pub zero_stage: u32,
+    /// GPUs training together (data parallel). URL key `gpus`.
+    pub gpus: u32,
 }
 
 impl Default for Workload {
@@ -128,6 +217,14 @@ impl Default for Workload {
             input_tokens: 2048,
             output_tokens: 512,
             concurrency: 1,
+            method: FinetuneMethod::Lora,
+            seq_len: 2048,
+            micro_batch: 2,
+            lora_rank: 16,
+            optimizer: Optimizer::Adamw,
+            checkpointing: true,
+            zero_stage: 0,
+            gpus: 1,
         }
     }
 }
@@ -138,6 +235,11 @@ impl Default for Workload {
 pub const INPUT_TOKENS: (&str, u32, u32) = ("in", 1, 10_000_000);
 pub const OUTPUT_TOKENS: (&str, u32, u32) = ("out", 1, 10_000_000);
 pub const CONCURRENCY: (&str, u32, u32) = ("conc", 1, 100_000);
+pub const SEQ_LEN: (&str, u32, u32) = ("seq", 1, 10_000_000);
+pub const MICRO_BATCH: (&str, u32, u32) = ("mbs", 1, 65_536);
+pub const LORA_RANK: (&str, u32, u32) = ("rank", 1, 65_536);
+pub const ZERO_STAGE: (&str, u32, u32) = ("zero", 0, 3);
+pub const GPUS: (&str, u32, u32) = ("gpus", 1, 100_000);
 
 impl Workload {
     /// Tokens each sequence holds at its longest: prompt plus output.

@@ -2,7 +2,7 @@
 
 use super::snapshot_loader::load_snapshot;
 use super::{url_state, OffersTable, SnapshotInfo, WorkloadForm};
-use crate::engine::memory::{format_gb, inference_memory};
+use crate::engine::memory::{estimate, format_gb};
 use crate::engine::{rank, Catalog};
 use crate::url_codec;
 use leptos::prelude::*;
@@ -25,13 +25,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| url_state::replace_query(&workload.with(url_codec::encode)));
 
     let snapshot = LocalResource::new(load_snapshot);
-    let memory = move || {
-        workload.with(|w| {
-            catalog
-                .model(&w.model)
-                .and_then(|m| inference_memory(w, m, 1))
-        })
-    };
+    let memory = move || workload.with(|w| catalog.model(&w.model).and_then(|m| estimate(w, m, 1)));
 
     view! {
         <header>

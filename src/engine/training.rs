@@ -1,0 +1,252 @@
+//! Memory of fine-tuning and pretraining: weights, adapters, gradients,
+//! optimizer state, master weights and activations, sharded across data-
+//! parallel GPUs by ZeRO stage (ZeRO-1/2/3 ≈ FSDP's sharding strategies).
+
+use super::catalog::Shape;
+use super::memory::{weights_bytes, MemoryBreakdown, BYTES_PER_GB};
+use super::{Error, FinetuneMethod, Model, Optimizer, Precision, Task, Workload};
+
+/// CUDA context and allocator slack per training process. An engineering
+/// estimate, as for inference (about 0.5 GiB for the CUDA context; the
+/// caching allocator's fragmentation adds to it).
+const TRAINING_OVERHEAD_GB: f64 = 1.0;
+
+/// Bytes per element of the logits' cross-entropy: the BF16 logits, their
+/// FP32 upcast and the FP32 gradient (2 + 4 + 4). torchtune's "chunked
+/// cross-entropy" removing most of this saves 8.1 GiB on Llama 3.2 3B at
+/// 2 × 4,096 tokens (calibration/memory.csv MEM-0011 → MEM-0012), against
+/// 9.8 GiB this constant predicts.
+const LOGITS_BYTES_PER_ELEMENT: f64 = 10.0;
+
+/// Parameters that get gradients: every weight for full fine-tuning and
+/// pretraining; LoRA's adapters (A: d_in × r and B: r × d_out) on every
+/// linear layer of attention and MLP (the QLoRA paper's recommendation),
+/// otherwise.
+pub fn trainable_params(workload: &Workload, model: &Model) -> Result<f64, Error> {
+    if workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full {
+        return Ok(model.params);
+    }
+    let shape = shape_of(model)?;
+    let h = f64::from(shape.hidden);
+    let q = f64::from(shape.heads * shape.head_dim);
+    let kv = f64::from(shape.kv_heads * shape.head_dim);
+    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden));
+    let experts = f64::from(shape.experts.unwrap_or(1));
+    // (d_in + d_out) for q, k, v, o and gate, up, down (each expert).
+    let attention = (h + q) + 2.0 * (h + kv) + (q + h);
+    let mlp = 3.0 * (h + ffn) * experts;
+    Ok(f64::from(workload.lora_rank) * (attention + mlp) * f64::from(shape.layers))
+}
+
+fn shape_of(model: &Model) -> Result<&Shape, Error> {
+    model.shape.as_ref().ok_or_else(|| Error::InvalidField {
+        field: "model",
+        message: format!(
+            "{} has no transformer shape in the catalog, so its training memory cannot be sized",
+            model.name
+        ),
+    })
+}
+
+/// Activation bytes per token per layer kept for the backward pass, 16-bit:
+/// the inputs and outputs of both norms (4h), Q, K, V (h + 2·kv), the
+/// attention output (h) and the MLP's gate, up, activation and product
+/// (4·ffn, × experts routed per token), with FlashAttention (no s² scores).
+/// The structure of Korthikanti et al. 2022 ("Reducing Activation
+/// Recomputation in Large Transformer Models", §4) for a SwiGLU MLP.
+fn activation_bytes_per_token_layer(shape: &Shape) -> f64 {
+    let h = f64::from(shape.hidden);
+    let kv = f64::from(shape.kv_heads * shape.head_dim);
+    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden))
+        * f64::from(shape.experts_per_token.unwrap_or(1));
+    2.0 * (6.0 * h + 2.0 * kv + 4.0 * ffn)
+}
+
+/// Sizes fine-tuning or pretraining per GPU across `workload.gpus` GPUs.
+pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreakdown, Error> {
+    let shape = shape_of(model)?;
+    let gpus = f64::from(workload.gpus.max(1));
+    let full = workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full;
+
+    // Base weights: 16-bit for full training and LoRA (FP32 if asked);
+    // NF4 with double quantization for QLoRA.
+    let base_precision = match (full, workload.method) {
+        (false, FinetuneMethod::Qlora) => Precision::Nf4,
+        _ if workload.weight_precision == Precision::Fp32 => Precision::Fp32,
+        _ => Precision::Bf16,
+    };
+    let weights = weights_bytes(model, base_precision);
+    let trainable = trainable_params(workload, model)?;
+    // LoRA adapters train in FP32 (PEFT's default beside a 16-bit base).
+    let adapters = if full { 0.0 } else { trainable * 4.0 };
+    let trained_weight_bytes = if full {
+        if base_precision == Precision::Fp32 {
+            4.0
+        } else {
+            2.0
+        }
+    } else {
+        4.0
+    };
+    let gradients = trainable * trained_weight_bytes;
+    // Optimizer state per trainable parameter: AdamW's two FP32 moments (8 B);
+    // 8-bit AdamW's two 8-bit moments (2 B; Dettmers et al. 2022); SGD's FP32
+    // momentum (4 B); Adafactor's factored second moment (rows + columns per
+    // matrix, about 8/h B per parameter; Shazeer & Stern 2018). Mixed
+    // precision with FP32-state optimizers keeps an FP32 master copy of
+    // 16-bit trained weights (4 B; the ZeRO paper's K = 12 for Adam).
+    let h = f64::from(shape.hidden);
+    let state_bytes = match workload.optimizer {
+        Optimizer::Adamw => 8.0,
+        Optimizer::Adamw8bit => 2.0,
+        Optimizer::Sgd => 4.0,
+        Optimizer::Adafactor => 8.0 / h,
+    };
+    let master = full
+        && trained_weight_bytes < 4.0
+        && matches!(workload.optimizer, Optimizer::Adamw | Optimizer::Sgd);
+    let optimizer = trainable * (state_bytes + if master { 4.0 } else { 0.0 });
+
+    // Activations of one micro-batch on one GPU.
+    let tokens = f64::from(workload.seq_len) * f64::from(workload.micro_batch);
+    let layers = f64::from(shape.layers);
+    let per_layer = activation_bytes_per_token_layer(shape);
+    let layer_activations = if workload.checkpointing {
+        // Each layer's input is kept; one layer's activations live at a time
+        // while it is recomputed.
+        tokens * (layers * 2.0 * h + per_layer)
+    } else {
+        tokens * layers * per_layer
+    };
+    let logits = tokens * f64::from(shape.vocab.unwrap_or(0)) * LOGITS_BYTES_PER_ELEMENT;
+    let activations = layer_activations + logits;
+
+    // ZeRO shards optimizer state (stage ≥ 1), gradients (≥ 2) and weights
+    // (3) across the data-parallel GPUs (Rajbhandari et al. 2020, §5).
+    let shard = |from_stage: u32| {
+        if workload.zero_stage >= from_stage {
+            gpus
+        } else {
+            1.0
+        }
+    };
+    let overhead = TRAINING_OVERHEAD_GB * BYTES_PER_GB;
+    let per_gpu = (weights + adapters) / shard(3)
+        + gradients / shard(2)
+        + optimizer / shard(1)
+        + activations
+        + overhead;
+    let total = weights + adapters + gradients + optimizer + activations * gpus + overhead * gpus;
+    Ok(MemoryBreakdown {
+        weights_bytes: weights,
+        kv_cache_bytes: 0.0,
+        activations_bytes: activations,
+        gradients_bytes: gradients,
+        optimizer_bytes: optimizer,
+        adapters_bytes: adapters,
+        overhead_bytes: overhead,
+        total_bytes: total,
+        per_gpu_bytes: per_gpu,
+        gpu_count: workload.gpus.max(1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Catalog;
+
+    fn catalog() -> &'static Catalog {
+        Catalog::bundled().unwrap()
+    }
+
+    fn gib(bytes: f64) -> f64 {
+        bytes / BYTES_PER_GB
+    }
+
+    fn finetune(model: &str, method: FinetuneMethod, optimizer: Optimizer) -> Workload {
+        Workload {
+            task: Task::Finetune,
+            model: model.into(),
+            method,
+            optimizer,
+            ..Workload::default()
+        }
+    }
+
+    #[test]
+    fn zero_stages_reproduce_the_zero_papers_model_state_figures() {
+        // Rajbhandari et al. 2020, Figure 1 (calibration/memory.csv MEM-0105…0108,
+        // analytic): 7.5B parameters, mixed-precision Adam (2 + 2 + 12 bytes),
+        // 64 GPUs: 120 GB, 31.4 GB, 16.6 GB and 1.9 GB of model states per GPU.
+        let psi = 7.5e9;
+        let states = |stage: u32| {
+            let n = 64.0;
+            let shard = |from: u32| if stage >= from { n } else { 1.0 };
+            2.0 * psi / shard(3) + 2.0 * psi / shard(2) + 12.0 * psi / shard(1)
+        };
+        for (stage, paper_gb) in [(0, 120.0_f64), (1, 31.4), (2, 16.6), (3, 1.9)] {
+            let got = states(stage) / 1e9;
+            assert!(
+                (got - paper_gb).abs() / paper_gb < 0.02,
+                "stage {stage}: {got:.2} GB"
+            );
+        }
+        // The engine's own sharding for a full Adam fine-tune gives the same per-GPU states.
+        let model = catalog().model("llama-3.1-8b").unwrap();
+        let w = |zero_stage| Workload {
+            zero_stage,
+            gpus: 64,
+            micro_batch: 1,
+            seq_len: 1,
+            ..finetune("llama-3.1-8b", FinetuneMethod::Full, Optimizer::Adamw)
+        };
+        let m0 = training_memory(&w(0), model).unwrap();
+        let m3 = training_memory(&w(3), model).unwrap();
+        let states0 = m0.weights_bytes + m0.gradients_bytes + m0.optimizer_bytes;
+        assert!((states0 / model.params - 16.0).abs() < 0.01);
+        assert!((m0.per_gpu_bytes - m3.per_gpu_bytes - states0 * 63.0 / 64.0).abs() < 1e6);
+    }
+
+    #[test]
+    fn lora_adapters_are_a_small_fraction_of_the_model() {
+        // LoRA rank 16 on all linear layers of Llama 3.1 8B: per layer and unit
+        // of rank, q 8,192 + k 5,120 + v 5,120 + o 8,192 + gate/up/down 3 × 18,432
+        // = 81,920; × 16 × 32 layers = 41.9M parameters, 0.52% of 8.03B.
+        let model = catalog().model("llama-3.1-8b").unwrap();
+        let w = finetune("llama-3.1-8b", FinetuneMethod::Lora, Optimizer::Adamw);
+        let p = trainable_params(&w, model).unwrap();
+        assert!((p - 41_943_040.0).abs() < 1.0, "{p}");
+    }
+
+    #[test]
+    fn qlora_of_a_65b_fits_one_48_gb_card_and_16_bit_needs_over_780_gb() {
+        // Dettmers et al. 2023 (QLoRA), abstract: a 65B model fine-tuned on a single
+        // 48 GB GPU; the 16-bit full fine-tune needs more than 780 GB. Llama 2 70B
+        // stands in for LLaMA 65B.
+        let model = catalog().model("llama-2-70b").unwrap();
+        let qlora = Workload {
+            seq_len: 512,
+            micro_batch: 1,
+            ..finetune("llama-2-70b", FinetuneMethod::Qlora, Optimizer::Adamw)
+        };
+        let qlora_gib = gib(training_memory(&qlora, model).unwrap().per_gpu_bytes);
+        assert!(qlora_gib < 48.0, "{qlora_gib:.1} GiB");
+        let full = finetune("llama-2-70b", FinetuneMethod::Full, Optimizer::Adamw);
+        let full_gb = training_memory(&full, model).unwrap().per_gpu_bytes / 1e9;
+        assert!(full_gb > 780.0 * (70.0 / 65.0) * 0.95, "{full_gb:.0} GB");
+    }
+
+    #[test]
+    fn checkpointing_trades_activation_memory_for_recompute() {
+        let model = catalog().model("llama-3.1-8b").unwrap();
+        let with = finetune("llama-3.1-8b", FinetuneMethod::Lora, Optimizer::Adamw);
+        let without = Workload {
+            checkpointing: false,
+            ..with.clone()
+        };
+        let a = training_memory(&with, model).unwrap().activations_bytes;
+        let b = training_memory(&without, model).unwrap().activations_bytes;
+        assert!(b > 3.0 * a, "{} vs {} GiB", gib(b), gib(a));
+    }
+}
