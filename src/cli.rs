@@ -88,6 +88,16 @@ impl<'a> Flags<'a> {
     }
 }
 
+/// "LLM inference / serving, bf16" or "Fine-tune, qlora".
+fn workload_label(workload: &crate::engine::Workload) -> String {
+    use crate::engine::Task;
+    match workload.task {
+        Task::Infer => format!("{}, {}", workload.task.label(), workload.weight_precision),
+        Task::Finetune => format!("{}, {}", workload.task.label(), workload.method.label()),
+        other => other.label().to_string(),
+    }
+}
+
 /// What the query could not apply, as JSON.
 fn notes_json(decoded: &url_codec::Decoded) -> serde_json::Value {
     decoded
@@ -244,13 +254,18 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let m = &sized.memory;
         let _ = writeln!(
             out,
-            "{} at {} on {count}× {}:",
-            model.name, decoded.workload.weight_precision, gpu.name
+            "{} ({}) on {count}× {}:",
+            model.name,
+            workload_label(&decoded.workload),
+            gpu.name
         );
         for (part, bytes) in [
             ("weights", m.weights_bytes),
             ("KV cache", m.kv_cache_bytes),
             ("activations", m.activations_bytes),
+            ("gradients", m.gradients_bytes),
+            ("optimizer", m.optimizer_bytes),
+            ("adapters", m.adapters_bytes),
             ("overhead", m.overhead_bytes),
             ("total", m.total_bytes),
             ("per GPU", m.per_gpu_bytes),
@@ -259,11 +274,13 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
         match &sized.reason {
             None => {
-                let _ = writeln!(
-                    out,
-                    "fits; up to {} concurrent sequences of this length (estimate)",
-                    sized.max_concurrency
-                );
+                let _ = match sized.max_concurrency {
+                    Some(n) => writeln!(
+                        out,
+                        "fits; up to {n} concurrent sequences of this length (estimate)"
+                    ),
+                    None => writeln!(out, "fits (estimate)"),
+                };
             }
             Some(reason) => {
                 let _ = writeln!(out, "does not fit: {reason}");

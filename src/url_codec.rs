@@ -74,7 +74,7 @@ fn parse_switch(value: &str) -> Result<bool, String> {
     }
 }
 
-const FIELDS: [Field; 16] = [
+const FIELDS: [Field; 17] = [
     Field {
         key: "task",
         set: |w, v, _| parse_option(v).map(|value| w.task = value),
@@ -160,6 +160,11 @@ const FIELDS: [Field; 16] = [
         key: "gpus",
         set: |w, v, _| parse_count(v, GPUS).map(|value| w.gpus = value),
         get: |w| w.gpus.to_string(),
+    },
+    Field {
+        key: "ce",
+        set: |w, v, _| parse_option(v).map(|value| w.cross_entropy = value),
+        get: |w| w.cross_entropy.to_string(),
     },
 ];
 

@@ -89,9 +89,9 @@ pub struct Fit {
     /// Why it does not fit, in words a user can act on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The most concurrent sequences of this length the GPUs hold (0 when
-    /// not even one fits).
-    pub max_concurrency: u32,
+    /// Serving only: the most concurrent sequences of this length the GPUs
+    /// hold (0 when not even one fits).
+    pub max_concurrency: Option<u32>,
 }
 
 /// Formats a size in GB the way reasons and labels show it.
@@ -232,6 +232,14 @@ pub fn estimate(
 ) -> Result<MemoryBreakdown, Error> {
     match workload.task {
         Task::Infer => inference_memory(workload, model, gpu_count),
+        // Training spreads over the GPUs at hand as data parallelism.
+        Task::Finetune | Task::Pretrain => super::training::training_memory(
+            &Workload {
+                gpus: gpu_count.max(1),
+                ..workload.clone()
+            },
+            model,
+        ),
         other => Err(Error::InvalidField {
             field: "task",
             message: format!("sizing for \"{other}\" is not available yet; use task=infer"),
@@ -241,24 +249,31 @@ pub fn estimate(
 
 /// Sizes `workload` on `gpu_count` GPUs of `gpu` and says whether it fits.
 pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Fit, Error> {
-    if workload.task != Task::Infer {
-        return Err(Error::InvalidField {
-            field: "task",
-            message: format!(
-                "sizing for \"{}\" is not available yet; use task=infer",
-                workload.task
-            ),
+    let memory = estimate(workload, model, gpu_count)?;
+    let serving = workload.task == Task::Infer;
+    // A serving runtime reserves part of VRAM; a training process may use it all.
+    let runtime_share = if serving {
+        runtime_memory(workload.runtime).usable_share
+    } else {
+        1.0
+    };
+    let vram = gpu.vram_gb * BYTES_PER_GB;
+    let usable = vram * runtime_share.min(gpu_share(gpu));
+    let fits = memory.per_gpu_bytes <= usable;
+    let reason = (!fits).then(|| not_fitting(&memory, gpu_count, usable, vram));
+    if !serving {
+        return Ok(Fit {
+            memory,
+            fits,
+            usable_bytes_per_gpu: usable,
+            reason,
+            max_concurrency: None,
         });
     }
-    let memory = inference_memory(workload, model, gpu_count)?;
-    let runtime = runtime_memory(workload.runtime);
-    let vram = gpu.vram_gb * BYTES_PER_GB;
-    let usable = vram * runtime.usable_share.min(gpu_share(gpu));
-    let fits = memory.per_gpu_bytes <= usable;
 
     // Per-GPU need grows linearly with concurrency: find the most that fit.
     let at = |concurrency: u32| {
-        inference_memory(
+        estimate(
             &Workload {
                 concurrency,
                 ..workload.clone()
@@ -276,27 +291,28 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
         ((usable - one) / per_sequence).floor() + 1.0
     };
     let max_concurrency = max_concurrency.min(f64::from(super::workload::CONCURRENCY.2)) as u32;
-
-    let reason = (!fits).then(|| {
-        let per_gpu = if gpu_count > 1 { " per GPU" } else { "" };
-        let reserve = if usable < vram {
-            format!(" ({} usable)", format_gb(usable))
-        } else {
-            String::new()
-        };
-        format!(
-            "needs {}{per_gpu}, has {}{reserve}",
-            format_gb(memory.per_gpu_bytes),
-            format_gb(vram)
-        )
-    });
     Ok(Fit {
         memory,
         fits,
         usable_bytes_per_gpu: usable,
         reason,
-        max_concurrency,
+        max_concurrency: Some(max_concurrency),
     })
+}
+
+/// "needs 134 GB per GPU, has 80 GB (72 GB usable)".
+fn not_fitting(memory: &MemoryBreakdown, gpu_count: u32, usable: f64, vram: f64) -> String {
+    let per_gpu = if gpu_count > 1 { " per GPU" } else { "" };
+    let reserve = if usable < vram {
+        format!(" ({} usable)", format_gb(usable))
+    } else {
+        String::new()
+    };
+    format!(
+        "needs {}{per_gpu}, has {}{reserve}",
+        format_gb(memory.per_gpu_bytes),
+        format_gb(vram)
+    )
 }
 
 /// The fewest GPUs of `gpu` (up to `max_count`, one node) that hold the

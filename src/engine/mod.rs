@@ -17,4 +17,4 @@ pub use error::Error;
 pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
-pub use workload::{FinetuneMethod, Optimizer, Runtime, Task, Workload};
+pub use workload::{CrossEntropy, FinetuneMethod, Optimizer, Runtime, Task, Workload};

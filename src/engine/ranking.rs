@@ -15,8 +15,8 @@ pub struct RankedOffer {
     pub price_per_hour: f64,
     /// Bytes each of the instance's GPUs holds, the model split across all.
     pub per_gpu_bytes: f64,
-    /// Concurrent sequences of the requested length the instance holds.
-    pub max_concurrency: u32,
+    /// Serving: concurrent sequences of the requested length the instance holds.
+    pub max_concurrency: Option<u32>,
 }
 
 /// An offer left out, with the reason a user reads.
@@ -29,7 +29,8 @@ pub struct Exclusion {
 /// The engine's answer for one workload against one snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// The memory one replica needs on a single GPU.
+    /// The memory one serving replica needs on a single GPU, or a training
+    /// job on its GPUs.
     pub memory: MemoryBreakdown,
     /// Offers that hold the workload, cheapest $/h first.
     pub results: Vec<RankedOffer>,
@@ -39,7 +40,13 @@ pub struct Report {
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = catalog.model(&workload.model)?;
-    let memory = estimate(workload, model, 1)?;
+    // Serving sizes one replica on one GPU; training spreads over its GPUs.
+    let gpus = if workload.task == super::Task::Infer {
+        1
+    } else {
+        workload.gpus
+    };
+    let memory = estimate(workload, model, gpus)?;
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
     let mut fits: HashMap<(&str, u32), Result<Fit, String>> = HashMap::new();
     let mut results = Vec::new();
@@ -170,7 +177,11 @@ mod tests {
             ]
         );
         // Eight GPUs hold far more concurrent chats than two.
-        assert!(report.results[1].max_concurrency > 4 * report.results[0].max_concurrency);
+        let (two, eight) = (
+            report.results[0].max_concurrency.unwrap(),
+            report.results[1].max_concurrency.unwrap(),
+        );
+        assert!(eight > 4 * two, "{two} vs {eight}");
     }
 
     #[test]

@@ -157,7 +157,7 @@ impl Optimizer {
 
     pub const fn label(self) -> &'static str {
         match self {
-            Optimizer::Adamw => "AdamW (FP32 states)",
+            Optimizer::Adamw => "AdamW (states in the weights' precision)",
             Optimizer::Adamw8bit => "AdamW 8-bit",
             Optimizer::Sgd => "SGD with momentum",
             Optimizer::Adafactor => "Adafactor",
@@ -165,6 +165,36 @@ impl Optimizer {
     }
 }
 
+/// How the loss is computed over the vocabulary (URL key `ce`): all logits
+/// at once in FP32 (HF transformers), or chunk by chunk (torchtune's chunked
+/// cross-entropy, Liger's fused kernel), which saves gigabytes at large
+/// vocabularies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum CrossEntropy {
+    Full,
+    Chunked,
+}
+
+impl CrossEntropy {
+    pub const ALL: [CrossEntropy; 2] = [CrossEntropy::Full, CrossEntropy::Chunked];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            CrossEntropy::Full => "full",
+            CrossEntropy::Chunked => "chunked",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            CrossEntropy::Full => "Full logits (HF default)",
+            CrossEntropy::Chunked => "Chunked / fused cross-entropy",
+        }
+    }
+}
+
+option_enum!(CrossEntropy, "cross-entropy mode");
 option_enum!(Task, "task");
 option_enum!(Runtime, "runtime");
 option_enum!(FinetuneMethod, "fine-tuning method");
@@ -204,6 +234,8 @@ pub struct Workload {
     pub zero_stage: u32,
     /// GPUs training together (data parallel). URL key `gpus`.
     pub gpus: u32,
+    /// URL key `ce`.
+    pub cross_entropy: CrossEntropy,
 }
 
 impl Default for Workload {
@@ -225,6 +257,7 @@ impl Default for Workload {
             checkpointing: true,
             zero_stage: 0,
             gpus: 1,
+            cross_entropy: CrossEntropy::Full,
         }
     }
 }

@@ -55,6 +55,7 @@ pub fn OffersTable(
         })
         .collect_view();
     view! {
+        <div class="table-scroll">
         <table class="offers" data-testid="offers-table">
             <caption data-testid="offers-caption">{caption}</caption>
             <thead>
@@ -69,5 +70,6 @@ pub fn OffersTable(
             </thead>
             <tbody>{rows}</tbody>
         </table>
+        </div>
     }
 }

@@ -4,7 +4,10 @@
 //! the same values; a bad value shows its message and leaves the workload as
 //! it was.
 
-use crate::engine::{Catalog, KvPrecision, Precision, Runtime, Workload};
+use crate::engine::{
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, Runtime, Task,
+    Workload,
+};
 use crate::url_codec;
 use leptos::prelude::*;
 
@@ -23,28 +26,61 @@ pub fn WorkloadForm(
         .filter(|m| m.shape.is_some())
         .map(|m| (m.id.clone(), m.name.clone()))
         .collect();
-    let precisions: Vec<(String, String)> = Precision::ALL
-        .iter()
-        .map(|p| (p.key().to_string(), p.label().to_string()))
-        .collect();
-    let kv_precisions: Vec<(String, String)> = KvPrecision::ALL
-        .iter()
-        .map(|p| (p.key().to_string(), p.label().to_string()))
-        .collect();
-    let runtimes: Vec<(String, String)> = Runtime::ALL
-        .iter()
-        .map(|r| (r.key().to_string(), r.label().to_string()))
-        .collect();
+    let tasks =
+        options(&[Task::Infer, Task::Finetune, Task::Pretrain].map(|t| (t.key(), t.label())));
+    let serving = move || workload.with(|w| w.task == Task::Infer);
+    let finetuning = move || workload.with(|w| w.task == Task::Finetune);
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
+            <SelectField catalog=catalog workload=workload key="task" label="Task" options=tasks testid="task-select" />
             <SelectField catalog=catalog workload=workload key="model" label="Model" options=models testid="model-select" />
-            <SelectField catalog=catalog workload=workload key="wq" label="Weight precision" options=precisions testid="precision-select" />
-            <SelectField catalog=catalog workload=workload key="kvq" label="KV cache" options=kv_precisions testid="kv-select" />
-            <SelectField catalog=catalog workload=workload key="runtime" label="Runtime" options=runtimes testid="runtime-select" />
-            <NumberField catalog=catalog workload=workload key="in" label="Prompt tokens" />
-            <NumberField catalog=catalog workload=workload key="out" label="Output tokens" />
-            <NumberField catalog=catalog workload=workload key="conc" label="Concurrent requests" />
+            <Show when=serving>
+                <SelectField catalog=catalog workload=workload key="wq" label="Weight precision" options=options(&Precision::ALL.map(|p| (p.key(), p.label()))) testid="precision-select" />
+                <SelectField catalog=catalog workload=workload key="kvq" label="KV cache" options=options(&KvPrecision::ALL.map(|p| (p.key(), p.label()))) testid="kv-select" />
+                <SelectField catalog=catalog workload=workload key="runtime" label="Runtime" options=options(&Runtime::ALL.map(|r| (r.key(), r.label()))) testid="runtime-select" />
+                <NumberField catalog=catalog workload=workload key="in" label="Prompt tokens" />
+                <NumberField catalog=catalog workload=workload key="out" label="Output tokens" />
+                <NumberField catalog=catalog workload=workload key="conc" label="Concurrent requests" />
+            </Show>
+            <Show when=move || !serving()>
+                <Show when=finetuning>
+                    <SelectField catalog=catalog workload=workload key="method" label="Method" options=options(&FinetuneMethod::ALL.map(|m| (m.key(), m.label()))) testid="method-select" />
+                    <NumberField catalog=catalog workload=workload key="rank" label="LoRA rank" />
+                </Show>
+                <SelectField catalog=catalog workload=workload key="opt" label="Optimizer" options=options(&Optimizer::ALL.map(|o| (o.key(), o.label()))) testid="optimizer-select" />
+                <SelectField catalog=catalog workload=workload key="ce" label="Cross-entropy" options=options(&CrossEntropy::ALL.map(|c| (c.key(), c.label()))) testid="ce-select" />
+                <NumberField catalog=catalog workload=workload key="seq" label="Sequence length" />
+                <NumberField catalog=catalog workload=workload key="mbs" label="Micro-batch per GPU" />
+                <NumberField catalog=catalog workload=workload key="gpus" label="GPUs" />
+                <NumberField catalog=catalog workload=workload key="zero" label="ZeRO / FSDP stage (0–3)" />
+                <CheckboxField workload=workload label="Activation checkpointing" />
+            </Show>
         </form>
+    }
+}
+
+/// (URL value, label) pairs for a `<select>`.
+fn options(pairs: &[(&'static str, &'static str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(key, label)| (key.to_string(), label.to_string()))
+        .collect()
+}
+
+/// The activation-checkpointing switch (URL key `ckpt`).
+#[component]
+fn CheckboxField(workload: RwSignal<Workload>, label: &'static str) -> impl IntoView {
+    view! {
+        <label for="ckpt">{label}</label>
+        <input
+            id="ckpt"
+            type="checkbox"
+            prop:checked=move || workload.with(|w| w.checkpointing)
+            on:change=move |ev| {
+                let checked = event_target_checked(&ev);
+                workload.update(|w| w.checkpointing = checked);
+            }
+        />
     }
 }
 
@@ -102,7 +138,7 @@ fn NumberField(
                 id=key
                 type="number"
                 inputmode="numeric"
-                min="1"
+                min=if key == "zero" { "0" } else { "1" }
                 value=initial
                 aria-invalid=move || if problem.with(Option::is_some) { "true" } else { "false" }
                 aria-describedby=error_id.clone()

@@ -106,3 +106,23 @@ test('the serving load is part of the link and bad numbers are explained at the 
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('runtime') === 'llamacpp');
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune needs far more', async () => {
+  const app = await WhichGpuPage.open(browser, server.url + '?task=finetune&model=llama-3.1-8b&method=qlora&ce=chunked');
+  await app.waitForResults();
+  // Serving fields give way to training ones.
+  assert.equal(await app.page.locator('#conc').count(), 0);
+  assert.equal(await app.page.getByTestId('method-select').inputValue(), 'qlora');
+  const qlora = await app.memory();
+  assert.match(qlora, /^Memory on one GPU: .*weights 5\.3 GB, adapters .*optimizer .*activations/);
+  const qloraCaption = await app.caption();
+  await app.page.getByTestId('method-select').selectOption('full');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('method') === 'full');
+  assert.notEqual(await app.caption(), qloraCaption);
+  // Sharding the optimizer state over 8 GPUs with ZeRO-3 cuts the per-GPU need.
+  await app.page.locator('#gpus').fill('8');
+  await app.page.locator('#zero').fill('3');
+  await app.page.getByText(/^Memory per GPU of 8:/).waitFor();
+  assert.equal(app.params().get('zero'), '3');
+  assert.deepEqual(app.consoleErrors, []);
+});

@@ -248,7 +248,7 @@ fn the_reason_names_the_need_and_the_card() {
         fit.reason.as_deref(),
         Some("needs 134 GB, has 80 GB (72 GB usable)")
     );
-    assert_eq!(fit.max_concurrency, 0);
+    assert_eq!(fit.max_concurrency, Some(0));
 }
 
 #[test]
@@ -257,30 +257,50 @@ fn max_concurrency_is_what_the_kv_cache_space_holds() {
     // − ~2 GiB activations and overhead leaves ~55 GiB for KV at 320 MiB per
     // 2,560-token sequence: about 170 sequences.
     let w = workload("llama-3.1-8b", Precision::Bf16);
-    let fit = fit(
+    let sized = fit(
         &w,
         catalog().model("llama-3.1-8b").unwrap(),
         catalog().gpu("h100_sxm").unwrap(),
         1,
     )
     .unwrap();
-    assert!(
-        (150..=180).contains(&fit.max_concurrency),
-        "{}",
-        fit.max_concurrency
-    );
+    let max = sized.max_concurrency.unwrap();
+    assert!((150..=180).contains(&max), "{max}");
     let at_max = Workload {
-        concurrency: fit.max_concurrency,
+        concurrency: max,
         ..w.clone()
     };
     let beyond = Workload {
-        concurrency: fit.max_concurrency + 1,
+        concurrency: max + 1,
         ..w
     };
     let model = catalog().model("llama-3.1-8b").unwrap();
     let h100 = catalog().gpu("h100_sxm").unwrap();
     assert!(super::fit(&at_max, model, h100, 1).unwrap().fits);
     assert!(!super::fit(&beyond, model, h100, 1).unwrap().fits);
+}
+
+#[test]
+fn training_fits_use_all_of_vram_and_report_no_concurrency() {
+    // QLoRA of Llama 2 70B on one 48 GB card (QLoRA paper: 65B on one 48 GB GPU).
+    let w = Workload {
+        task: crate::engine::Task::Finetune,
+        model: "llama-2-70b".into(),
+        method: crate::engine::FinetuneMethod::Qlora,
+        seq_len: 512,
+        micro_batch: 1,
+        ..Workload::default()
+    };
+    let sized = fit(
+        &w,
+        catalog().model("llama-2-70b").unwrap(),
+        catalog().gpu("rtx_a6000").unwrap(),
+        1,
+    )
+    .unwrap();
+    assert!(sized.fits, "{:?}", sized.reason);
+    assert_eq!(sized.usable_bytes_per_gpu, 48.0 * BYTES_PER_GB);
+    assert_eq!(sized.max_concurrency, None);
 }
 
 #[test]
