@@ -56,11 +56,7 @@ struct Flags<'a> {
 }
 
 impl<'a> Flags<'a> {
-    fn parse(
-        args: &'a [String],
-        with_value: &[&str],
-        switches: &[&str],
-    ) -> Result<Flags<'a>, String> {
+    fn parse(args: &'a [String], with_value: &[&str], switches: &[&str]) -> Result<Flags<'a>, String> {
         let mut i = 0;
         while i < args.len() {
             let flag = args[i].as_str();
@@ -100,11 +96,7 @@ fn workload_label(workload: &crate::engine::Workload) -> String {
 
 /// What the query could not apply, as JSON.
 fn notes_json(decoded: &url_codec::Decoded) -> serde_json::Value {
-    decoded
-        .notes
-        .iter()
-        .map(|n| json!({"key": n.key, "message": n.message}))
-        .collect()
+    decoded.notes.iter().map(|n| json!({"key": n.key, "message": n.message})).collect()
 }
 
 /// What the query could not apply, as lines a person reads.
@@ -116,12 +108,8 @@ fn print_notes(decoded: &url_codec::Decoded, out: &mut dyn Write) {
 
 fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let flags = Flags::parse(args, &["--from", "--out"], &[])?;
-    let from = flags
-        .value("--from")
-        .ok_or("snapshot needs --from DIR (e.g. ../shared/data)")?;
-    let to = flags
-        .value("--out")
-        .ok_or("snapshot needs --out DIR (e.g. public/data)")?;
+    let from = flags.value("--from").ok_or("snapshot needs --from DIR (e.g. ../shared/data)")?;
+    let to = flags.value("--out").ok_or("snapshot needs --out DIR (e.g. public/data)")?;
     let built = crate::snapshot_builder::build(Path::new(from)).map_err(|e| e.to_string())?;
     crate::snapshot_builder::write(&built, Path::new(to)).map_err(|e| e.to_string())?;
     let _ = writeln!(
@@ -142,15 +130,10 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let query = flags.value("--config").unwrap_or("");
     let top = match flags.value("--top") {
         None => 10,
-        Some(text) => text
-            .parse::<usize>()
-            .map_err(|_| format!("--top: \"{text}\" is not a count"))?,
+        Some(text) => text.parse::<usize>().map_err(|_| format!("--top: \"{text}\" is not a count"))?,
     };
-    let offers_path = flags
-        .value("--offers")
-        .map_or_else(|| PathBuf::from("public/data/offers.json"), PathBuf::from);
-    let text = std::fs::read_to_string(&offers_path)
-        .map_err(|e| format!("{}: {e}", offers_path.display()))?;
+    let offers_path = flags.value("--offers").map_or_else(|| PathBuf::from("public/data/offers.json"), PathBuf::from);
+    let text = std::fs::read_to_string(&offers_path).map_err(|e| format!("{}: {e}", offers_path.display()))?;
     let snapshot = Snapshot::from_json(&text).map_err(|e| e.to_string())?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = url_codec::decode(query, catalog);
@@ -218,24 +201,17 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let flags = Flags::parse(args, &["--config", "--gpu", "--count"], &["--json"])?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = url_codec::decode(flags.value("--config").unwrap_or(""), catalog);
-    let gpu_id = flags
-        .value("--gpu")
-        .ok_or("estimate needs --gpu GPU_ID (a gpu_id of gpus.csv, e.g. h100_sxm)")?;
+    let gpu_id = flags.value("--gpu").ok_or("estimate needs --gpu GPU_ID (a gpu_id of gpus.csv, e.g. h100_sxm)")?;
     let gpu = catalog.gpu(gpu_id).map_err(|e| e.to_string())?;
     let count = match flags.value("--count") {
         None => 1,
         Some(text) => match text.parse::<u32>() {
             Ok(n) if (1..=1024).contains(&n) => n,
-            _ => {
-                return Err(format!(
-                    "--count: \"{text}\" is not a GPU count (1 to 1024)"
-                ))
-            }
+            _ => return Err(format!("--count: \"{text}\" is not a GPU count (1 to 1024)")),
         },
     };
-    let model = catalog
-        .model(&decoded.workload.model)
-        .map_err(|e| e.to_string())?;
+    let model = decoded.workload.resolve_model(catalog).map_err(|e| e.to_string())?;
+    let model = model.as_ref();
     let sized = fit(&decoded.workload, model, gpu, count).map_err(|e| e.to_string())?;
     if flags.has("--json") {
         let document = json!({
@@ -252,13 +228,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     } else {
         print_notes(&decoded, out);
         let m = &sized.memory;
-        let _ = writeln!(
-            out,
-            "{} ({}) on {count}× {}:",
-            model.name,
-            workload_label(&decoded.workload),
-            gpu.name
-        );
+        let _ = writeln!(out, "{} ({}) on {count}× {}:", model.name, workload_label(&decoded.workload), gpu.name);
         for (part, bytes) in [
             ("weights", m.weights_bytes),
             ("KV cache", m.kv_cache_bytes),
@@ -275,10 +245,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         match &sized.reason {
             None => {
                 let _ = match sized.max_concurrency {
-                    Some(n) => writeln!(
-                        out,
-                        "fits; up to {n} concurrent sequences of this length (estimate)"
-                    ),
+                    Some(n) => writeln!(out, "fits; up to {n} concurrent sequences of this length (estimate)"),
                     None => writeln!(out, "fits (estimate)"),
                 };
             }

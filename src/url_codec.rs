@@ -5,6 +5,7 @@
 //! A bad value falls back to that field's default with a note naming the
 //! field, and the rest of the link still applies.
 
+use crate::engine::workload::{CustomModel, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, LAYERS, PARAMS, VOCAB};
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
 };
@@ -49,19 +50,37 @@ where
 /// A whole number within `(key, min, max)`.
 fn parse_count(value: &str, (_, min, max): (&str, u32, u32)) -> Result<u32, String> {
     match value.trim().parse::<f64>() {
-        Ok(n)
-            if n.is_finite() && n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) =>
-        {
-            Ok(n as u32)
+        Ok(n) if n.is_finite() && n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) => Ok(n as u32),
+        Ok(n) if n.is_finite() && n.fract() == 0.0 => {
+            Err(format!("{} is out of range ({min} to {max})", shorten(value)))
         }
-        Ok(n) if n.is_finite() && n.fract() == 0.0 => Err(format!(
-            "{} is out of range ({min} to {max})",
-            shorten(value)
-        )),
-        _ => Err(format!(
-            "\"{}\" is not a whole number ({min} to {max})",
-            shorten(value)
-        )),
+        _ => Err(format!("\"{}\" is not a whole number ({min} to {max})", shorten(value))),
+    }
+}
+
+/// Switches the workload to a custom model (keeping numbers already set)
+/// and returns it for editing.
+fn custom(w: &mut Workload) -> &mut CustomModel {
+    w.model = CUSTOM_MODEL.to_string();
+    w.custom.get_or_insert_with(CustomModel::default)
+}
+
+/// A custom model's number in its URL spelling; empty for catalog models
+/// and unset parts, so they are left out of links.
+fn custom_value(w: &Workload, part: fn(&CustomModel) -> Option<f64>) -> String {
+    match (&w.custom, w.model == CUSTOM_MODEL) {
+        (Some(custom), true) => part(custom).map(|n| n.to_string()).unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// A positive amount within `(key, min, max)`, exponent notation allowed
+/// (`params=7e10`).
+fn parse_amount(value: &str, (_, min, max): (&str, f64, f64)) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && (min..=max).contains(&n) => Ok(n),
+        Ok(n) if n.is_finite() => Err(format!("{} is out of range ({min:e} to {max:e})", shorten(value))),
+        _ => Err(format!("\"{}\" is not a number", shorten(value))),
     }
 }
 
@@ -74,18 +93,16 @@ fn parse_switch(value: &str) -> Result<bool, String> {
     }
 }
 
-const FIELDS: [Field; 17] = [
-    Field {
-        key: "task",
-        set: |w, v, _| parse_option(v).map(|value| w.task = value),
-        get: |w| w.task.to_string(),
-    },
+const FIELDS: [Field; 26] = [
+    Field { key: "task", set: |w, v, _| parse_option(v).map(|value| w.task = value), get: |w| w.task.to_string() },
     Field {
         key: "model",
         set: |w, v, catalog| {
-            let model = catalog
-                .model(v)
-                .map_err(|_| format!("unknown model \"{}\"", shorten(v)))?;
+            if v == CUSTOM_MODEL {
+                custom(w);
+                return Ok(());
+            }
+            let model = catalog.model(v).map_err(|_| format!("unknown model \"{}\"", shorten(v)))?;
             w.model = model.id.clone();
             Ok(())
         },
@@ -156,26 +173,62 @@ const FIELDS: [Field; 17] = [
         set: |w, v, _| parse_count(v, ZERO_STAGE).map(|value| w.zero_stage = value),
         get: |w| w.zero_stage.to_string(),
     },
-    Field {
-        key: "gpus",
-        set: |w, v, _| parse_count(v, GPUS).map(|value| w.gpus = value),
-        get: |w| w.gpus.to_string(),
-    },
+    Field { key: "gpus", set: |w, v, _| parse_count(v, GPUS).map(|value| w.gpus = value), get: |w| w.gpus.to_string() },
     Field {
         key: "ce",
         set: |w, v, _| parse_option(v).map(|value| w.cross_entropy = value),
         get: |w| w.cross_entropy.to_string(),
     },
+    Field {
+        key: "params",
+        set: |w, v, _| parse_amount(v, PARAMS).map(|value| custom(w).params = value),
+        get: |w| custom_value(w, |c| Some(c.params)),
+    },
+    Field {
+        key: "active_params",
+        set: |w, v, _| parse_amount(v, PARAMS).map(|value| custom(w).active_params = Some(value)),
+        get: |w| custom_value(w, |c| c.active_params),
+    },
+    Field {
+        key: "layers",
+        set: |w, v, _| parse_count(v, LAYERS).map(|value| custom(w).layers = value),
+        get: |w| custom_value(w, |c| Some(f64::from(c.layers))),
+    },
+    Field {
+        key: "hidden",
+        set: |w, v, _| parse_count(v, HIDDEN).map(|value| custom(w).hidden = value),
+        get: |w| custom_value(w, |c| Some(f64::from(c.hidden))),
+    },
+    Field {
+        key: "heads",
+        set: |w, v, _| parse_count(v, HEADS).map(|value| custom(w).heads = Some(value)),
+        get: |w| custom_value(w, |c| c.heads.map(f64::from)),
+    },
+    Field {
+        key: "kv_heads",
+        set: |w, v, _| parse_count(v, HEADS).map(|value| custom(w).kv_heads = Some(value)),
+        get: |w| custom_value(w, |c| c.kv_heads.map(f64::from)),
+    },
+    Field {
+        key: "head_dim",
+        set: |w, v, _| parse_count(v, HEAD_DIM).map(|value| custom(w).head_dim = Some(value)),
+        get: |w| custom_value(w, |c| c.head_dim.map(f64::from)),
+    },
+    Field {
+        key: "experts",
+        set: |w, v, _| parse_count(v, EXPERTS).map(|value| custom(w).experts = Some(value)),
+        get: |w| custom_value(w, |c| c.experts.map(f64::from)),
+    },
+    Field {
+        key: "vocab",
+        set: |w, v, _| parse_count(v, VOCAB).map(|value| custom(w).vocab = Some(value)),
+        get: |w| custom_value(w, |c| c.vocab.map(f64::from)),
+    },
 ];
 
 /// Sets one field from its URL spelling, as the form, the URL and the CLI
 /// all do; the error names the problem (the caller adds the field).
-pub fn apply(
-    workload: &mut Workload,
-    key: &str,
-    value: &str,
-    catalog: &Catalog,
-) -> Result<(), String> {
+pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog) -> Result<(), String> {
     match FIELDS.iter().find(|f| f.key == key) {
         Some(field) => (field.set)(workload, value, catalog),
         None => Err(format!("unknown setting \"{}\"", shorten(key))),
@@ -184,34 +237,25 @@ pub fn apply(
 
 /// A field's current value in its URL spelling.
 pub fn value_of(workload: &Workload, key: &str) -> Option<String> {
-    FIELDS
-        .iter()
-        .find(|f| f.key == key)
-        .map(|field| (field.get)(workload))
+    FIELDS.iter().find(|f| f.key == key).map(|field| (field.get)(workload))
 }
 
 /// Reads a query string (with or without the leading `?`).
 pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let mut workload = Workload::default();
     let mut notes = Vec::new();
-    let mut note = |key: &str, message: String| {
-        notes.push(Note {
-            key: key.to_string(),
-            message,
-        })
-    };
-    for pair in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
+    let mut note = |key: &str, message: String| notes.push(Note { key: key.to_string(), message });
+    for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
         let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(raw_key);
         let value = percent_decode(raw_value);
         if key == "v" {
             match value.parse::<u32>() {
                 Ok(v) if v <= URL_VERSION => {}
-                Ok(v) => note("v", format!("this link was made by a newer version of whichgpu (v={v}); some settings may be ignored")),
+                Ok(v) => note(
+                    "v",
+                    format!("this link was made by a newer version of whichgpu (v={v}); some settings may be ignored"),
+                ),
                 Err(_) => note("v", format!("link version \"{}\" is not a number", shorten(&value))),
             }
             continue;
@@ -220,16 +264,11 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
             Some(field) => {
                 if let Err(problem) = (field.set)(&mut workload, &value, catalog) {
                     let default = (field.get)(&Workload::default());
-                    note(
-                        field.key,
-                        format!("{}: {problem}; using {default}", field.key),
-                    );
+                    let fallback = if default.is_empty() { "ignored".to_string() } else { format!("using {default}") };
+                    note(field.key, format!("{}: {problem}; {fallback}", field.key));
                 }
             }
-            None => note(
-                &key,
-                format!("unknown setting \"{}\" ignored", shorten(&key)),
-            ),
+            None => note(&key, format!("unknown setting \"{}\" ignored", shorten(&key))),
         }
     }
     Decoded { workload, notes }
@@ -242,8 +281,7 @@ pub fn encode(workload: &Workload) -> String {
         .iter()
         .filter_map(|field| {
             let value = (field.get)(workload);
-            (value != (field.get)(&defaults))
-                .then(|| format!("{}={}", field.key, percent_encode(&value)))
+            (value != (field.get)(&defaults)).then(|| format!("{}={}", field.key, percent_encode(&value)))
         })
         .collect();
     if pairs.is_empty() {
@@ -326,11 +364,7 @@ mod tests {
     fn every_model_and_precision_round_trips() {
         for model in &catalog().models {
             for precision in Precision::ALL {
-                let workload = Workload {
-                    model: model.id.clone(),
-                    weight_precision: precision,
-                    ..Workload::default()
-                };
+                let workload = Workload { model: model.id.clone(), weight_precision: precision, ..Workload::default() };
                 let decoded = decode(&encode(&workload), catalog());
                 assert_eq!(decoded.workload, workload);
                 assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
@@ -354,11 +388,7 @@ mod tests {
         let keys: Vec<&str> = decoded.notes.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(keys, ["model", "colour"]);
         assert!(decoded.notes[0].message.contains("\"<script>\""));
-        assert!(
-            decoded.notes[0].message.starts_with("model: "),
-            "{:?}",
-            decoded.notes
-        );
+        assert!(decoded.notes[0].message.starts_with("model: "), "{:?}", decoded.notes);
 
         let decoded = decode("wq=fp7", catalog());
         assert_eq!(decoded.workload.weight_precision, Precision::Bf16);
@@ -380,16 +410,28 @@ mod tests {
             ..Workload::default()
         };
         let query = encode(&workload);
-        assert_eq!(
-            query,
-            "v=1&model=qwen2.5-72b&wq=q4_k_m&kvq=fp8&runtime=llamacpp&in=8000&out=1000&conc=64"
-        );
+        assert_eq!(query, "v=1&model=qwen2.5-72b&wq=q4_k_m&kvq=fp8&runtime=llamacpp&in=8000&out=1000&conc=64");
         assert_eq!(decode(&query, catalog()).workload, workload);
-        let only_conc = Workload {
-            concurrency: 8,
-            ..Workload::default()
-        };
+        let only_conc = Workload { concurrency: 8, ..Workload::default() };
         assert_eq!(encode(&only_conc), "v=1&conc=8");
+    }
+
+    #[test]
+    fn a_custom_model_round_trips_and_bad_numbers_are_named() {
+        let decoded = decode("model=custom&params=7e10&layers=80&hidden=8192&heads=64&kv_heads=8", catalog());
+        assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+        let w = &decoded.workload;
+        assert_eq!(w.model, "custom");
+        let custom = w.custom.as_ref().unwrap();
+        assert_eq!((custom.params, custom.layers, custom.kv_heads), (7e10, 80, Some(8)));
+        assert_eq!(decode(&encode(w), catalog()).workload, *w);
+        // Giving any number alone also selects a custom model.
+        assert_eq!(decode("params=1.3e9", catalog()).workload.model, "custom");
+        // 10^30 parameters and zero layers are refused by name.
+        let decoded = decode("params=1e30&layers=0", catalog());
+        let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(messages[0], "params: 1e30 is out of range (1e6 to 1e13); ignored");
+        assert!(messages[1].starts_with("layers: 0 is out of range"), "{messages:?}");
     }
 
     #[test]
@@ -413,13 +455,7 @@ mod tests {
         assert_eq!(decode(&query, catalog()).workload, workload);
         let decoded = decode("zero=4&ckpt=maybe", catalog());
         let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
-        assert_eq!(
-            messages,
-            [
-                "zero: 4 is out of range (0 to 3); using 0",
-                "ckpt: \"maybe\" is not 1 or 0; using 1"
-            ]
-        );
+        assert_eq!(messages, ["zero: 4 is out of range (0 to 3); using 0", "ckpt: \"maybe\" is not 1 or 0; using 1"]);
     }
 
     #[test]
@@ -430,7 +466,10 @@ mod tests {
             ("conc=NaN", "conc: \"NaN\" is not a whole number (1 to 100000); using 1"),
             ("in=1e30", "in: 1e30 is out of range (1 to 10000000); using 2048"),
             ("out=2.5", "out: \"2.5\" is not a whole number (1 to 10000000); using 512"),
-            ("runtime=ollama", "runtime: unknown runtime \"ollama\" (use one of vllm, trtllm, llamacpp, hf); using vllm"),
+            (
+                "runtime=ollama",
+                "runtime: unknown runtime \"ollama\" (use one of vllm, trtllm, llamacpp, hf); using vllm",
+            ),
         ] {
             let decoded = decode(query, catalog());
             assert_eq!(decoded.workload, Workload::default(), "{query}");

@@ -24,11 +24,7 @@ fn stdout(output: &Output) -> String {
 fn assert_fails_with(args: &[&str], expected: &str) {
     let output = whichgpu(args);
     assert!(!output.status.success(), "{args:?}");
-    assert!(
-        stderr(&output).contains(expected),
-        "{args:?}: {}",
-        stderr(&output)
-    );
+    assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
 }
 
 fn stderr(output: &Output) -> String {
@@ -37,14 +33,7 @@ fn stderr(output: &Output) -> String {
 
 #[test]
 fn rank_takes_the_pages_query_and_answers_in_json() {
-    let output = whichgpu(&[
-        "rank",
-        "--config",
-        "v=1&model=llama-3.1-70b&wq=bf16",
-        "--top",
-        "3",
-        "--json",
-    ]);
+    let output = whichgpu(&["rank", "--config", "v=1&model=llama-3.1-70b&wq=bf16", "--top", "3", "--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["workload"]["model"], "llama-3.1-70b");
@@ -52,10 +41,7 @@ fn rank_takes_the_pages_query_and_answers_in_json() {
     assert_eq!(json["memory"]["weights_bytes"], 141_107_412_992.0);
     let results = json["results"].as_array().unwrap();
     assert_eq!(results.len(), 3);
-    let prices: Vec<f64> = results
-        .iter()
-        .map(|r| r["price_per_hour"].as_f64().unwrap())
-        .collect();
+    let prices: Vec<f64> = results.iter().map(|r| r["price_per_hour"].as_f64().unwrap()).collect();
     assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
     for result in results {
         let total = result["vram_gb"].as_f64().unwrap() * result["gpu_count"].as_f64().unwrap();
@@ -69,10 +55,7 @@ fn rank_reports_bad_query_values_and_still_answers() {
     let output = whichgpu(&["rank", "--config", "wq=fp7"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(
-        text.contains("note: wq: unknown precision \"fp7\""),
-        "{text}"
-    );
+    assert!(text.contains("note: wq: unknown precision \"fp7\""), "{text}");
     assert!(text.contains("llama-3.1-8b at bf16"), "{text}");
 }
 
@@ -81,9 +64,7 @@ fn estimate_gives_the_memory_breakdown_and_the_fit_as_json() {
     // Llama 3.1 70B in BF16 on 2× H100 under vLLM: 131 GiB of weights split in
     // two fits the 72 GiB each GPU may use (product brief: 70B → 80 GB × 2).
     let query = "model=llama-3.1-70b&wq=bf16&in=4096&out=1024&conc=4";
-    let output = whichgpu(&[
-        "estimate", "--config", query, "--gpu", "h100_sxm", "--count", "2", "--json",
-    ]);
+    let output = whichgpu(&["estimate", "--config", query, "--gpu", "h100_sxm", "--count", "2", "--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     let memory = &json["memory"];
@@ -98,10 +79,7 @@ fn estimate_gives_the_memory_breakdown_and_the_fit_as_json() {
         "total_bytes",
         "per_gpu_bytes",
     ] {
-        assert!(
-            memory[key].as_f64().is_some_and(f64::is_finite),
-            "memory.{key}: {memory}"
-        );
+        assert!(memory[key].as_f64().is_some_and(f64::is_finite), "memory.{key}: {memory}");
     }
     assert_eq!(memory["weights_bytes"], 141_107_412_992.0);
     // 327,680 bytes per token (models.csv) × 5,120 tokens × 4 sequences.
@@ -115,38 +93,17 @@ fn estimate_gives_the_memory_breakdown_and_the_fit_as_json() {
     let one = whichgpu(&["estimate", "--config", query, "--gpu", "h100_sxm", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&one)).unwrap();
     assert_eq!(json["fits"], false);
-    assert!(
-        json["reason"].as_str().unwrap().starts_with("needs 1"),
-        "{json}"
-    );
+    assert!(json["reason"].as_str().unwrap().starts_with("needs 1"), "{json}");
 }
 
 #[test]
 fn estimate_refuses_unknown_gpus_and_impossible_counts() {
     for (args, expected) in [
-        (
-            &["estimate", "--gpu", "rtx_9999"][..],
-            "unknown GPU \"rtx_9999\"",
-        ),
-        (
-            &["estimate", "--gpu", "h100_sxm", "--count", "0"][..],
-            "--count: \"0\" is not a GPU count",
-        ),
-        (
-            &["estimate", "--gpu", "h100_sxm", "--count", "-2"][..],
-            "--count: \"-2\" is not a GPU count",
-        ),
+        (&["estimate", "--gpu", "rtx_9999"][..], "unknown GPU \"rtx_9999\""),
+        (&["estimate", "--gpu", "h100_sxm", "--count", "0"][..], "--count: \"0\" is not a GPU count"),
+        (&["estimate", "--gpu", "h100_sxm", "--count", "-2"][..], "--count: \"-2\" is not a GPU count"),
         (&["estimate"][..], "estimate needs --gpu"),
-        (
-            &[
-                "estimate",
-                "--config",
-                "model=whisper-large-v3",
-                "--gpu",
-                "h100_sxm",
-            ][..],
-            "no transformer shape",
-        ),
+        (&["estimate", "--config", "model=whisper-large-v3", "--gpu", "h100_sxm"][..], "no transformer shape"),
     ] {
         assert_fails_with(args, expected);
     }
@@ -156,16 +113,10 @@ fn estimate_refuses_unknown_gpus_and_impossible_counts() {
 fn usage_errors_name_the_problem_and_fail() {
     for (args, expected) in [
         (&["frobnicate"][..], "unknown command \"frobnicate\""),
-        (
-            &["rank", "--top", "many"][..],
-            "--top: \"many\" is not a count",
-        ),
+        (&["rank", "--top", "many"][..], "--top: \"many\" is not a count"),
         (&["rank", "--config"][..], "--config needs a value"),
         (&["snapshot", "--out", "x"][..], "snapshot needs --from"),
-        (
-            &["rank", "--offers", "/nonexistent/offers.json"][..],
-            "/nonexistent/offers.json",
-        ),
+        (&["rank", "--offers", "/nonexistent/offers.json"][..], "/nonexistent/offers.json"),
     ] {
         assert_fails_with(args, expected);
     }
@@ -179,11 +130,7 @@ fn a_damaged_offer_file_gives_the_loaders_message() {
     std::fs::write(&file, r#"{"schema_version": 1, "offers": ["#).unwrap();
     let output = whichgpu(&["rank", "--offers", file.to_str().unwrap()]);
     assert!(!output.status.success());
-    assert!(
-        stderr(&output).contains("offer data could not be read: the file is damaged"),
-        "{}",
-        stderr(&output)
-    );
+    assert!(stderr(&output).contains("offer data could not be read: the file is damaged"), "{}", stderr(&output));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -192,28 +139,15 @@ fn the_snapshot_builder_is_deterministic_and_matches_the_committed_data() {
     let base = std::env::temp_dir().join(format!("whichgpu-cli-snapshot-{}", std::process::id()));
     let (a, b) = (base.join("a"), base.join("b"));
     for out in [&a, &b] {
-        let output = whichgpu(&[
-            "snapshot",
-            "--from",
-            shared_data().to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let output = whichgpu(&["snapshot", "--from", shared_data().to_str().unwrap(), "--out", out.to_str().unwrap()]);
         assert!(output.status.success(), "{}", stderr(&output));
-        assert!(
-            stdout(&output).contains("offers from"),
-            "{}",
-            stdout(&output)
-        );
+        assert!(stdout(&output).contains("offers from"), "{}", stdout(&output));
     }
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/data");
     for file in ["offers.json", "catalog.json", "SUMMARY.md"] {
         let first = std::fs::read(a.join(file)).unwrap();
         // Compared as booleans: a failing assert_eq! would print megabytes.
-        assert!(
-            first == std::fs::read(b.join(file)).unwrap(),
-            "{file} differs between two runs"
-        );
+        assert!(first == std::fs::read(b.join(file)).unwrap(), "{file} differs between two runs");
         assert!(
             first == std::fs::read(committed.join(file)).unwrap(),
             "public/data/{file} is stale: run `cargo run -- snapshot --from ../shared/data --out public/data`"
@@ -227,28 +161,18 @@ fn the_committed_snapshot_follows_its_documented_json_schema() {
     // Every key the builder writes is described in docs/offers.schema.json, and
     // every key the schema requires is written.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("docs/offers.schema.json")).unwrap(),
-    )
-    .unwrap();
-    let snapshot: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("public/data/offers.json")).unwrap(),
-    )
-    .unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("docs/offers.schema.json")).unwrap()).unwrap();
+    let snapshot: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("public/data/offers.json")).unwrap()).unwrap();
     let check = |value: &serde_json::Value, object_schema: &serde_json::Value, what: &str| {
         let properties = object_schema["properties"].as_object().unwrap();
         let object = value.as_object().unwrap();
         for key in object.keys() {
-            assert!(
-                properties.contains_key(key),
-                "{what} key \"{key}\" is not in the schema"
-            );
+            assert!(properties.contains_key(key), "{what} key \"{key}\" is not in the schema");
         }
         for key in object_schema["required"].as_array().unwrap() {
-            assert!(
-                object.contains_key(key.as_str().unwrap()),
-                "{what} lacks required \"{key}\""
-            );
+            assert!(object.contains_key(key.as_str().unwrap()), "{what} lacks required \"{key}\"");
         }
     };
     check(&snapshot, &schema, "snapshot");
@@ -258,10 +182,7 @@ fn the_committed_snapshot_follows_its_documented_json_schema() {
             check(item, item_schema, list);
         }
     }
-    assert_eq!(
-        snapshot["schema_version"],
-        schema["properties"]["schema_version"]["const"]
-    );
+    assert_eq!(snapshot["schema_version"], schema["properties"]["schema_version"]["const"]);
 }
 
 #[test]
@@ -270,40 +191,18 @@ fn the_snapshot_covers_every_provider_of_the_catalogs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(root.join("public/data/offers.json")).unwrap();
     let snapshot = whichgpu::engine::Snapshot::from_json(&text).unwrap();
-    let providers: std::collections::BTreeSet<&str> = snapshot
-        .offers
-        .iter()
-        .map(|o| o.provider.as_str())
-        .collect();
-    for expected in [
-        "aws",
-        "gcp",
-        "azure",
-        "oci",
-        "runpod",
-        "lambda",
-        "vast",
-        "nebius",
-        "shadeform",
-        "spheron",
-    ] {
+    let providers: std::collections::BTreeSet<&str> = snapshot.offers.iter().map(|o| o.provider.as_str()).collect();
+    for expected in ["aws", "gcp", "azure", "oci", "runpod", "lambda", "vast", "nebius", "shadeform", "spheron"] {
         assert!(providers.contains(expected), "no offers from {expected}");
     }
-    assert!(
-        providers.len() >= 25,
-        "{} providers: {providers:?}",
-        providers.len()
-    );
+    assert!(providers.len() >= 25, "{} providers: {providers:?}", providers.len());
     let behind_shadeform: std::collections::BTreeSet<&str> = snapshot
         .offers
         .iter()
         .filter(|o| o.provider == "shadeform")
         .filter_map(|o| o.underlying_cloud.as_deref())
         .collect();
-    assert!(
-        behind_shadeform.contains("lambdalabs") && behind_shadeform.contains("nebius"),
-        "{behind_shadeform:?}"
-    );
+    assert!(behind_shadeform.contains("lambdalabs") && behind_shadeform.contains("nebius"), "{behind_shadeform:?}");
 }
 
 #[test]
@@ -317,24 +216,12 @@ fn an_unknown_gpu_name_fails_the_build_with_the_list_of_names() {
     text.push_str("gpu_1x_voodoo,Voodoo5-6000,1.0,4.0,16.0,0.5,us-east-1,,\n");
     std::fs::write(&lambda, text).unwrap();
     let out = base.join("out");
-    let output = whichgpu(&[
-        "snapshot",
-        "--from",
-        base.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = whichgpu(&["snapshot", "--from", base.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(!output.status.success());
     let message = stderr(&output);
-    assert!(
-        message.contains("skypilot-v8-lambda: \"Voodoo5-6000\" (1 rows)"),
-        "{message}"
-    );
+    assert!(message.contains("skypilot-v8-lambda: \"Voodoo5-6000\" (1 rows)"), "{message}");
     assert!(message.contains("gpu_names.rs"), "{message}");
-    assert!(
-        !out.join("offers.json").exists(),
-        "nothing is written on failure"
-    );
+    assert!(!out.join("offers.json").exists(), "nothing is written on failure");
     std::fs::remove_dir_all(&base).unwrap();
 }
 

@@ -21,19 +21,13 @@ fn container() -> web_sys::HtmlElement {
 
 fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
     let nodes = root.query_selector_all(selector).unwrap();
-    (0..nodes.length())
-        .filter_map(|i| nodes.item(i))
-        .map(|n| n.text_content().unwrap_or_default())
-        .collect()
+    (0..nodes.length()).filter_map(|i| nodes.item(i)).map(|n| n.text_content().unwrap_or_default()).collect()
 }
 
 /// Lets the reactive system and pending futures run.
 async fn settle() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50)
-            .unwrap();
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50).unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
@@ -42,20 +36,14 @@ async fn settle() {
 fn mount_form(workload: RwSignal<Workload>) -> web_sys::HtmlElement {
     let catalog = Catalog::bundled().unwrap();
     let root = container();
-    leptos::mount::mount_to(
-        root.clone(),
-        move || view! { <WorkloadForm catalog=catalog workload=workload /> },
-    )
-    .forget();
+    leptos::mount::mount_to(root.clone(), move || view! { <WorkloadForm catalog=catalog workload=workload /> })
+        .forget();
     root
 }
 
 /// The element matching `selector` under `root`, as a `T`.
 fn element<T: JsCast>(root: &web_sys::HtmlElement, selector: &str) -> T {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap()
-        .unchecked_into()
+    root.query_selector(selector).unwrap().unwrap().unchecked_into()
 }
 
 fn test_snapshot() -> Snapshot {
@@ -63,11 +51,7 @@ fn test_snapshot() -> Snapshot {
         provider: "lambda".into(),
         underlying_cloud: None,
         instance: instance.into(),
-        regions: vec![
-            "us-east-1".into(),
-            "us-west-1".into(),
-            "europe-central-1".into(),
-        ],
+        regions: vec!["us-east-1".into(), "us-west-1".into(), "europe-central-1".into()],
         gpu: "h100_sxm".into(),
         gpu_count: count,
         vram_gb: 80.0,
@@ -134,9 +118,7 @@ async fn choosing_a_precision_in_the_form_updates_the_workload() {
     let root = mount_form(workload);
     let precision: web_sys::HtmlSelectElement = element(&root, "#wq");
     precision.set_value("fp8");
-    precision
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+    precision.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     settle().await;
     assert_eq!(workload.get_untracked().weight_precision, Precision::Fp8);
 }
@@ -149,19 +131,14 @@ async fn a_number_field_rejects_bad_input_next_to_the_field_and_keeps_the_worklo
     assert_eq!(texts(&root, "label[for=conc]"), ["Concurrent requests"]);
 
     conc.set_value("-3");
-    conc.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    conc.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     settle().await;
     assert_eq!(workload.get_untracked().concurrency, 1);
-    assert_eq!(
-        texts(&root, "#conc-error"),
-        ["-3 is out of range (1 to 100000)"]
-    );
+    assert_eq!(texts(&root, "#conc-error"), ["-3 is out of range (1 to 100000)"]);
     assert_eq!(conc.get_attribute("aria-invalid").as_deref(), Some("true"));
 
     conc.set_value("64");
-    conc.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    conc.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     settle().await;
     assert_eq!(workload.get_untracked().concurrency, 64);
     assert_eq!(texts(&root, "#conc-error"), [""]);
@@ -172,11 +149,7 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     let catalog = Catalog::bundled().unwrap();
     let snapshot = Arc::new(test_snapshot());
     // Llama 3.1 70B in BF16 (131 GB) needs two or more 80 GB H100s.
-    let workload = Workload {
-        model: "llama-3.1-70b".into(),
-        weight_precision: Precision::Bf16,
-        ..Workload::default()
-    };
+    let workload = Workload { model: "llama-3.1-70b".into(), weight_precision: Precision::Bf16, ..Workload::default() };
     let report = rank(&workload, catalog, &snapshot).unwrap();
     let root = container();
     leptos::mount::mount_to(
@@ -187,18 +160,9 @@ fn the_table_lists_fitting_offers_cheapest_first() {
 
     let rows = texts(&root, "tbody tr td:nth-child(2)");
     assert_eq!(rows, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
-    assert_eq!(
-        texts(&root, "tbody tr:first-child td:last-child"),
-        ["$6.38"]
-    );
-    assert_eq!(
-        texts(&root, "tbody tr:first-child td:nth-child(5)"),
-        ["us-east-1 +2 more"]
-    );
-    assert_eq!(
-        texts(&root, "caption"),
-        ["2 of 3 offers hold this workload:"]
-    );
+    assert_eq!(texts(&root, "tbody tr:first-child td:last-child"), ["$6.38"]);
+    assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 +2 more"]);
+    assert_eq!(texts(&root, "caption"), ["2 of 3 offers hold this workload:"]);
     assert_eq!(texts(&root, "thead th").len(), 6);
 }
 
@@ -219,21 +183,14 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
     assert!(error.starts_with("offer data could not be"), "{error}");
     assert_eq!(texts(&root, "[data-testid=load-error] button"), ["Retry"]);
     let memory = texts(&root, "[data-testid=memory-summary]").join("");
-    assert!(
-        memory.starts_with("Memory on one GPU: 16.4 GB (weights 15 GB"),
-        "{memory}"
-    );
+    assert!(memory.starts_with("Memory on one GPU: 16.4 GB (weights 15 GB"), "{memory}");
 }
 
 #[wasm_bindgen_test]
 fn the_snapshot_info_shows_the_date_and_each_providers_sources() {
     let snapshot = Arc::new(test_snapshot());
     let root = container();
-    leptos::mount::mount_to(
-        root.clone(),
-        move || view! { <SnapshotInfo snapshot=snapshot /> },
-    )
-    .forget();
+    leptos::mount::mount_to(root.clone(), move || view! { <SnapshotInfo snapshot=snapshot /> }).forget();
     assert_eq!(texts(&root, "[data-testid=snapshot-date]"), ["2026-09"]);
     let rows = texts(&root, "[data-testid=provider-freshness] tbody tr");
     assert_eq!(rows, ["Lambda2026-09t"]);
@@ -252,8 +209,5 @@ fn a_resellers_offer_names_the_cloud_behind_it() {
         move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
     )
     .forget();
-    assert_eq!(
-        texts(&root, "tbody tr:first-child td:first-child"),
-        ["Lambda · lambdalabs"]
-    );
+    assert_eq!(texts(&root, "tbody tr:first-child td:first-child"), ["Lambda · lambdalabs"]);
 }

@@ -96,8 +96,7 @@ pub struct Catalog {
 impl Catalog {
     /// Parses a catalog file, checking its version.
     pub fn from_json(text: &str) -> Result<Catalog, Error> {
-        let catalog: Catalog =
-            serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))?;
+        let catalog: Catalog = serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))?;
         if catalog.schema_version != CATALOG_SCHEMA_VERSION {
             return Err(Error::Catalog(format!(
                 "schema_version {} (this build reads {CATALOG_SCHEMA_VERSION})",
@@ -110,24 +109,15 @@ impl Catalog {
     /// The catalog compiled into this build, parsed once.
     pub fn bundled() -> Result<&'static Catalog, Error> {
         static BUNDLED: OnceLock<Result<Catalog, Error>> = OnceLock::new();
-        BUNDLED
-            .get_or_init(|| Catalog::from_json(BUNDLED_CATALOG_JSON))
-            .as_ref()
-            .map_err(Clone::clone)
+        BUNDLED.get_or_init(|| Catalog::from_json(BUNDLED_CATALOG_JSON)).as_ref().map_err(Clone::clone)
     }
 
     pub fn model(&self, id: &str) -> Result<&Model, Error> {
-        self.models
-            .iter()
-            .find(|m| m.id == id)
-            .ok_or_else(|| Error::UnknownModel(id.to_string()))
+        self.models.iter().find(|m| m.id == id).ok_or_else(|| Error::UnknownModel(id.to_string()))
     }
 
     pub fn gpu(&self, id: &str) -> Result<&Gpu, Error> {
-        self.gpus
-            .iter()
-            .find(|g| g.id == id)
-            .ok_or_else(|| Error::UnknownGpu(id.to_string()))
+        self.gpus.iter().find(|g| g.id == id).ok_or_else(|| Error::UnknownGpu(id.to_string()))
     }
 }
 
@@ -139,16 +129,10 @@ mod tests {
     fn the_bundled_catalog_parses_and_holds_the_reference_rows() {
         let catalog = Catalog::bundled().expect("bundled catalog");
         // models.csv: Llama 3.1 8B has 8,030,261,248 parameters (computed from its config, M1).
-        assert_eq!(
-            catalog.model("llama-3.1-8b").unwrap().params,
-            8_030_261_248.0
-        );
+        assert_eq!(catalog.model("llama-3.1-8b").unwrap().params, 8_030_261_248.0);
         // gpus.csv: H100 SXM5 has 80 GB of HBM3 at 3,350 GB/s (S1).
         let h100 = catalog.gpu("h100_sxm").unwrap();
-        assert_eq!(
-            (h100.vram_gb, h100.mem_bandwidth_gbps),
-            (80.0, Some(3350.0))
-        );
+        assert_eq!((h100.vram_gb, h100.mem_bandwidth_gbps), (80.0, Some(3350.0)));
     }
 
     #[test]

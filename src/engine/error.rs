@@ -10,10 +10,7 @@ pub enum Error {
     /// The workload names a GPU that is not in the catalog.
     UnknownGpu(String),
     /// A field has a value the engine cannot use.
-    InvalidField {
-        field: &'static str,
-        message: String,
-    },
+    InvalidField { field: &'static str, message: String },
     /// The bundled model and GPU catalog could not be read (a build defect).
     Catalog(String),
 }
@@ -22,10 +19,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::UnknownModel(id) => {
-                write!(
-                    f,
-                    "unknown model \"{id}\": pick one from the list or enter a custom model"
-                )
+                write!(f, "unknown model \"{id}\": pick one from the list or enter a custom model")
             }
             Error::UnknownGpu(id) => {
                 write!(f, "unknown GPU \"{id}\": use a gpu_id from the catalog")

@@ -40,26 +40,10 @@ pub struct RuntimeMemory {
 
 pub const fn runtime_memory(runtime: Runtime) -> RuntimeMemory {
     match runtime {
-        Runtime::Vllm => RuntimeMemory {
-            usable_share: 0.9,
-            tokens_per_pass: Some(2048.0),
-            overhead_gb: 1.0,
-        },
-        Runtime::Trtllm => RuntimeMemory {
-            usable_share: 0.9,
-            tokens_per_pass: Some(8192.0),
-            overhead_gb: 1.0,
-        },
-        Runtime::Llamacpp => RuntimeMemory {
-            usable_share: 1.0,
-            tokens_per_pass: Some(512.0),
-            overhead_gb: 0.3,
-        },
-        Runtime::Hf => RuntimeMemory {
-            usable_share: 1.0,
-            tokens_per_pass: None,
-            overhead_gb: 0.5,
-        },
+        Runtime::Vllm => RuntimeMemory { usable_share: 0.9, tokens_per_pass: Some(2048.0), overhead_gb: 1.0 },
+        Runtime::Trtllm => RuntimeMemory { usable_share: 0.9, tokens_per_pass: Some(8192.0), overhead_gb: 1.0 },
+        Runtime::Llamacpp => RuntimeMemory { usable_share: 1.0, tokens_per_pass: Some(512.0), overhead_gb: 0.3 },
+        Runtime::Hf => RuntimeMemory { usable_share: 1.0, tokens_per_pass: None, overhead_gb: 0.5 },
     }
 }
 
@@ -130,8 +114,7 @@ pub fn weights_bytes(model: &Model, precision: super::Precision) -> f64 {
 /// DeepSeek-V3/R1): far smaller than 2 × layers × heads × head_dim would be.
 /// Tensor parallelism cannot split it; every GPU holds all of it.
 fn is_latent_kv(shape: &Shape) -> bool {
-    let per_head_cache =
-        2.0 * f64::from(shape.layers) * f64::from(shape.kv_heads) * f64::from(shape.head_dim) * 2.0;
+    let per_head_cache = 2.0 * f64::from(shape.layers) * f64::from(shape.kv_heads) * f64::from(shape.head_dim) * 2.0;
     shape.kv_bytes_per_token_16bit < 0.5 * per_head_cache
 }
 
@@ -140,9 +123,7 @@ pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
     let tokens = workload.tokens_per_sequence();
     // Sliding-window layers keep at most `window` tokens.
     let held = match (shape.sliding_window, shape.sliding_window_layer_share) {
-        (Some(window), Some(share)) => {
-            share * tokens.min(f64::from(window)) + (1.0 - share) * tokens
-        }
+        (Some(window), Some(share)) => share * tokens.min(f64::from(window)) + (1.0 - share) * tokens,
         _ => tokens,
     };
     let per_token = shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0;
@@ -150,17 +131,10 @@ pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
 }
 
 /// Sizes an LLM inference workload on `gpu_count` tensor-parallel GPUs.
-pub fn inference_memory(
-    workload: &Workload,
-    model: &Model,
-    gpu_count: u32,
-) -> Result<MemoryBreakdown, Error> {
+pub fn inference_memory(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
     let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!(
-            "{} has no transformer shape in the catalog, so its KV cache cannot be sized",
-            model.name
-        ),
+        message: format!("{} has no transformer shape in the catalog, so its KV cache cannot be sized", model.name),
     })?;
     let n = f64::from(gpu_count.max(1));
     let runtime = runtime_memory(workload.runtime);
@@ -169,34 +143,23 @@ pub fn inference_memory(
     let kv = kv_cache_bytes(shape, workload);
     // KV heads split across tensor-parallel ranks (replicated past their
     // count); an MLA latent is replicated on every rank.
-    let kv_shards = if is_latent_kv(shape) {
-        1.0
-    } else {
-        n.min(f64::from(shape.kv_heads.max(1)))
-    };
+    let kv_shards = if is_latent_kv(shape) { 1.0 } else { n.min(f64::from(shape.kv_heads.max(1))) };
 
     // Activations of one forward pass: the MLP's gate and up projections
     // (2 × ffn, × experts routed per token for MoE) and about four hidden-
     // width tensors (residual, norm, attention in/out), 16-bit, for the
     // tokens in flight; plus FP32 logits for each running sequence.
     let hidden = f64::from(shape.hidden);
-    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden))
-        * f64::from(shape.experts_per_token.unwrap_or(1));
+    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden)) * f64::from(shape.experts_per_token.unwrap_or(1));
     let concurrency = f64::from(workload.concurrency);
-    let tokens_in_flight = runtime
-        .tokens_per_pass
-        .unwrap_or(f64::from(workload.input_tokens) * concurrency);
+    let tokens_in_flight = runtime.tokens_per_pass.unwrap_or(f64::from(workload.input_tokens) * concurrency);
     let pass_bytes = tokens_in_flight * (2.0 * ffn + 4.0 * hidden) * 2.0;
     let logits_bytes = concurrency * f64::from(shape.vocab.unwrap_or(0)) * 4.0;
     let activations = pass_bytes + logits_bytes;
 
     let overhead = runtime.overhead_gb * BYTES_PER_GB * n;
     let total = weights + kv + activations + overhead;
-    let per_gpu = weights / n
-        + kv / kv_shards
-        + pass_bytes / n
-        + logits_bytes
-        + runtime.overhead_gb * BYTES_PER_GB;
+    let per_gpu = weights / n + kv / kv_shards + pass_bytes / n + logits_bytes + runtime.overhead_gb * BYTES_PER_GB;
     Ok(MemoryBreakdown {
         weights_bytes: weights,
         kv_cache_bytes: kv,
@@ -225,21 +188,13 @@ fn gpu_share(gpu: &Gpu) -> f64 {
 
 /// Sizes any workload on `gpu_count` GPUs: the one entry point the page,
 /// the CLI and the ranking use, so they never disagree about a task.
-pub fn estimate(
-    workload: &Workload,
-    model: &Model,
-    gpu_count: u32,
-) -> Result<MemoryBreakdown, Error> {
+pub fn estimate(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
     match workload.task {
         Task::Infer => inference_memory(workload, model, gpu_count),
         // Training spreads over the GPUs at hand as data parallelism.
-        Task::Finetune | Task::Pretrain => super::training::training_memory(
-            &Workload {
-                gpus: gpu_count.max(1),
-                ..workload.clone()
-            },
-            model,
-        ),
+        Task::Finetune | Task::Pretrain => {
+            super::training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model)
+        }
         other => Err(Error::InvalidField {
             field: "task",
             message: format!("sizing for \"{other}\" is not available yet; use task=infer"),
@@ -252,77 +207,36 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
     let memory = estimate(workload, model, gpu_count)?;
     let serving = workload.task == Task::Infer;
     // A serving runtime reserves part of VRAM; a training process may use it all.
-    let runtime_share = if serving {
-        runtime_memory(workload.runtime).usable_share
-    } else {
-        1.0
-    };
+    let runtime_share = if serving { runtime_memory(workload.runtime).usable_share } else { 1.0 };
     let vram = gpu.vram_gb * BYTES_PER_GB;
     let usable = vram * runtime_share.min(gpu_share(gpu));
     let fits = memory.per_gpu_bytes <= usable;
     let reason = (!fits).then(|| not_fitting(&memory, gpu_count, usable, vram));
     if !serving {
-        return Ok(Fit {
-            memory,
-            fits,
-            usable_bytes_per_gpu: usable,
-            reason,
-            max_concurrency: None,
-        });
+        return Ok(Fit { memory, fits, usable_bytes_per_gpu: usable, reason, max_concurrency: None });
     }
 
     // Per-GPU need grows linearly with concurrency: find the most that fit.
     let at = |concurrency: u32| {
-        estimate(
-            &Workload {
-                concurrency,
-                ..workload.clone()
-            },
-            model,
-            gpu_count,
-        )
-        .map(|m| m.per_gpu_bytes)
+        estimate(&Workload { concurrency, ..workload.clone() }, model, gpu_count).map(|m| m.per_gpu_bytes)
     };
     let (one, two) = (at(1)?, at(2)?);
     let per_sequence = (two - one).max(1.0);
-    let max_concurrency = if one > usable {
-        0.0
-    } else {
-        ((usable - one) / per_sequence).floor() + 1.0
-    };
+    let max_concurrency = if one > usable { 0.0 } else { ((usable - one) / per_sequence).floor() + 1.0 };
     let max_concurrency = max_concurrency.min(f64::from(super::workload::CONCURRENCY.2)) as u32;
-    Ok(Fit {
-        memory,
-        fits,
-        usable_bytes_per_gpu: usable,
-        reason,
-        max_concurrency: Some(max_concurrency),
-    })
+    Ok(Fit { memory, fits, usable_bytes_per_gpu: usable, reason, max_concurrency: Some(max_concurrency) })
 }
 
 /// "needs 134 GB per GPU, has 80 GB (72 GB usable)".
 fn not_fitting(memory: &MemoryBreakdown, gpu_count: u32, usable: f64, vram: f64) -> String {
     let per_gpu = if gpu_count > 1 { " per GPU" } else { "" };
-    let reserve = if usable < vram {
-        format!(" ({} usable)", format_gb(usable))
-    } else {
-        String::new()
-    };
-    format!(
-        "needs {}{per_gpu}, has {}{reserve}",
-        format_gb(memory.per_gpu_bytes),
-        format_gb(vram)
-    )
+    let reserve = if usable < vram { format!(" ({} usable)", format_gb(usable)) } else { String::new() };
+    format!("needs {}{per_gpu}, has {}{reserve}", format_gb(memory.per_gpu_bytes), format_gb(vram))
 }
 
 /// The fewest GPUs of `gpu` (up to `max_count`, one node) that hold the
 /// workload with tensor parallelism; `None` when no such count exists.
-pub fn smallest_gpu_count(
-    workload: &Workload,
-    model: &Model,
-    gpu: &Gpu,
-    max_count: u32,
-) -> Result<Option<u32>, Error> {
+pub fn smallest_gpu_count(workload: &Workload, model: &Model, gpu: &Gpu, max_count: u32) -> Result<Option<u32>, Error> {
     for count in 1..=max_count {
         if fit(workload, model, gpu, count)?.fits {
             return Ok(Some(count));

@@ -164,12 +164,7 @@ pub enum KvPrecision {
 }
 
 impl KvPrecision {
-    pub const ALL: [KvPrecision; 4] = [
-        KvPrecision::Bf16,
-        KvPrecision::Fp16,
-        KvPrecision::Fp8,
-        KvPrecision::Int8,
-    ];
+    pub const ALL: [KvPrecision; 4] = [KvPrecision::Bf16, KvPrecision::Fp16, KvPrecision::Fp8, KvPrecision::Int8];
 
     pub const fn key(self) -> &'static str {
         match self {
@@ -208,13 +203,7 @@ pub struct UnknownOption {
 
 impl fmt::Display for UnknownOption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown {} \"{}\" (use one of {})",
-            self.what,
-            self.given,
-            self.known.join(", ")
-        )
+        write!(f, "unknown {} \"{}\" (use one of {})", self.what, self.given, self.known.join(", "))
     }
 }
 
@@ -232,14 +221,11 @@ macro_rules! option_enum {
 
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 let wanted = s.trim().to_ascii_lowercase();
-                <$type>::ALL
-                    .into_iter()
-                    .find(|p| p.key() == wanted)
-                    .ok_or_else(|| UnknownOption {
-                        what: $what,
-                        given: s.to_string(),
-                        known: <$type>::ALL.iter().map(|p| p.key()).collect(),
-                    })
+                <$type>::ALL.into_iter().find(|p| p.key() == wanted).ok_or_else(|| UnknownOption {
+                    what: $what,
+                    given: s.to_string(),
+                    known: <$type>::ALL.iter().map(|p| p.key()).collect(),
+                })
             }
         }
 
@@ -296,17 +282,11 @@ mod tests {
         assert!((Precision::Q6K.bits_per_weight() - 6.5625).abs() < 0.02);
         // Q4_K_M mixes Q4_K (4.5 bpw) with Q6_K tensors: 4.90 bpw on Llama-3-8B.
         assert!((Precision::Q4KM.bits_per_weight() - 4.90).abs() < 0.01);
-        let ordered: Vec<f64> = [
-            Precision::Q8_0,
-            Precision::Q6K,
-            Precision::Q5KM,
-            Precision::Q4KM,
-            Precision::Q3KM,
-            Precision::Q2K,
-        ]
-        .iter()
-        .map(|p| p.bits_per_weight())
-        .collect();
+        let ordered: Vec<f64> =
+            [Precision::Q8_0, Precision::Q6K, Precision::Q5KM, Precision::Q4KM, Precision::Q3KM, Precision::Q2K]
+                .iter()
+                .map(|p| p.bits_per_weight())
+                .collect();
         assert!(ordered.windows(2).all(|w| w[0] > w[1]), "{ordered:?}");
     }
 }

@@ -39,22 +39,18 @@ pub struct Report {
 
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
-    let model = catalog.model(&workload.model)?;
+    let model = workload.resolve_model(catalog)?;
+    let model = model.as_ref();
     // Serving sizes one replica on one GPU; training spreads over its GPUs.
-    let gpus = if workload.task == super::Task::Infer {
-        1
-    } else {
-        workload.gpus
-    };
+    let gpus = if workload.task == super::Task::Infer { 1 } else { workload.gpus };
     let memory = estimate(workload, model, gpus)?;
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
     let mut fits: HashMap<(&str, u32), Result<Fit, String>> = HashMap::new();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        let sized = fits
-            .entry((offer.gpu.as_str(), offer.gpu_count))
-            .or_insert_with(|| match catalog.gpu(&offer.gpu) {
+        let sized =
+            fits.entry((offer.gpu.as_str(), offer.gpu_count)).or_insert_with(|| match catalog.gpu(&offer.gpu) {
                 Ok(gpu) => fit(workload, model, gpu, offer.gpu_count).map_err(|e| e.to_string()),
                 Err(e) => Err(e.to_string()),
             });
@@ -73,25 +69,16 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
         };
         match verdict {
             Ok(ranked) => results.push(ranked),
-            Err(reason) => excluded.push(Exclusion {
-                offer: index,
-                reason,
-            }),
+            Err(reason) => excluded.push(Exclusion { offer: index, reason }),
         }
     }
     results.sort_by(|a, b| {
         a.price_per_hour
             .partial_cmp(&b.price_per_hour)
             .unwrap_or(Ordering::Equal)
-            .then_with(|| {
-                offer_key(&snapshot.offers[a.offer]).cmp(&offer_key(&snapshot.offers[b.offer]))
-            })
+            .then_with(|| offer_key(&snapshot.offers[a.offer]).cmp(&offer_key(&snapshot.offers[b.offer])))
     });
-    Ok(Report {
-        memory,
-        results,
-        excluded,
-    })
+    Ok(Report { memory, results, excluded })
 }
 
 /// Stable tie-break so equal prices always list in the same order.
@@ -156,31 +143,15 @@ mod tests {
             offer("gpu_2x_h100_sxm5", "h100_sxm", 2, 80.0, Some(6.38)),
         ]);
         // Llama 3.1 70B in BF16 is 131 GiB of weights: it needs two 80 GB cards (product brief).
-        let workload = Workload {
-            model: "llama-3.1-70b".into(),
-            weight_precision: Precision::Bf16,
-            ..Workload::default()
-        };
+        let workload =
+            Workload { model: "llama-3.1-70b".into(), weight_precision: Precision::Bf16, ..Workload::default() };
         let report = rank(&workload, catalog, &snapshot).unwrap();
-        let listed: Vec<&str> = report
-            .results
-            .iter()
-            .map(|r| snapshot.offers[r.offer].instance.as_str())
-            .collect();
+        let listed: Vec<&str> = report.results.iter().map(|r| snapshot.offers[r.offer].instance.as_str()).collect();
         assert_eq!(listed, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
         let reasons: Vec<&str> = report.excluded.iter().map(|e| e.reason.as_str()).collect();
-        assert_eq!(
-            reasons,
-            [
-                "needs 134 GB, has 24 GB (21.6 GB usable)",
-                "needs 134 GB, has 80 GB (72 GB usable)"
-            ]
-        );
+        assert_eq!(reasons, ["needs 134 GB, has 24 GB (21.6 GB usable)", "needs 134 GB, has 80 GB (72 GB usable)"]);
         // Eight GPUs hold far more concurrent chats than two.
-        let (two, eight) = (
-            report.results[0].max_concurrency.unwrap(),
-            report.results[1].max_concurrency.unwrap(),
-        );
+        let (two, eight) = (report.results[0].max_concurrency.unwrap(), report.results[1].max_concurrency.unwrap());
         assert!(eight > 4 * two, "{two} vs {eight}");
     }
 
@@ -190,11 +161,7 @@ mod tests {
         let catalog = Catalog::bundled().unwrap();
         let snapshot = snapshot(vec![offer("gpu_1x_a10", "a10", 1, 24.0, Some(0.75))]);
         for model in ["llama-2-13b", "llama-3.1-8b", "mistral-7b-v0.3"] {
-            let workload = Workload {
-                model: model.into(),
-                weight_precision: Precision::Int8,
-                ..Workload::default()
-            };
+            let workload = Workload { model: model.into(), weight_precision: Precision::Int8, ..Workload::default() };
             let report = rank(&workload, catalog, &snapshot).unwrap();
             assert_eq!(report.results.len(), 1, "{model}: {:?}", report.excluded);
         }
@@ -206,22 +173,13 @@ mod tests {
         let snapshot = snapshot(vec![offer("spot_only", "h100_sxm", 1, 80.0, None)]);
         let report = rank(&Workload::default(), catalog, &snapshot).unwrap();
         assert!(report.results.is_empty());
-        assert_eq!(
-            report.excluded[0].reason,
-            "no on-demand price in the snapshot"
-        );
+        assert_eq!(report.excluded[0].reason, "no on-demand price in the snapshot");
     }
 
     #[test]
     fn an_unknown_model_is_an_error_not_an_empty_list() {
         let catalog = Catalog::bundled().unwrap();
-        let workload = Workload {
-            model: "gpt-7".into(),
-            ..Workload::default()
-        };
-        assert_eq!(
-            rank(&workload, catalog, &snapshot(vec![])),
-            Err(Error::UnknownModel("gpt-7".into()))
-        );
+        let workload = Workload { model: "gpt-7".into(), ..Workload::default() };
+        assert_eq!(rank(&workload, catalog, &snapshot(vec![])), Err(Error::UnknownModel("gpt-7".into())));
     }
 }

@@ -151,18 +151,14 @@ impl Snapshot {
                 // version rather than the first field that differs.
                 return Err(match serde_json::from_str::<VersionOnly>(text) {
                     Ok(v) if v.schema_version != u64::from(SCHEMA_VERSION) => {
-                        SnapshotError::WrongVersion {
-                            found: v.schema_version,
-                        }
+                        SnapshotError::WrongVersion { found: v.schema_version }
                     }
                     _ => SnapshotError::Malformed(parse_error.to_string()),
                 });
             }
         };
         if snapshot.schema_version != SCHEMA_VERSION {
-            return Err(SnapshotError::WrongVersion {
-                found: u64::from(snapshot.schema_version),
-            });
+            return Err(SnapshotError::WrongVersion { found: u64::from(snapshot.schema_version) });
         }
         snapshot.validate()?;
         Ok(snapshot)
@@ -174,30 +170,17 @@ impl Snapshot {
         for (i, offer) in self.offers.iter().enumerate() {
             let at = || format!("offer {} ({} {})", i + 1, offer.provider, offer.instance);
             if !providers.contains(offer.provider.as_str()) {
-                return Err(SnapshotError::Invalid(format!(
-                    "{}: unknown provider",
-                    at()
-                )));
+                return Err(SnapshotError::Invalid(format!("{}: unknown provider", at())));
             }
             if !sources.contains(offer.source.as_str()) {
-                return Err(SnapshotError::Invalid(format!(
-                    "{}: unknown source \"{}\"",
-                    at(),
-                    offer.source
-                )));
+                return Err(SnapshotError::Invalid(format!("{}: unknown source \"{}\"", at(), offer.source)));
             }
             if offer.gpu_count == 0 || !(offer.vram_gb.is_finite() && offer.vram_gb > 0.0) {
-                return Err(SnapshotError::Invalid(format!(
-                    "{}: needs at least one GPU with memory",
-                    at()
-                )));
+                return Err(SnapshotError::Invalid(format!("{}: needs at least one GPU with memory", at())));
             }
             for price in [offer.price, offer.spot_price].into_iter().flatten() {
                 if !(price.is_finite() && price >= 0.0) {
-                    return Err(SnapshotError::Invalid(format!(
-                        "{}: price {price} is not a valid $/h",
-                        at()
-                    )));
+                    return Err(SnapshotError::Invalid(format!("{}: price {price} is not a valid $/h", at())));
                 }
             }
         }
@@ -211,22 +194,15 @@ impl Snapshot {
     /// Each provider with the sources its offers come from, so the page can
     /// say how fresh every provider's prices are (sources differ in age).
     pub fn provider_sources(&self) -> Vec<(&Provider, Vec<&Source>)> {
-        let mut used: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
-            Default::default();
+        let mut used: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> = Default::default();
         for offer in &self.offers {
-            used.entry(offer.provider.as_str())
-                .or_default()
-                .insert(offer.source.as_str());
+            used.entry(offer.provider.as_str()).or_default().insert(offer.source.as_str());
         }
         self.providers
             .iter()
             .filter_map(|provider| {
                 let ids = used.get(provider.id.as_str())?;
-                let sources = self
-                    .sources
-                    .iter()
-                    .filter(|s| ids.contains(s.id.as_str()))
-                    .collect();
+                let sources = self.sources.iter().filter(|s| ids.contains(s.id.as_str())).collect();
                 Some((provider, sources))
             })
             .collect()
@@ -258,62 +234,39 @@ mod tests {
         let snapshot = Snapshot::from_json(TINY).unwrap();
         let listed = snapshot.provider_sources();
         assert_eq!(listed.len(), 1);
-        assert_eq!(
-            (listed[0].0.id.as_str(), listed[0].1[0].as_of.as_str()),
-            ("lambda", "2026-09")
-        );
+        assert_eq!((listed[0].0.id.as_str(), listed[0].1[0].as_of.as_str()), ("lambda", "2026-09"));
     }
 
     #[test]
     fn a_truncated_file_is_reported_as_damaged() {
         for cut in [0, 1, TINY.len() / 2, TINY.len() - 2] {
             let err = Snapshot::from_json(&TINY[..cut]).unwrap_err();
-            assert!(
-                matches!(err, SnapshotError::Malformed(_)),
-                "cut at {cut}: {err}"
-            );
-            assert!(err
-                .to_string()
-                .starts_with("offer data could not be read: "));
+            assert!(matches!(err, SnapshotError::Malformed(_)), "cut at {cut}: {err}");
+            assert!(err.to_string().starts_with("offer data could not be read: "));
         }
     }
 
     #[test]
     fn another_schema_version_is_named_even_when_fields_differ() {
-        let err =
-            Snapshot::from_json(r#"{"schema_version": 7, "offers": "columnar"}"#).unwrap_err();
+        let err = Snapshot::from_json(r#"{"schema_version": 7, "offers": "columnar"}"#).unwrap_err();
         assert_eq!(err, SnapshotError::WrongVersion { found: 7 });
         assert!(err.to_string().contains("schema version 7"));
         let same_shape = TINY.replacen("\"schema_version\": 1", "\"schema_version\": 2", 1);
-        assert_eq!(
-            Snapshot::from_json(&same_shape).unwrap_err(),
-            SnapshotError::WrongVersion { found: 2 }
-        );
+        assert_eq!(Snapshot::from_json(&same_shape).unwrap_err(), SnapshotError::WrongVersion { found: 2 });
     }
 
     #[test]
     fn inconsistent_offers_are_refused_with_the_offer_named() {
         let cases = [
-            (
-                "\"provider\": \"lambda\", \"instance\"",
-                "\"provider\": \"nowhere\", \"instance\"",
-                "unknown provider",
-            ),
-            (
-                "\"source\": \"s\"}",
-                "\"source\": \"gone\"}",
-                "unknown source",
-            ),
+            ("\"provider\": \"lambda\", \"instance\"", "\"provider\": \"nowhere\", \"instance\"", "unknown provider"),
+            ("\"source\": \"s\"}", "\"source\": \"gone\"}", "unknown source"),
             ("\"gpu_count\": 1", "\"gpu_count\": 0", "at least one GPU"),
             ("\"price\": 3.29", "\"price\": -3.29", "not a valid $/h"),
         ];
         for (from, to, expected) in cases {
             let text = TINY.replacen(from, to, 1);
             let err = Snapshot::from_json(&text).unwrap_err().to_string();
-            assert!(
-                err.contains(expected) && err.contains("offer 1"),
-                "{to}: {err}"
-            );
+            assert!(err.contains(expected) && err.contains("offer 1"), "{to}: {err}");
         }
     }
 }

@@ -62,8 +62,7 @@ fn shape_of(model: &Model) -> Result<&Shape, Error> {
 fn activation_bytes_per_token_layer(shape: &Shape) -> f64 {
     let h = f64::from(shape.hidden);
     let kv = f64::from(shape.kv_heads * shape.head_dim);
-    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden))
-        * f64::from(shape.experts_per_token.unwrap_or(1));
+    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden)) * f64::from(shape.experts_per_token.unwrap_or(1));
     2.0 * (6.0 * h + 2.0 * kv + 4.0 * ffn)
 }
 
@@ -139,11 +138,8 @@ pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreak
         }
     };
     let overhead = TRAINING_OVERHEAD_GB * BYTES_PER_GB;
-    let per_gpu = (weights + adapters) / shard(3)
-        + gradients / shard(2)
-        + optimizer / shard(1)
-        + activations
-        + overhead;
+    let per_gpu =
+        (weights + adapters) / shard(3) + gradients / shard(2) + optimizer / shard(1) + activations + overhead;
     let total = weights + adapters + gradients + optimizer + activations * gpus + overhead * gpus;
     Ok(MemoryBreakdown {
         weights_bytes: weights,
@@ -173,13 +169,7 @@ mod tests {
     }
 
     fn finetune(model: &str, method: FinetuneMethod, optimizer: Optimizer) -> Workload {
-        Workload {
-            task: Task::Finetune,
-            model: model.into(),
-            method,
-            optimizer,
-            ..Workload::default()
-        }
+        Workload { task: Task::Finetune, model: model.into(), method, optimizer, ..Workload::default() }
     }
 
     #[test]
@@ -195,10 +185,7 @@ mod tests {
         };
         for (stage, paper_gb) in [(0, 120.0_f64), (1, 31.4), (2, 16.6), (3, 1.9)] {
             let got = states(stage) / 1e9;
-            assert!(
-                (got - paper_gb).abs() / paper_gb < 0.02,
-                "stage {stage}: {got:.2} GB"
-            );
+            assert!((got - paper_gb).abs() / paper_gb < 0.02, "stage {stage}: {got:.2} GB");
         }
         // The engine's own sharding for a full Adam fine-tune gives the same per-GPU states.
         let model = catalog().model("llama-3.1-8b").unwrap();
@@ -261,20 +248,13 @@ mod tests {
                 micro_batch: 2,
                 checkpointing,
                 lora_rank: 8,
-                cross_entropy: if chunked {
-                    CrossEntropy::Chunked
-                } else {
-                    CrossEntropy::Full
-                },
+                cross_entropy: if chunked { CrossEntropy::Chunked } else { CrossEntropy::Full },
                 ..finetune(model_id, method, Optimizer::Adamw)
             };
             let m = training_memory(&w, model).unwrap();
             let got = gib(m.per_gpu_bytes - m.overhead_bytes);
             let error = (got - measured) / measured;
-            report.push(format!(
-                "{id}: {got:.1} vs {measured:.1} GiB ({:+.0}%)",
-                error * 100.0
-            ));
+            report.push(format!("{id}: {got:.1} vs {measured:.1} GiB ({:+.0}%)", error * 100.0));
             assert!(error.abs() <= tolerance, "{}", report.join("; "));
         }
         println!("{}", report.join("\n"));
@@ -305,10 +285,7 @@ mod tests {
     fn checkpointing_trades_activation_memory_for_recompute() {
         let model = catalog().model("llama-3.1-8b").unwrap();
         let with = finetune("llama-3.1-8b", FinetuneMethod::Lora, Optimizer::Adamw);
-        let without = Workload {
-            checkpointing: false,
-            ..with.clone()
-        };
+        let without = Workload { checkpointing: false, ..with.clone() };
         let a = training_memory(&with, model).unwrap().activations_bytes;
         let b = training_memory(&without, model).unwrap().activations_bytes;
         assert!(b > 3.0 * a, "{} vs {} GiB", gib(b), gib(a));

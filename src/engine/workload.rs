@@ -24,14 +24,7 @@ pub enum Task {
 }
 
 impl Task {
-    pub const ALL: [Task; 6] = [
-        Task::Infer,
-        Task::Finetune,
-        Task::Pretrain,
-        Task::Image,
-        Task::Video,
-        Task::Audio,
-    ];
+    pub const ALL: [Task; 6] = [Task::Infer, Task::Finetune, Task::Pretrain, Task::Image, Task::Video, Task::Audio];
 
     pub const fn key(self) -> &'static str {
         match self {
@@ -68,12 +61,7 @@ pub enum Runtime {
 }
 
 impl Runtime {
-    pub const ALL: [Runtime; 4] = [
-        Runtime::Vllm,
-        Runtime::Trtllm,
-        Runtime::Llamacpp,
-        Runtime::Hf,
-    ];
+    pub const ALL: [Runtime; 4] = [Runtime::Vllm, Runtime::Trtllm, Runtime::Llamacpp, Runtime::Hf];
 
     pub const fn key(self) -> &'static str {
         match self {
@@ -105,11 +93,7 @@ pub enum FinetuneMethod {
 }
 
 impl FinetuneMethod {
-    pub const ALL: [FinetuneMethod; 3] = [
-        FinetuneMethod::Full,
-        FinetuneMethod::Lora,
-        FinetuneMethod::Qlora,
-    ];
+    pub const ALL: [FinetuneMethod; 3] = [FinetuneMethod::Full, FinetuneMethod::Lora, FinetuneMethod::Qlora];
 
     pub const fn key(self) -> &'static str {
         match self {
@@ -139,12 +123,7 @@ pub enum Optimizer {
 }
 
 impl Optimizer {
-    pub const ALL: [Optimizer; 4] = [
-        Optimizer::Adamw,
-        Optimizer::Adamw8bit,
-        Optimizer::Sgd,
-        Optimizer::Adafactor,
-    ];
+    pub const ALL: [Optimizer; 4] = [Optimizer::Adamw, Optimizer::Adamw8bit, Optimizer::Sgd, Optimizer::Adafactor];
 
     pub const fn key(self) -> &'static str {
         match self {
@@ -236,6 +215,95 @@ pub struct Workload {
     pub gpus: u32,
     /// URL key `ce`.
     pub cross_entropy: CrossEntropy,
+    /// A model given by its numbers instead of a catalog id (`model=custom`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<CustomModel>,
+}
+
+/// The model id that selects [`Workload::custom`].
+pub const CUSTOM_MODEL: &str = "custom";
+
+/// A transformer described by its numbers (URL keys `params`, `layers`,
+/// `hidden`, `heads`, `kv_heads`, `head_dim`, `experts`, `active_params`,
+/// `vocab`). Unset parts follow the usual conventions: 128-wide heads, as
+/// many KV heads as heads, no experts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomModel {
+    pub params: f64,
+    pub layers: u32,
+    pub hidden: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heads: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_heads: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_params: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocab: Option<u32>,
+}
+
+impl Default for CustomModel {
+    /// Llama-3.1-8B-like numbers, a starting point to edit.
+    fn default() -> Self {
+        CustomModel {
+            params: 8e9,
+            layers: 32,
+            hidden: 4096,
+            heads: None,
+            kv_heads: None,
+            head_dim: None,
+            experts: None,
+            active_params: None,
+            vocab: None,
+        }
+    }
+}
+
+impl CustomModel {
+    /// The catalog-shaped model these numbers describe.
+    pub fn to_model(&self) -> super::Model {
+        let heads = self.heads.unwrap_or((self.hidden / 128).max(1));
+        let kv_heads = self.kv_heads.unwrap_or(heads).min(heads).max(1);
+        let head_dim = self.head_dim.unwrap_or((self.hidden / heads).max(1));
+        let h = f64::from(self.hidden);
+        let experts = f64::from(self.experts.unwrap_or(1).max(1));
+        // Per layer: attention 2·h·(q + kv) weights, and a SwiGLU MLP of
+        // 3·h·ffn per expert; solve for the MLP width the count implies.
+        let q = f64::from(heads * head_dim);
+        let kv = f64::from(kv_heads * head_dim);
+        let attention = h * (2.0 * q + 2.0 * kv);
+        let per_layer = self.params / f64::from(self.layers);
+        let ffn = ((per_layer - attention) / (3.0 * h * experts)).max(h);
+        super::Model {
+            id: CUSTOM_MODEL.to_string(),
+            name: format!("Custom {:.1}B model", self.params / 1e9),
+            family: "custom".to_string(),
+            modality: "text LLM".to_string(),
+            params: self.params,
+            active_params: self.active_params,
+            shape: Some(super::catalog::Shape {
+                layers: self.layers,
+                hidden: self.hidden,
+                heads,
+                kv_heads,
+                head_dim,
+                ffn: Some(ffn as u32),
+                vocab: self.vocab,
+                max_context: None,
+                experts: self.experts,
+                experts_per_token: self.experts.map(|_| 2),
+                tie_embeddings: false,
+                // K and V for every layer and KV head, 16-bit.
+                kv_bytes_per_token_16bit: 2.0 * f64::from(self.layers) * kv * 2.0,
+                sliding_window: None,
+                sliding_window_layer_share: None,
+            }),
+        }
+    }
 }
 
 impl Default for Workload {
@@ -258,6 +326,7 @@ impl Default for Workload {
             zero_stage: 0,
             gpus: 1,
             cross_entropy: CrossEntropy::Full,
+            custom: None,
         }
     }
 }
@@ -273,8 +342,27 @@ pub const MICRO_BATCH: (&str, u32, u32) = ("mbs", 1, 65_536);
 pub const LORA_RANK: (&str, u32, u32) = ("rank", 1, 65_536);
 pub const ZERO_STAGE: (&str, u32, u32) = ("zero", 0, 3);
 pub const GPUS: (&str, u32, u32) = ("gpus", 1, 100_000);
+/// Custom models from a million to ten trillion parameters.
+pub const PARAMS: (&str, f64, f64) = ("params", 1e6, 1e13);
+pub const LAYERS: (&str, u32, u32) = ("layers", 1, 2_000);
+pub const HIDDEN: (&str, u32, u32) = ("hidden", 64, 131_072);
+pub const HEADS: (&str, u32, u32) = ("heads", 1, 4_096);
+pub const HEAD_DIM: (&str, u32, u32) = ("head_dim", 1, 1_024);
+pub const EXPERTS: (&str, u32, u32) = ("experts", 1, 1_024);
+pub const VOCAB: (&str, u32, u32) = ("vocab", 1, 2_000_000);
 
 impl Workload {
+    /// The model to size: the catalog's, or the custom numbers.
+    pub fn resolve_model<'a>(
+        &self,
+        catalog: &'a super::Catalog,
+    ) -> Result<std::borrow::Cow<'a, super::Model>, super::Error> {
+        match (&self.custom, self.model.as_str()) {
+            (Some(custom), CUSTOM_MODEL) => Ok(std::borrow::Cow::Owned(custom.to_model())),
+            _ => catalog.model(&self.model).map(std::borrow::Cow::Borrowed),
+        }
+    }
+
     /// Tokens each sequence holds at its longest: prompt plus output.
     pub fn tokens_per_sequence(&self) -> f64 {
         f64::from(self.input_tokens) + f64::from(self.output_tokens)
@@ -293,11 +381,7 @@ mod tests {
         for runtime in Runtime::ALL {
             assert_eq!(runtime.to_string().parse::<Runtime>(), Ok(runtime));
         }
-        assert!("ollama"
-            .parse::<Runtime>()
-            .unwrap_err()
-            .to_string()
-            .contains("vllm, trtllm, llamacpp, hf"));
+        assert!("ollama".parse::<Runtime>().unwrap_err().to_string().contains("vllm, trtllm, llamacpp, hf"));
     }
 
     #[test]

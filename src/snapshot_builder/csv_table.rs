@@ -19,31 +19,16 @@ pub struct Row<'a> {
 
 impl CsvTable {
     pub fn read(path: &Path) -> Result<CsvTable, BuildError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BuildError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BuildError::Io { path: path.to_path_buf(), message: e.to_string() })?;
         CsvTable::from_text(&path.display().to_string(), &text)
     }
 
     pub fn from_text(name: &str, text: &str) -> Result<CsvTable, BuildError> {
-        let error = |line: u64, message: String| BuildError::Csv {
-            path: name.to_string(),
-            line,
-            message,
-        };
-        let mut reader = csv::ReaderBuilder::new()
-            .flexible(false)
-            .from_reader(text.as_bytes());
-        let headers = reader
-            .headers()
-            .map_err(|e| error(1, e.to_string()))?
-            .clone();
-        let columns = headers
-            .iter()
-            .enumerate()
-            .map(|(i, h)| (h.trim().to_string(), i))
-            .collect();
+        let error = |line: u64, message: String| BuildError::Csv { path: name.to_string(), line, message };
+        let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
+        let headers = reader.headers().map_err(|e| error(1, e.to_string()))?.clone();
+        let columns = headers.iter().enumerate().map(|(i, h)| (h.trim().to_string(), i)).collect();
         let mut records = Vec::new();
         for record in reader.records() {
             let record = record.map_err(|e| {
@@ -53,37 +38,21 @@ impl CsvTable {
             let line = record.position().map_or(0, |p| p.line());
             records.push((line, record));
         }
-        Ok(CsvTable {
-            name: name.to_string(),
-            columns,
-            records,
-        })
+        Ok(CsvTable { name: name.to_string(), columns, records })
     }
 
     pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {
-        self.records.iter().map(move |(line, record)| Row {
-            table: self,
-            line: *line,
-            record,
-        })
+        self.records.iter().map(move |(line, record)| Row { table: self, line: *line, record })
     }
 }
 
 impl Row<'_> {
     fn error(&self, message: String) -> BuildError {
-        BuildError::Csv {
-            path: self.table.name.clone(),
-            line: self.line,
-            message,
-        }
+        BuildError::Csv { path: self.table.name.clone(), line: self.line, message }
     }
 
     fn cell(&self, column: &str) -> Result<&str, BuildError> {
-        let index = self
-            .table
-            .columns
-            .get(column)
-            .ok_or_else(|| self.error(format!("no column \"{column}\"")))?;
+        let index = self.table.columns.get(column).ok_or_else(|| self.error(format!("no column \"{column}\"")))?;
         Ok(self.record.get(*index).unwrap_or("").trim())
     }
 

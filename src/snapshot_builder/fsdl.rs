@@ -8,11 +8,8 @@ use super::BuildError;
 use crate::engine::Catalog;
 
 /// FSDL cloud name → provider id, for clouds found nowhere else.
-const ONLY_HERE: [(&str, &str); 3] = [
-    ("Oblivus Cloud", "oblivus"),
-    ("Exoscale", "exoscale"),
-    ("Latitude.sh", "latitude"),
-];
+const ONLY_HERE: [(&str, &str); 3] =
+    [("Oblivus Cloud", "oblivus"), ("Exoscale", "exoscale"), ("Latitude.sh", "latitude")];
 
 pub fn read(
     spec: &SourceSpec,
@@ -30,15 +27,9 @@ pub fn read(
         // "A100 (80 GB)" → name "A100", memory 80 GB.
         let gpu_type = row.text("GPU Type")?;
         let (name, memory_gib) = match gpu_type.split_once('(') {
-            Some((name, memory)) => (
-                name.trim(),
-                memory
-                    .trim_end_matches(')')
-                    .trim_end_matches("GB")
-                    .trim()
-                    .parse()
-                    .ok(),
-            ),
+            Some((name, memory)) => {
+                (name.trim(), memory.trim_end_matches(')').trim_end_matches("GB").trim().parse().ok())
+            }
             None => (gpu_type, None),
         };
         let count = row.number("GPUs")?.unwrap_or(0.0);

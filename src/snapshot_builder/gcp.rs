@@ -13,12 +13,7 @@ use std::collections::BTreeMap;
 fn fixed_host_gpus(host: &str) -> Option<(&'static str, u32)> {
     // "-nolssd" variants come without local SSD and carry the same GPUs.
     let host = host.strip_suffix("-nolssd").unwrap_or(host);
-    let count_suffix = |prefix: &str| {
-        host.strip_prefix(prefix)?
-            .strip_suffix('g')?
-            .parse::<u32>()
-            .ok()
-    };
+    let count_suffix = |prefix: &str| host.strip_prefix(prefix)?.strip_suffix('g')?.parse::<u32>().ok();
     if let Some(n) = count_suffix("a2-highgpu-") {
         return Some(("A100", n));
     }
@@ -36,8 +31,7 @@ fn fixed_host_gpus(host: &str) -> Option<(&'static str, u32)> {
         "a3-megagpu-8g" => Some(("H100-MEGA", 8)),
         "a3-ultragpu-8g" => Some(("H200", 8)),
         "a4-highgpu-8g" => Some(("B200", 8)),
-        "g2-standard-4" | "g2-standard-8" | "g2-standard-12" | "g2-standard-16"
-        | "g2-standard-32" => Some(("L4", 1)),
+        "g2-standard-4" | "g2-standard-8" | "g2-standard-12" | "g2-standard-16" | "g2-standard-32" => Some(("L4", 1)),
         "g2-standard-24" => Some(("L4", 2)),
         "g2-standard-48" => Some(("L4", 4)),
         "g2-standard-96" => Some(("L4", 8)),
@@ -80,23 +74,12 @@ pub fn read(
         for row in table.rows() {
             collected.count_row(&spec.id);
             let zone = row.text("AvailabilityZone")?.to_string();
-            let prices = Prices {
-                price: row.number("Price")?,
-                spot_price: row.number("SpotPrice")?,
-                line: row.line,
-            };
-            match (
-                row.optional("InstanceType"),
-                row.optional("AcceleratorName"),
-            ) {
+            let prices = Prices { price: row.number("Price")?, spot_price: row.number("SpotPrice")?, line: row.line };
+            match (row.optional("InstanceType"), row.optional("AcceleratorName")) {
                 (Some(host), _) => {
                     let region = row.text("Region")?.to_string();
-                    let host_row = Host {
-                        region,
-                        vcpus: row.number("vCPUs")?,
-                        ram_gb: row.number("MemoryGiB")?,
-                        prices,
-                    };
+                    let host_row =
+                        Host { region, vcpus: row.number("vCPUs")?, ram_gb: row.number("MemoryGiB")?, prices };
                     hosts.insert((host.to_string(), zone), host_row);
                 }
                 (None, Some(gpu)) => {
@@ -112,24 +95,15 @@ pub fn read(
     for ((host, zone), host_row) in &hosts {
         if let Some((gpu, count)) = fixed_host_gpus(host) {
             let Some(gpus) = accelerators.get(&(gpu.to_string(), count, zone.clone())) else {
-                collected.skip(
-                    &spec.id,
-                    "host without a priced accelerator row in its zone",
-                );
+                collected.skip(&spec.id, "host without a priced accelerator row in its zone");
                 continue;
             };
             if host_row.prices.price == Some(0.0) {
-                collected.skip(
-                    &spec.id,
-                    "host VM unpriced in the catalog (a4-highgpu-8g is 0.0/0.0 upstream)",
-                );
+                collected.skip(&spec.id, "host VM unpriced in the catalog (a4-highgpu-8g is 0.0/0.0 upstream)");
                 continue;
             }
             raws.push(raw(spec, host.clone(), gpu, count, zone, host_row, gpus));
-        } else if let Some(vcpus) = host
-            .strip_prefix("n1-standard-")
-            .and_then(|n| n.parse::<u32>().ok())
-        {
+        } else if let Some(vcpus) = host.strip_prefix("n1-standard-").and_then(|n| n.parse::<u32>().ok()) {
             if vcpus % N1_VCPUS_PER_GPU != 0 {
                 continue;
             }
@@ -152,15 +126,7 @@ pub fn read(
 
 /// The VM: host price + accelerator price of the same zone, for on-demand
 /// and spot; unknown when either part is.
-fn raw(
-    spec: &SourceSpec,
-    instance: String,
-    gpu: &str,
-    count: u32,
-    zone: &str,
-    host: &Host,
-    gpus: &Prices,
-) -> RawOffer {
+fn raw(spec: &SourceSpec, instance: String, gpu: &str, count: u32, zone: &str, host: &Host, gpus: &Prices) -> RawOffer {
     let sum = |a: Option<f64>, b: Option<f64>| Some(a? + b?);
     RawOffer {
         line: gpus.line,
@@ -215,11 +181,8 @@ mod tests {
         let mut collected = Collected::default();
         read(&spec, &[table], Catalog::bundled().unwrap(), &mut collected).unwrap();
         collected.finish_source();
-        let offers: Vec<(String, Option<f64>, Option<f64>)> = collected
-            .offers
-            .iter()
-            .map(|o| (o.instance.clone(), o.price, o.spot_price))
-            .collect();
+        let offers: Vec<(String, Option<f64>, Option<f64>)> =
+            collected.offers.iter().map(|o| (o.instance.clone(), o.price, o.spot_price)).collect();
         assert_eq!(
             offers,
             [

@@ -6,10 +6,7 @@
 
 /// Lower-case letters and digits only: "NVIDIA A100-80GB SXM4" → "nvidiaa10080gbsxm4".
 fn compact(text: &str) -> String {
-    text.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+    text.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
 }
 
 /// The board's form factor, when a name or hint states it.
@@ -25,11 +22,7 @@ fn form_in(text: &str) -> Option<Form> {
     let text = text.replace("nvlink", "");
     if text.contains("nvl") {
         Some(Form::Nvl)
-    } else if text.contains("sxm")
-        || text.contains("mega")
-        || text.contains("hgx")
-        || text.contains("dgx")
-    {
+    } else if text.contains("sxm") || text.contains("mega") || text.contains("hgx") || text.contains("dgx") {
         Some(Form::Sxm)
     } else if text.contains("pcie") || text.contains("pci") {
         Some(Form::Pcie)
@@ -47,22 +40,15 @@ fn form_in(text: &str) -> Option<Form> {
 pub fn catalog_gpu_id(name: &str, memory_gib: Option<f64>, hints: &str) -> Option<&'static str> {
     let full = compact(name);
     let mut name = full.as_str();
-    for prefix in [
-        "nvidia", "tesla", "geforce", "quadro", "radeon", "amd", "instinct",
-    ] {
+    for prefix in ["nvidia", "tesla", "geforce", "quadro", "radeon", "amd", "instinct"] {
         name = name.strip_prefix(prefix).unwrap_or(name);
     }
     let hints = compact(hints);
     // Azure's NC-series VMs carry PCIe cards (NCsv3: V100 PCIe; NCads A100 v4:
     // A100 80GB PCIe) and NCads H100 v5 the H100 NVL; ND-series carry SXM
     // boards (Azure VM size docs). The catalog names only the GPU.
-    let azure_nc = hints.starts_with("standardnc").then(|| {
-        if name.starts_with("h100") {
-            Form::Nvl
-        } else {
-            Form::Pcie
-        }
-    });
+    let azure_nc =
+        hints.starts_with("standardnc").then(|| if name.starts_with("h100") { Form::Nvl } else { Form::Pcie });
     let form = form_in(name).or_else(|| form_in(&hints)).or(azure_nc);
     // Memory in the name ("80gb", "_80G_") wins over GpuInfo, which catalogs
     // fill in MiB, GB or per instance.
@@ -204,11 +190,7 @@ fn by_family(name: &str) -> Option<&'static str> {
         ("rtx4000", "quadro_rtx_4000"),
         ("rtx5000", "quadro_rtx_5000"),
     ];
-    PREFIXES
-        .iter()
-        .chain(CONSUMER.iter())
-        .find(|(prefix, _)| name.starts_with(prefix))
-        .map(|(_, id)| *id)
+    PREFIXES.iter().chain(CONSUMER.iter()).find(|(prefix, _)| name.starts_with(prefix)).map(|(_, id)| *id)
 }
 
 #[cfg(test)]
@@ -227,21 +209,11 @@ mod tests {
             ("H100-NVL", None, "1x_H100-NVL_SECURE", "h100_nvl"),
             ("H100_NVL", None, "n3-H100x8-NVLink__CANADA-1", "h100_nvl"),
             ("H100-NVLINK", None, "H100_NVLINK_80GB::8", "h100_sxm"),
-            (
-                "H100-80G-PCIe-NVLink",
-                None,
-                "n3-H100x8-NVLink",
-                "h100_pcie",
-            ),
+            ("H100-80G-PCIe-NVLink", None, "n3-H100x8-NVLink", "h100_pcie"),
             ("H100-MEGA", None, "a3-megagpu-8g", "h100_sxm"),
             ("H100", None, "1x-H100_NVL-32-65536", "h100_nvl"),
             ("H200", Some(141.0), "p5e.48xlarge", "h200_sxm"),
-            (
-                "NVIDIA-H200-NVL",
-                None,
-                "1x_NVIDIA-H200-NVL_SECURE",
-                "h200_nvl",
-            ),
+            ("NVIDIA-H200-NVL", None, "1x_NVIDIA-H200-NVL_SECURE", "h200_nvl"),
             ("B200", Some(180.0), "p6-b200.48xlarge", "b200_sxm"),
             ("B300", None, "1B300.30V", "b300_sxm"),
             ("GB300", None, "BM.GPU.GB300.4", "gb300"),
@@ -251,27 +223,12 @@ mod tests {
             ("A100", Some(40.0), "gpu_8x_a100", "a100_sxm_40gb"),
             ("A100", Some(40.0), "p4d.24xlarge", "a100_sxm_40gb"),
             ("A100-80GB", Some(80.0), "p4de.24xlarge", "a100_sxm_80gb"),
-            (
-                "A100-80GB",
-                Some(80.0),
-                "1x_A100-80GB_SECURE A100 PCIe",
-                "a100_pcie_80gb",
-            ),
-            (
-                "A100-80GB-SXM",
-                None,
-                "1x_A100-80GB-SXM_SECURE",
-                "a100_sxm_80gb",
-            ),
+            ("A100-80GB", Some(80.0), "1x_A100-80GB_SECURE A100 PCIe", "a100_pcie_80gb"),
+            ("A100-80GB-SXM", None, "1x_A100-80GB-SXM_SECURE", "a100_sxm_80gb"),
             ("A100-80G-PCIe", None, "n3-A100x1", "a100_pcie_80gb"),
             ("A100_80G_SXM4", None, "A100_sxm4_80Gx8", "a100_sxm_80gb"),
             ("A100-80GB-640GB", None, "8A100.176V", "a100_sxm_80gb"),
-            (
-                "A100",
-                Some(40.0),
-                "epyc-genoa-a100-pcie_1x2v4gb",
-                "a100_pcie_40gb",
-            ),
+            ("A100", Some(40.0), "epyc-genoa-a100-pcie_1x2v4gb", "a100_pcie_40gb"),
             ("V100", Some(16.0), "p3.2xlarge", "v100_sxm2_16gb"),
             ("V100-32GB", Some(32.0), "p3dn.24xlarge", "v100_sxm2_32gb"),
             ("V100_32G_PCIE", None, "V100_32G_x", "v100_pcie_32gb"),
@@ -279,29 +236,14 @@ mod tests {
             ("A10", Some(24.0), "gpu_1x_a10", "a10"),
             ("A10G", Some(24.0), "g5.xlarge", "a10g"),
             ("A6000", Some(48.0), "gpu_1x_a6000", "rtx_a6000"),
-            (
-                "A6000_PCIE_LOW_RAM",
-                None,
-                "gpu_1x_a6000_low_ram",
-                "rtx_a6000",
-            ),
+            ("A6000_PCIE_LOW_RAM", None, "gpu_1x_a6000_low_ram", "rtx_a6000"),
             ("RTX-A6000", None, "n3-RTX-A6000x1", "rtx_a6000"),
             ("RTXA4000", None, "1x_RTXA4000_SECURE", "rtx_a4000"),
             ("RTX6000", Some(24.0), "gpu_1x_rtx6000", "quadro_rtx_6000"),
             ("RTX6000-Ada", None, "1x_RTX6000-Ada_SECURE", "rtx_6000_ada"),
             ("RTX6000ADA_PCIE", None, "RTX6000Ada_x", "rtx_6000_ada"),
-            (
-                "RTXPRO6000-WK",
-                None,
-                "RTXPRO6000-WK_1x",
-                "rtx_pro_6000_blackwell",
-            ),
-            (
-                "RTXPRO6000WS",
-                None,
-                "1x-RTX_PRO_6000_WS",
-                "rtx_pro_6000_blackwell",
-            ),
+            ("RTXPRO6000-WK", None, "RTXPRO6000-WK_1x", "rtx_pro_6000_blackwell"),
+            ("RTXPRO6000WS", None, "1x-RTX_PRO_6000_WS", "rtx_pro_6000_blackwell"),
             ("RTX4000-Ada", None, "1x_RTX4000-Ada_SECURE", "rtx_4000_ada"),
             ("RTX2000-Ada", None, "1x_RTX2000-Ada_SECURE", "rtx_2000_ada"),
             ("RTX4090", None, "1x_RTX4090_SECURE", "rtx_4090"),
@@ -320,18 +262,8 @@ mod tests {
             ("Inferentia2", None, "inf2.xlarge", "inferentia2"),
             ("Trainium", None, "trn1.32xlarge", "trainium"),
             ("K80", None, "Standard_NC6", "k80"),
-            (
-                "A100-80GB",
-                None,
-                "Standard_NC24ads_A100_v4",
-                "a100_pcie_80gb",
-            ),
-            (
-                "A100-80GB",
-                None,
-                "Standard_ND96amsr_A100_v4",
-                "a100_sxm_80gb",
-            ),
+            ("A100-80GB", None, "Standard_NC24ads_A100_v4", "a100_pcie_80gb"),
+            ("A100-80GB", None, "Standard_ND96amsr_A100_v4", "a100_sxm_80gb"),
             ("H100", None, "Standard_NC40ads_H100_v5", "h100_nvl"),
             ("H100", None, "Standard_ND96isr_H100_v5", "h100_sxm"),
             ("V100", None, "Standard_NC6s_v3", "v100_pcie_16gb"),
@@ -341,11 +273,7 @@ mod tests {
             ("TPU v5e", None, "v5litepod-4", "tpu_v5e"),
         ];
         for (name, gib, hints, expected) in cases {
-            assert_eq!(
-                catalog_gpu_id(name, gib, hints),
-                Some(expected),
-                "{name} on {hints}"
-            );
+            assert_eq!(catalog_gpu_id(name, gib, hints), Some(expected), "{name} on {hints}");
         }
     }
 

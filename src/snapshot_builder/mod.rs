@@ -72,11 +72,7 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::Io { path, message } => write!(f, "{}: {message}", path.display()),
-            BuildError::Csv {
-                path,
-                line,
-                message,
-            } => write!(f, "{path}:{line}: {message}"),
+            BuildError::Csv { path, line, message } => write!(f, "{path}:{line}: {message}"),
             BuildError::UnmappedGpus(names) => {
                 writeln!(f, "{} GPU name(s) map to no catalog gpu_id; add a rule in src/snapshot_builder/gpu_names.rs or a row in data/gpus_extra.csv:", names.len())?;
                 for (source, name, rows) in names {
@@ -85,7 +81,11 @@ impl fmt::Display for BuildError {
                 Ok(())
             }
             BuildError::UnknownProviders(ids) => {
-                write!(f, "offers name providers with no record; add them to data/providers_extra.csv: {}", ids.join(", "))
+                write!(
+                    f,
+                    "offers name providers with no record; add them to data/providers_extra.csv: {}",
+                    ids.join(", ")
+                )
             }
         }
     }
@@ -103,10 +103,7 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
     for row in CsvTable::from_text("data/offer_corrections.csv", OFFER_CORRECTIONS_CSV)?.rows() {
         let count = row.number("gpu_count")?.unwrap_or(0.0) as u32;
         collected.corrections.insert(
-            (
-                row.text("source")?.to_string(),
-                row.text("instance")?.to_string(),
-            ),
+            (row.text("source")?.to_string(), row.text("instance")?.to_string()),
             (count, row.text("reason")?.to_string()),
         );
     }
@@ -126,17 +123,13 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
             underlying: match row.optional("underlying_cloud") {
                 None => UnderlyingCloud::None,
                 Some(rule) => match rule.split_once(':') {
-                    Some(("instance_prefix", separator)) => {
-                        UnderlyingCloud::InstancePrefix(separator.to_string())
-                    }
+                    Some(("instance_prefix", separator)) => UnderlyingCloud::InstancePrefix(separator.to_string()),
                     Some(("column", column)) => UnderlyingCloud::Column(column.to_string()),
                     _ => {
                         return Err(BuildError::Csv {
                             path: "data/offer_sources.csv".into(),
                             line: row.line,
-                            message: format!(
-                            "underlying_cloud \"{rule}\" is not instance_prefix:SEP or column:NAME"
-                        ),
+                            message: format!("underlying_cloud \"{rule}\" is not instance_prefix:SEP or column:NAME"),
                         })
                     }
                 },
@@ -147,10 +140,8 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
         for file in row.text("file")?.split(';') {
             let path = from.join(file);
             if file.ends_with(".json") {
-                json = Some(std::fs::read_to_string(&path).map_err(|e| BuildError::Io {
-                    path,
-                    message: e.to_string(),
-                })?);
+                json =
+                    Some(std::fs::read_to_string(&path).map_err(|e| BuildError::Io { path, message: e.to_string() })?);
             } else {
                 tables.push(CsvTable::read(&path)?);
             }
@@ -165,53 +156,33 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
         });
     }
     if !collected.unmapped.is_empty() {
-        let mut names: Vec<_> = std::mem::take(&mut collected.unmapped)
-            .into_iter()
-            .map(|((s, n), rows)| (s, n, rows))
-            .collect();
+        let mut names: Vec<_> =
+            std::mem::take(&mut collected.unmapped).into_iter().map(|((s, n), rows)| (s, n, rows)).collect();
         names.sort();
         return Err(BuildError::UnmappedGpus(names));
     }
 
-    let used: BTreeSet<&str> = collected
-        .offers
-        .iter()
-        .map(|o| o.provider.as_str())
-        .collect();
+    let used: BTreeSet<&str> = collected.offers.iter().map(|o| o.provider.as_str()).collect();
     let known: BTreeSet<&str> = providers.iter().map(|p| p.id.as_str()).collect();
     let unknown: Vec<String> = used.difference(&known).map(|id| id.to_string()).collect();
     if !unknown.is_empty() {
         return Err(BuildError::UnknownProviders(unknown));
     }
-    let providers: Vec<Provider> = providers
-        .into_iter()
-        .filter(|p| used.contains(p.id.as_str()))
-        .collect();
+    let providers: Vec<Provider> = providers.into_iter().filter(|p| used.contains(p.id.as_str())).collect();
 
     // Sorted, so the output does not depend on the order sources are listed.
     collected.offers.sort_by(|a, b| {
-        (
-            &a.provider,
-            &a.instance,
-            &a.underlying_cloud,
-            &a.regions,
-            &a.source,
-        )
-            .cmp(&(
-                &b.provider,
-                &b.instance,
-                &b.underlying_cloud,
-                &b.regions,
-                &b.source,
-            ))
+        (&a.provider, &a.instance, &a.underlying_cloud, &a.regions, &a.source).cmp(&(
+            &b.provider,
+            &b.instance,
+            &b.underlying_cloud,
+            &b.regions,
+            &b.source,
+        ))
     });
     // The freshest dated source is the snapshot's date of record.
-    let snapshot_date = sources
-        .iter()
-        .map(|s| s.as_of.clone())
-        .filter(|d| d.starts_with("20"))
-        .max()
-        .unwrap_or_default();
+    let snapshot_date =
+        sources.iter().map(|s| s.as_of.clone()).filter(|d| d.starts_with("20")).max().unwrap_or_default();
     let mut anomalies = std::mem::take(&mut collected.anomalies);
     anomalies.sort();
     let snapshot = Snapshot {
@@ -221,26 +192,13 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
         providers,
         offers: std::mem::take(&mut collected.offers),
     };
-    let summary = summary::render(
-        &snapshot,
-        &anomalies,
-        &collected.rows_read,
-        &collected.skipped,
-    );
-    Ok(Built {
-        snapshot,
-        catalog,
-        summary,
-        anomalies,
-    })
+    let summary = summary::render(&snapshot, &anomalies, &collected.rows_read, &collected.skipped);
+    Ok(Built { snapshot, catalog, summary, anomalies })
 }
 
 /// Writes `offers.json`, `catalog.json` and `SUMMARY.md` into `out`.
 pub fn write(built: &Built, out: &Path) -> Result<(), BuildError> {
-    let io = |path: &Path, e: std::io::Error| BuildError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
+    let io = |path: &Path, e: std::io::Error| BuildError::Io { path: path.to_path_buf(), message: e.to_string() };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let files = [
         ("offers.json", to_json(&built.snapshot)),
@@ -335,11 +293,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         });
     }
     models.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(Catalog {
-        schema_version: CATALOG_SCHEMA_VERSION,
-        gpus: gpus.into_values().collect(),
-        models,
-    })
+    Ok(Catalog { schema_version: CATALOG_SCHEMA_VERSION, gpus: gpus.into_values().collect(), models })
 }
 
 /// The transformer shape of an LLM row; `None` for rows without one
@@ -354,11 +308,7 @@ fn model_shape(
         let text = row.optional(column)?;
         let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
         let value: u32 = digits.parse().ok()?;
-        Some(if text[digits.len()..].starts_with('K') {
-            value * 1024
-        } else {
-            value
-        })
+        Some(if text[digits.len()..].starts_with('K') { value * 1024 } else { value })
     };
     let (Some(layers), Some(hidden), Some(heads), Some(kv_bytes)) = (
         leading("num_layers"),
@@ -371,10 +321,8 @@ fn model_shape(
     let head_dim = leading("head_dim").unwrap_or(hidden / heads.max(1));
     // MLA rows leave num_kv_heads empty: their KV bytes come precomputed.
     let kv_heads = leading("num_kv_heads").unwrap_or(heads);
-    let (sliding_window, sliding_window_layer_share) = sliding
-        .get(row.text("model_id")?)
-        .copied()
-        .unwrap_or((None, None));
+    let (sliding_window, sliding_window_layer_share) =
+        sliding.get(row.text("model_id")?).copied().unwrap_or((None, None));
     Ok(Some(Shape {
         layers,
         hidden,
@@ -396,9 +344,8 @@ fn model_shape(
 fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
     let mut providers = Vec::new();
     for row in CsvTable::read(&from.join("providers.csv"))?.rows() {
-        let whole_seconds = |column: &str| -> Result<Option<u32>, BuildError> {
-            Ok(row.number(column)?.map(|s| s.round() as u32))
-        };
+        let whole_seconds =
+            |column: &str| -> Result<Option<u32>, BuildError> { Ok(row.number(column)?.map(|s| s.round() as u32)) };
         providers.push(Provider {
             id: row.text("provider_id")?.to_string(),
             name: row.text("display_name")?.to_string(),

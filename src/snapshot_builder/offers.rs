@@ -97,27 +97,15 @@ impl Collected {
     }
 
     pub fn skip(&mut self, source: &str, reason: &str) {
-        *self
-            .skipped
-            .entry((source.to_string(), reason.to_string()))
-            .or_default() += 1;
+        *self.skipped.entry((source.to_string(), reason.to_string())).or_default() += 1;
     }
 
     fn anomaly(&mut self, source: &str, line: u64, what: String) {
-        self.anomalies.push(Anomaly {
-            source: source.to_string(),
-            line,
-            what,
-        });
+        self.anomalies.push(Anomaly { source: source.to_string(), line, what });
     }
 
     /// Normalises one raw offer of `source` into the pending offers.
-    pub fn add(
-        &mut self,
-        source: &str,
-        mut raw: RawOffer,
-        catalog: &Catalog,
-    ) -> Result<(), BuildError> {
+    pub fn add(&mut self, source: &str, mut raw: RawOffer, catalog: &Catalog) -> Result<(), BuildError> {
         let (instance, spot_marked) = without_spot_marker(&raw.instance);
         raw.instance = instance;
         if spot_marked && raw.price.is_some() && raw.spot_price.is_none() {
@@ -137,56 +125,34 @@ impl Collected {
             self.anomaly(
                 source,
                 raw.line,
-                format!(
-                    "{} {} {}: duplicate of line {first}; dropped",
-                    raw.instance, raw.region, raw.zone
-                ),
+                format!("{} {} {}: duplicate of line {first}; dropped", raw.instance, raw.region, raw.zone),
             );
             return Ok(());
         }
 
-        let Some(gpu_id) = catalog_gpu_id(
-            &raw.accelerator,
-            raw.memory_gib,
-            &format!("{} {}", raw.instance, raw.hints),
-        ) else {
-            *self
-                .unmapped
-                .entry((source.to_string(), raw.accelerator.clone()))
-                .or_default() += 1;
+        let Some(gpu_id) = catalog_gpu_id(&raw.accelerator, raw.memory_gib, &format!("{} {}", raw.instance, raw.hints))
+        else {
+            *self.unmapped.entry((source.to_string(), raw.accelerator.clone())).or_default() += 1;
             return Ok(());
         };
         let gpu = catalog.gpu(gpu_id).map_err(|e| BuildError::Csv {
             path: source.to_string(),
             line: raw.line,
-            message: format!(
-                "rule maps \"{}\" to {gpu_id}, which the catalog lacks: {e}",
-                raw.accelerator
-            ),
+            message: format!("rule maps \"{}\" to {gpu_id}, which the catalog lacks: {e}", raw.accelerator),
         })?;
 
-        if let Some((count, reason)) = self
-            .corrections
-            .get(&(source.to_string(), raw.instance.clone()))
-            .cloned()
-        {
+        if let Some((count, reason)) = self.corrections.get(&(source.to_string(), raw.instance.clone())).cloned() {
             if raw.gpu_count != f64::from(count) {
                 self.anomaly(
                     source,
                     raw.line,
-                    format!(
-                        "{}: {} GPUs corrected to {count} ({reason})",
-                        raw.instance, raw.gpu_count
-                    ),
+                    format!("{}: {} GPUs corrected to {count} ({reason})", raw.instance, raw.gpu_count),
                 );
                 raw.gpu_count = f64::from(count);
             }
         }
         if raw.gpu_count < 1.0 || raw.gpu_count.fract() != 0.0 {
-            self.skip(
-                source,
-                "fractional GPU shares (e.g. AWS g6f, 1/8 of an L4) are not modelled",
-            );
+            self.skip(source, "fractional GPU shares (e.g. AWS g6f, 1/8 of an L4) are not modelled");
             return Ok(());
         }
         let gpu_count = raw.gpu_count as u32;
@@ -195,10 +161,7 @@ impl Collected {
         let mut spot_price = rounded(raw.spot_price);
         let datacenter = gpu.segment.as_deref() == Some("datacenter");
         if let Some(p) = price {
-            if p <= 0.0
-                || (datacenter
-                    && p / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR)
-            {
+            if p <= 0.0 || (datacenter && p / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR) {
                 self.anomaly(
                     source,
                     raw.line,
@@ -217,10 +180,7 @@ impl Collected {
                 self.anomaly(
                     source,
                     raw.line,
-                    format!(
-                        "{} {}: spot ${s}/h is not a price; spot dropped",
-                        raw.instance, raw.region
-                    ),
+                    format!("{} {}: spot ${s}/h is not a price; spot dropped", raw.instance, raw.region),
                 );
                 spot_price = None;
             } else if price.is_some_and(|p| s >= p) {
@@ -246,11 +206,7 @@ impl Collected {
             provider: raw.provider.clone(),
             underlying_cloud: raw.underlying_cloud.clone(),
             instance: raw.instance.clone(),
-            regions: if raw.region.is_empty() {
-                vec![]
-            } else {
-                vec![raw.region.clone()]
-            },
+            regions: if raw.region.is_empty() { vec![] } else { vec![raw.region.clone()] },
             gpu: gpu.id.clone(),
             gpu_count,
             vram_gb: gpu.vram_gb,
@@ -261,11 +217,7 @@ impl Collected {
             source: source.to_string(),
         };
         // Zones of one region collapse into one offer at the cheapest zone's prices.
-        let key = (
-            raw.instance,
-            raw.region,
-            raw.underlying_cloud.unwrap_or_default(),
-        );
+        let key = (raw.instance, raw.region, raw.underlying_cloud.unwrap_or_default());
         match self.pending.get_mut(&key) {
             Some(kept) => {
                 kept.price = min_price(kept.price, offer.price);
@@ -356,10 +308,7 @@ fn read_skypilot(
     for row in table.rows() {
         collected.count_row(&spec.id);
         let Some(accelerator) = row.optional("AcceleratorName") else {
-            collected.skip(
-                &spec.id,
-                "no accelerator named (CPU shapes, or GPU shapes the source leaves unnamed)",
-            );
+            collected.skip(&spec.id, "no accelerator named (CPU shapes, or GPU shapes the source leaves unnamed)");
             continue;
         };
         let instance = row.text("InstanceType")?.to_string();
@@ -369,16 +318,14 @@ fn read_skypilot(
         let memory_gib = match spec.gpu_memory {
             GpuMemory::Mib => size.map(|mib| mib / 1024.0),
             GpuMemory::Gb => size,
-            GpuMemory::MibTotal => size
-                .filter(|_| gpu_count >= 1.0)
-                .map(|mib| mib / 1024.0 / gpu_count),
+            GpuMemory::MibTotal => size.filter(|_| gpu_count >= 1.0).map(|mib| mib / 1024.0 / gpu_count),
             GpuMemory::None => None,
         };
         let underlying_cloud = match &spec.underlying {
             UnderlyingCloud::None => None,
-            UnderlyingCloud::InstancePrefix(separator) => instance
-                .split_once(separator.as_str())
-                .map(|(cloud, _)| cloud.to_string()),
+            UnderlyingCloud::InstancePrefix(separator) => {
+                instance.split_once(separator.as_str()).map(|(cloud, _)| cloud.to_string())
+            }
             UnderlyingCloud::Column(column) => row.optional(column).map(str::to_string),
         };
         let raw = RawOffer {
@@ -409,10 +356,7 @@ fn without_spot_marker(instance: &str) -> (String, bool) {
         return (base.to_string(), true);
     }
     if let Some(at) = instance.find("-spot") {
-        return (
-            format!("{}{}", &instance[..at], &instance[at + "-spot".len()..]),
-            true,
-        );
+        return (format!("{}{}", &instance[..at], &instance[at + "-spot".len()..]), true);
     }
     (instance.to_string(), false)
 }
@@ -476,14 +420,8 @@ mod tests {
             without_spot_marker("datacrunch__1xA100_80GB__22__120__SPOT"),
             ("datacrunch__1xA100_80GB__22__120".into(), true)
         );
-        assert_eq!(
-            without_spot_marker("n3-A100x1-spot__CANADA-1"),
-            ("n3-A100x1__CANADA-1".into(), true)
-        );
-        assert_eq!(
-            without_spot_marker("p5.48xlarge"),
-            ("p5.48xlarge".into(), false)
-        );
+        assert_eq!(without_spot_marker("n3-A100x1-spot__CANADA-1"), ("n3-A100x1__CANADA-1".into(), true));
+        assert_eq!(without_spot_marker("p5.48xlarge"), ("p5.48xlarge".into(), false));
     }
 
     fn catalog() -> &'static Catalog {
@@ -508,72 +446,33 @@ mod tests {
     #[test]
     fn zones_collapse_to_the_cheapest_and_duplicates_are_reported() {
         let mut collected = Collected::default();
-        collected
-            .add("s", raw(2, "use1-az1", Some(55.04), Some(30.0)), catalog())
-            .unwrap();
-        collected
-            .add("s", raw(3, "use1-az2", Some(55.04), Some(25.1)), catalog())
-            .unwrap();
-        collected
-            .add("s", raw(4, "use1-az2", Some(55.04), Some(25.1)), catalog())
-            .unwrap();
+        collected.add("s", raw(2, "use1-az1", Some(55.04), Some(30.0)), catalog()).unwrap();
+        collected.add("s", raw(3, "use1-az2", Some(55.04), Some(25.1)), catalog()).unwrap();
+        collected.add("s", raw(4, "use1-az2", Some(55.04), Some(25.1)), catalog()).unwrap();
         collected.finish_source();
         assert_eq!(collected.offers.len(), 1);
         assert_eq!(collected.offers[0].spot_price, Some(25.1));
         assert_eq!(collected.anomalies.len(), 1);
-        assert!(
-            collected.anomalies[0].what.contains("duplicate of line 3"),
-            "{:?}",
-            collected.anomalies
-        );
+        assert!(collected.anomalies[0].what.contains("duplicate of line 3"), "{:?}", collected.anomalies);
     }
 
     #[test]
     fn placeholder_and_zero_prices_are_reported_and_not_shipped() {
         let mut collected = Collected::default();
         // Mithril-like placeholder: $0.08/h for 8 H100s; Vast-like zero spot.
-        collected
-            .add("s", raw(2, "a", Some(0.08), Some(0.0)), catalog())
-            .unwrap();
+        collected.add("s", raw(2, "a", Some(0.08), Some(0.0)), catalog()).unwrap();
         // A cheap but real spot price stays.
-        collected
-            .add("s", raw(5, "d", Some(55.04), Some(0.09)), catalog())
-            .unwrap();
-        collected
-            .add("s", raw(3, "b", Some(55.04), Some(0.0)), catalog())
-            .unwrap();
-        collected
-            .add("s", raw(4, "c", Some(55.04), Some(60.0)), catalog())
-            .unwrap();
+        collected.add("s", raw(5, "d", Some(55.04), Some(0.09)), catalog()).unwrap();
+        collected.add("s", raw(3, "b", Some(55.04), Some(0.0)), catalog()).unwrap();
+        collected.add("s", raw(4, "c", Some(55.04), Some(60.0)), catalog()).unwrap();
         collected.finish_source();
-        let whats: Vec<&str> = collected
-            .anomalies
-            .iter()
-            .map(|a| a.what.as_str())
-            .collect();
+        let whats: Vec<&str> = collected.anomalies.iter().map(|a| a.what.as_str()).collect();
         assert!(whats[0].contains("implausible; price dropped"), "{whats:?}");
-        assert!(
-            whats
-                .iter()
-                .filter(|w| w.contains("spot $0/h is not a price"))
-                .count()
-                == 2,
-            "{whats:?}"
-        );
-        assert!(
-            whats.iter().any(|w| w.contains("not below on-demand")),
-            "{whats:?}"
-        );
-        assert_eq!(
-            collected.skipped.values().sum::<usize>(),
-            1,
-            "the all-placeholder row is skipped"
-        );
+        assert!(whats.iter().filter(|w| w.contains("spot $0/h is not a price")).count() == 2, "{whats:?}");
+        assert!(whats.iter().any(|w| w.contains("not below on-demand")), "{whats:?}");
+        assert_eq!(collected.skipped.values().sum::<usize>(), 1, "the all-placeholder row is skipped");
         assert_eq!(collected.offers.len(), 1);
-        assert_eq!(
-            (collected.offers[0].price, collected.offers[0].spot_price),
-            (Some(55.04), Some(0.09))
-        );
+        assert_eq!((collected.offers[0].price, collected.offers[0].spot_price), (Some(55.04), Some(0.09)));
     }
 
     #[test]
@@ -582,11 +481,6 @@ mod tests {
         let mut row = raw(2, "a", Some(1.0), None);
         row.accelerator = "Voodoo5".into();
         collected.add("s", row, catalog()).unwrap();
-        assert_eq!(
-            collected
-                .unmapped
-                .get(&("s".to_string(), "Voodoo5".to_string())),
-            Some(&1)
-        );
+        assert_eq!(collected.unmapped.get(&("s".to_string(), "Voodoo5".to_string())), Some(&1));
     }
 }

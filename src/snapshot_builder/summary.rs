@@ -29,7 +29,10 @@ pub fn render(
         entry.1 += usize::from(offer.price.is_some());
         entry.2 += usize::from(offer.spot_price.is_some());
     }
-    let _ = writeln!(out, "## Offers per provider\n\n| provider | offers | on-demand price | spot price |\n|---|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "## Offers per provider\n\n| provider | offers | on-demand price | spot price |\n|---|---:|---:|---:|"
+    );
     for (provider, (offers, on_demand, spot)) in &per_provider {
         let _ = writeln!(out, "| {provider} | {offers} | {on_demand} | {spot} |");
     }
@@ -37,54 +40,31 @@ pub fn render(
     let mut clouds: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for offer in &snapshot.offers {
         if let Some(cloud) = &offer.underlying_cloud {
-            *clouds
-                .entry((offer.provider.as_str(), cloud.as_str()))
-                .or_default() += 1;
+            *clouds.entry((offer.provider.as_str(), cloud.as_str())).or_default() += 1;
         }
     }
     if !clouds.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n## Clouds behind resellers\n\n| reseller | cloud | offers |\n|---|---|---:|"
-        );
+        let _ = writeln!(out, "\n## Clouds behind resellers\n\n| reseller | cloud | offers |\n|---|---|---:|");
         for ((reseller, cloud), offers) in &clouds {
             let _ = writeln!(out, "| {reseller} | {cloud} | {offers} |");
         }
     }
 
-    let _ = writeln!(
-        out,
-        "\n## Sources\n\n| id | rows read | upstream | commit | as of |\n|---|---:|---|---|---|"
-    );
+    let _ = writeln!(out, "\n## Sources\n\n| id | rows read | upstream | commit | as of |\n|---|---:|---|---|---|");
     for source in &snapshot.sources {
         let commit = source.commit.as_deref().unwrap_or("");
         let rows = rows_read.get(&source.id).copied().unwrap_or(0);
-        let _ = writeln!(
-            out,
-            "| {} | {rows} | {} | {commit} | {} |",
-            source.id, source.upstream, source.as_of
-        );
+        let _ = writeln!(out, "| {} | {rows} | {} | {commit} | {} |", source.id, source.upstream, source.as_of);
     }
 
-    let _ = writeln!(
-        out,
-        "\n## Rows not turned into offers\n\n| source | reason | rows |\n|---|---|---:|"
-    );
+    let _ = writeln!(out, "\n## Rows not turned into offers\n\n| source | reason | rows |\n|---|---|---:|");
     for ((source, reason), rows) in skipped {
         let _ = writeln!(out, "| {source} | {reason} | {rows} |");
     }
 
-    let _ = writeln!(
-        out,
-        "\n## Anomalies (not shipped as truth): {}\n",
-        anomalies.len()
-    );
+    let _ = writeln!(out, "\n## Anomalies (not shipped as truth): {}\n", anomalies.len());
     for anomaly in anomalies {
-        let _ = writeln!(
-            out,
-            "- {} line {}: {}",
-            anomaly.source, anomaly.line, anomaly.what
-        );
+        let _ = writeln!(out, "- {} line {}: {}", anomaly.source, anomaly.line, anomaly.what);
     }
     out
 }

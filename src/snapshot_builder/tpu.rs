@@ -17,26 +17,12 @@ const SLICES: [(&str, &str, &str, &[u32]); 3] = [
 
 type Prices = BTreeMap<String, BTreeMap<String, serde_json::Value>>;
 
-pub fn read(
-    spec: &SourceSpec,
-    json: &str,
-    catalog: &Catalog,
-    collected: &mut Collected,
-) -> Result<(), BuildError> {
-    let error = |message: String| BuildError::Csv {
-        path: spec.id.clone(),
-        line: 0,
-        message,
-    };
-    let prices: BTreeMap<String, Prices> =
-        serde_json::from_str(json).map_err(|e| error(e.to_string()))?;
+pub fn read(spec: &SourceSpec, json: &str, catalog: &Catalog, collected: &mut Collected) -> Result<(), BuildError> {
+    let error = |message: String| BuildError::Csv { path: spec.id.clone(), line: 0, message };
+    let prices: BTreeMap<String, Prices> = serde_json::from_str(json).map_err(|e| error(e.to_string()))?;
     for (generation, regions) in &prices {
-        let Some((_, name, prefix, chips)) = SLICES.iter().find(|(key, ..)| key == generation)
-        else {
-            collected.skip(
-                &spec.id,
-                &format!("{generation}: not a single-host TPU in the catalog"),
-            );
+        let Some((_, name, prefix, chips)) = SLICES.iter().find(|(key, ..)| key == generation) else {
+            collected.skip(&spec.id, &format!("{generation}: not a single-host TPU in the catalog"));
             continue;
         };
         for (region, fields) in regions {

@@ -29,7 +29,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let memory = move || {
         workload.with(|w| {
             let gpus = if w.task == Task::Infer { 1 } else { w.gpus };
-            catalog.model(&w.model).and_then(|m| estimate(w, m, gpus))
+            w.resolve_model(catalog).and_then(|m| estimate(w, &m, gpus))
         })
     };
 

@@ -9,11 +9,7 @@ pub const VISIBLE_ROWS: usize = 50;
 
 /// The offers that hold the workload, cheapest $/h first.
 #[component]
-pub fn OffersTable(
-    catalog: &'static Catalog,
-    snapshot: Arc<Snapshot>,
-    report: Report,
-) -> impl IntoView {
+pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
     let fitting = report.results.len();
     let total = snapshot.offers.len();
     let shown = fitting.min(VISIBLE_ROWS);
@@ -30,13 +26,8 @@ pub fn OffersTable(
         .take(shown)
         .map(|ranked| {
             let offer = &snapshot.offers[ranked.offer];
-            let gpu_name = catalog
-                .gpu(&offer.gpu)
-                .map(|g| g.name.clone())
-                .unwrap_or_else(|_| offer.gpu.clone());
-            let provider = snapshot
-                .provider(&offer.provider)
-                .map_or(offer.provider.clone(), |p| p.name.clone());
+            let gpu_name = catalog.gpu(&offer.gpu).map(|g| g.name.clone()).unwrap_or_else(|_| offer.gpu.clone());
+            let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
             // A reseller's offer names the cloud that runs it.
             let provider = match &offer.underlying_cloud {
                 Some(cloud) => format!("{provider} · {cloud}"),

@@ -13,16 +13,8 @@ pub fn SnapshotInfo(snapshot: Arc<Snapshot>) -> impl IntoView {
         .provider_sources()
         .into_iter()
         .map(|(provider, sources)| {
-            let as_of = sources
-                .iter()
-                .map(|s| s.as_of.clone())
-                .collect::<Vec<_>>()
-                .join("; ");
-            let upstream = sources
-                .iter()
-                .map(|s| s.upstream.clone())
-                .collect::<Vec<_>>()
-                .join("; ");
+            let as_of = sources.iter().map(|s| s.as_of.clone()).collect::<Vec<_>>().join("; ");
+            let upstream = sources.iter().map(|s| s.upstream.clone()).collect::<Vec<_>>().join("; ");
             view! {
                 <tr>
                     <th scope="row">{provider.name.clone()}</th>

@@ -19,14 +19,9 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, String> {
             response.status_text()
         ));
     }
-    let text = response
-        .text()
-        .await
-        .map_err(|e| format!("offer data could not be downloaded: {e}"))?;
+    let text = response.text().await.map_err(|e| format!("offer data could not be downloaded: {e}"))?;
     let timing = ParseTiming::start();
-    let snapshot = Snapshot::from_json(&text)
-        .map(Arc::new)
-        .map_err(|e| e.to_string());
+    let snapshot = Snapshot::from_json(&text).map(Arc::new).map_err(|e| e.to_string());
     timing.finish();
     snapshot
 }

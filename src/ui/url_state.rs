@@ -18,11 +18,7 @@ pub fn replace_query(query: &str) {
     let location = window.location();
     let path = location.pathname().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
-    let url = if query.is_empty() {
-        format!("{path}{hash}")
-    } else {
-        format!("{path}?{query}{hash}")
-    };
+    let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
     let current = format!("{path}{}{hash}", location.search().unwrap_or_default());
     if url == current {
         return;

@@ -4,9 +4,9 @@
 //! the same values; a bad value shows its message and leaves the workload as
 //! it was.
 
+use crate::engine::workload::CUSTOM_MODEL;
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, Runtime, Task,
-    Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, Runtime, Task, Workload,
 };
 use crate::url_codec;
 use leptos::prelude::*;
@@ -20,20 +20,24 @@ pub fn WorkloadForm(
     workload: RwSignal<Workload>,
 ) -> impl IntoView {
     // Models whose memory the engine can size for serving (an LLM shape).
-    let models: Vec<(String, String)> = catalog
-        .models
-        .iter()
-        .filter(|m| m.shape.is_some())
-        .map(|m| (m.id.clone(), m.name.clone()))
-        .collect();
-    let tasks =
-        options(&[Task::Infer, Task::Finetune, Task::Pretrain].map(|t| (t.key(), t.label())));
+    let mut models: Vec<(String, String)> =
+        catalog.models.iter().filter(|m| m.shape.is_some()).map(|m| (m.id.clone(), m.name.clone())).collect();
+    models.push((CUSTOM_MODEL.to_string(), "Custom model…".to_string()));
+    let custom = move || workload.with(|w| w.model == CUSTOM_MODEL);
+    let tasks = options(&[Task::Infer, Task::Finetune, Task::Pretrain].map(|t| (t.key(), t.label())));
     let serving = move || workload.with(|w| w.task == Task::Infer);
     let finetuning = move || workload.with(|w| w.task == Task::Finetune);
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
             <SelectField catalog=catalog workload=workload key="task" label="Task" options=tasks testid="task-select" />
             <SelectField catalog=catalog workload=workload key="model" label="Model" options=models testid="model-select" />
+            <Show when=custom>
+                <NumberField catalog=catalog workload=workload key="params" label="Parameters" />
+                <NumberField catalog=catalog workload=workload key="layers" label="Layers" />
+                <NumberField catalog=catalog workload=workload key="hidden" label="Hidden size" />
+                <NumberField catalog=catalog workload=workload key="heads" label="Attention heads" />
+                <NumberField catalog=catalog workload=workload key="kv_heads" label="KV heads" />
+            </Show>
             <Show when=serving>
                 <SelectField catalog=catalog workload=workload key="wq" label="Weight precision" options=options(&Precision::ALL.map(|p| (p.key(), p.label()))) testid="precision-select" />
                 <SelectField catalog=catalog workload=workload key="kvq" label="KV cache" options=options(&KvPrecision::ALL.map(|p| (p.key(), p.label()))) testid="kv-select" />
@@ -61,10 +65,7 @@ pub fn WorkloadForm(
 
 /// (URL value, label) pairs for a `<select>`.
 fn options(pairs: &[(&'static str, &'static str)]) -> Vec<(String, String)> {
-    pairs
-        .iter()
-        .map(|(key, label)| (key.to_string(), label.to_string()))
-        .collect()
+    pairs.iter().map(|(key, label)| (key.to_string(), label.to_string())).collect()
 }
 
 /// The activation-checkpointing switch (URL key `ckpt`).

@@ -126,3 +126,24 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
   assert.equal(app.params().get('zero'), '3');
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('a custom model is sized from its numbers and kept in the link', async () => {
+  const app = await WhichGpuPage.open(browser, server.url);
+  await app.waitForResults();
+  await app.modelSelect().selectOption('custom');
+  for (const [key, value] of [['params', '7e10'], ['layers', '80'], ['hidden', '8192'], ['heads', '64'], ['kv_heads', '8']]) {
+    await app.page.locator('#' + key).fill(value);
+  }
+  // 70B parameters in BF16: 1.4e11 bytes = 130 GiB.
+  await app.page.getByText(/weights 130 GB/).waitFor();
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('kv_heads') === '8');
+  assert.equal(app.params().get('model'), 'custom');
+  assert.equal(app.params().get('params'), '70000000000');
+  const reopened = await WhichGpuPage.open(browser, app.page.url());
+  await reopened.waitForResults();
+  assert.match(await reopened.memory(), /weights 130 GB/);
+  assert.equal(await reopened.page.locator('#layers').inputValue(), '80');
+  await app.page.locator('#params').fill('1e30');
+  assert.match(await app.page.locator('#params-error').textContent(), /out of range/);
+  assert.deepEqual([...app.consoleErrors, ...reopened.consoleErrors], []);
+});

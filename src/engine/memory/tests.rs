@@ -8,11 +8,7 @@ fn catalog() -> &'static Catalog {
 }
 
 fn workload(model: &str, precision: Precision) -> Workload {
-    Workload {
-        model: model.into(),
-        weight_precision: precision,
-        ..Workload::default()
-    }
+    Workload { model: model.into(), weight_precision: precision, ..Workload::default() }
 }
 
 fn gb(bytes: f64) -> f64 {
@@ -36,10 +32,7 @@ fn weights_scale_with_bits_per_weight() {
     ];
     for (precision, expected_gb) in cases {
         let got = gb(weights_bytes(model, precision));
-        assert!(
-            (got - expected_gb).abs() / expected_gb < 0.02,
-            "{precision}: {got:.3} GB, expected {expected_gb:.3}"
-        );
+        assert!((got - expected_gb).abs() / expected_gb < 0.02, "{precision}: {got:.3} GB, expected {expected_gb:.3}");
     }
 }
 
@@ -58,10 +51,7 @@ fn awq_keeps_embeddings_in_16_bit() {
 fn moe_models_keep_every_expert_resident() {
     // Mixtral 8x7B: 46.70B total, 12.88B active (models.csv check values)
     // → 93.4e9 bytes = 87.0 GiB in BF16, not the 24 GiB of the active experts.
-    let got = gb(weights_bytes(
-        catalog().model("mixtral-8x7b").unwrap(),
-        Precision::Bf16,
-    ));
+    let got = gb(weights_bytes(catalog().model("mixtral-8x7b").unwrap(), Precision::Bf16));
     assert!((got - 87.0).abs() < 0.2, "{got}");
 }
 
@@ -71,44 +61,19 @@ fn the_kv_cache_can_rival_the_weights_on_long_chats() {
     // caches 131,072 bytes per token in BF16 (models.csv): 32 chats of 8k tokens
     // hold 32 GiB of KV, twice the 15 GiB of weights.
     let model = catalog().model("llama-3.1-8b").unwrap();
-    let w = Workload {
-        input_tokens: 7680,
-        output_tokens: 512,
-        concurrency: 32,
-        ..Workload::default()
-    };
+    let w = Workload { input_tokens: 7680, output_tokens: 512, concurrency: 32, ..Workload::default() };
     let memory = inference_memory(&w, model, 1).unwrap();
-    assert!(
-        (gb(memory.kv_cache_bytes) - 32.0).abs() < 0.01,
-        "{}",
-        gb(memory.kv_cache_bytes)
-    );
+    assert!((gb(memory.kv_cache_bytes) - 32.0).abs() < 0.01, "{}", gb(memory.kv_cache_bytes));
     assert!(memory.kv_cache_bytes > 2.0 * memory.weights_bytes);
     // An FP8 cache halves it.
-    let fp8 = inference_memory(
-        &Workload {
-            kv_precision: KvPrecision::Fp8,
-            ..w
-        },
-        model,
-        1,
-    )
-    .unwrap();
+    let fp8 = inference_memory(&Workload { kv_precision: KvPrecision::Fp8, ..w }, model, 1).unwrap();
     assert!((fp8.kv_cache_bytes * 2.0 - memory.kv_cache_bytes).abs() < 1.0);
 }
 
 #[test]
 fn gqa_mqa_mla_and_sliding_windows_shrink_the_cache() {
-    let w = Workload {
-        input_tokens: 32_000,
-        output_tokens: 768,
-        ..Workload::default()
-    };
-    let kv_gb = |id: &str| {
-        gb(inference_memory(&w, catalog().model(id).unwrap(), 1)
-            .unwrap()
-            .kv_cache_bytes)
-    };
+    let w = Workload { input_tokens: 32_000, output_tokens: 768, ..Workload::default() };
+    let kv_gb = |id: &str| gb(inference_memory(&w, catalog().model(id).unwrap(), 1).unwrap().kv_cache_bytes);
     // Llama 2 7B (MHA, 32 KV heads) caches 4× what Llama 3.1 8B (GQA, 8) does.
     assert!((kv_gb("llama-2-7b") / kv_gb("llama-3.1-8b") - 4.0).abs() < 0.01);
     // Falcon 7B (MQA, 1 KV head of 64): 8,192 bytes per token (models.csv).
@@ -123,26 +88,13 @@ fn gqa_mqa_mla_and_sliding_windows_shrink_the_cache() {
 #[test]
 fn an_mla_cache_is_replicated_across_tensor_parallel_gpus() {
     // vLLM keeps the whole MLA latent on every TP rank; GQA heads are split.
-    let w = Workload {
-        input_tokens: 100_000,
-        output_tokens: 1_000,
-        concurrency: 4,
-        ..Workload::default()
-    };
+    let w = Workload { input_tokens: 100_000, output_tokens: 1_000, concurrency: 4, ..Workload::default() };
     let per_gpu_kv = |id: &str, n: u32| {
         let model = catalog().model(id).unwrap();
         let m = inference_memory(&w, model, n).unwrap();
-        let without_kv = inference_memory(
-            &Workload {
-                concurrency: 1,
-                input_tokens: 1,
-                output_tokens: 1,
-                ..w.clone()
-            },
-            model,
-            n,
-        )
-        .unwrap();
+        let without_kv =
+            inference_memory(&Workload { concurrency: 1, input_tokens: 1, output_tokens: 1, ..w.clone() }, model, n)
+                .unwrap();
         m.per_gpu_bytes - without_kv.per_gpu_bytes
     };
     assert!(per_gpu_kv("deepseek-v3", 8) > 0.95 * per_gpu_kv("deepseek-v3", 1));
@@ -184,19 +136,9 @@ fn llama_cpp_runs_and_out_of_memory_cases_are_reproduced() {
         ("apple_m2_ultra", "llama-3.1-70b", 1, Precision::Fp16, true),
     ];
     for (gpu, model, count, precision, runs) in cases {
-        let w = Workload {
-            runtime: Runtime::Llamacpp,
-            input_tokens: 1,
-            output_tokens: 1024,
-            ..workload(model, precision)
-        };
-        let fit = fit(
-            &w,
-            catalog().model(model).unwrap(),
-            catalog().gpu(gpu).unwrap(),
-            count,
-        )
-        .unwrap();
+        let w =
+            Workload { runtime: Runtime::Llamacpp, input_tokens: 1, output_tokens: 1024, ..workload(model, precision) };
+        let fit = fit(&w, catalog().model(model).unwrap(), catalog().gpu(gpu).unwrap(), count).unwrap();
         assert_eq!(
             fit.fits,
             runs,
@@ -214,12 +156,7 @@ fn the_product_briefs_rules_of_thumb_hold_for_serving() {
     // Quantized 7B–13B inference → a 24 GB card.
     for model in ["llama-3.1-8b", "llama-2-13b", "mistral-7b-v0.3"] {
         let w = workload(model, Precision::Awq);
-        assert!(
-            fit(&w, catalog().model(model).unwrap(), l4, 1)
-                .unwrap()
-                .fits,
-            "{model} AWQ on a 24 GB L4"
-        );
+        assert!(fit(&w, catalog().model(model).unwrap(), l4, 1).unwrap().fits, "{model} AWQ on a 24 GB L4");
     }
     // ~70B at 16-bit → 80 GB-class × 2 or more.
     let seventy = catalog().model("llama-3.1-70b").unwrap();
@@ -227,27 +164,15 @@ fn the_product_briefs_rules_of_thumb_hold_for_serving() {
     assert_eq!(smallest_gpu_count(&w, seventy, h100, 8).unwrap(), Some(2));
     // Llama 3.1 405B in BF16 (756 GiB) fits no single 8-GPU node of H100s.
     let big = workload("llama-3.1-405b", Precision::Bf16);
-    assert_eq!(
-        smallest_gpu_count(&big, catalog().model("llama-3.1-405b").unwrap(), h100, 8).unwrap(),
-        None
-    );
+    assert_eq!(smallest_gpu_count(&big, catalog().model("llama-3.1-405b").unwrap(), h100, 8).unwrap(), None);
 }
 
 #[test]
 fn the_reason_names_the_need_and_the_card() {
     let w = workload("llama-3.1-70b", Precision::Bf16);
-    let fit = fit(
-        &w,
-        catalog().model("llama-3.1-70b").unwrap(),
-        catalog().gpu("h100_sxm").unwrap(),
-        1,
-    )
-    .unwrap();
+    let fit = fit(&w, catalog().model("llama-3.1-70b").unwrap(), catalog().gpu("h100_sxm").unwrap(), 1).unwrap();
     assert!(!fit.fits);
-    assert_eq!(
-        fit.reason.as_deref(),
-        Some("needs 134 GB, has 80 GB (72 GB usable)")
-    );
+    assert_eq!(fit.reason.as_deref(), Some("needs 134 GB, has 80 GB (72 GB usable)"));
     assert_eq!(fit.max_concurrency, Some(0));
 }
 
@@ -257,23 +182,11 @@ fn max_concurrency_is_what_the_kv_cache_space_holds() {
     // − ~2 GiB activations and overhead leaves ~55 GiB for KV at 320 MiB per
     // 2,560-token sequence: about 170 sequences.
     let w = workload("llama-3.1-8b", Precision::Bf16);
-    let sized = fit(
-        &w,
-        catalog().model("llama-3.1-8b").unwrap(),
-        catalog().gpu("h100_sxm").unwrap(),
-        1,
-    )
-    .unwrap();
+    let sized = fit(&w, catalog().model("llama-3.1-8b").unwrap(), catalog().gpu("h100_sxm").unwrap(), 1).unwrap();
     let max = sized.max_concurrency.unwrap();
     assert!((150..=180).contains(&max), "{max}");
-    let at_max = Workload {
-        concurrency: max,
-        ..w.clone()
-    };
-    let beyond = Workload {
-        concurrency: max + 1,
-        ..w
-    };
+    let at_max = Workload { concurrency: max, ..w.clone() };
+    let beyond = Workload { concurrency: max + 1, ..w };
     let model = catalog().model("llama-3.1-8b").unwrap();
     let h100 = catalog().gpu("h100_sxm").unwrap();
     assert!(super::fit(&at_max, model, h100, 1).unwrap().fits);
@@ -291,13 +204,7 @@ fn training_fits_use_all_of_vram_and_report_no_concurrency() {
         micro_batch: 1,
         ..Workload::default()
     };
-    let sized = fit(
-        &w,
-        catalog().model("llama-2-70b").unwrap(),
-        catalog().gpu("rtx_a6000").unwrap(),
-        1,
-    )
-    .unwrap();
+    let sized = fit(&w, catalog().model("llama-2-70b").unwrap(), catalog().gpu("rtx_a6000").unwrap(), 1).unwrap();
     assert!(sized.fits, "{:?}", sized.reason);
     assert_eq!(sized.usable_bytes_per_gpu, 48.0 * BYTES_PER_GB);
     assert_eq!(sized.max_concurrency, None);
@@ -305,16 +212,33 @@ fn training_fits_use_all_of_vram_and_report_no_concurrency() {
 
 #[test]
 fn other_tasks_say_they_are_not_sized_yet() {
-    let w = Workload {
-        task: crate::engine::Task::Image,
-        ..Workload::default()
-    };
-    let err = fit(
-        &w,
-        catalog().model("llama-3.1-8b").unwrap(),
-        catalog().gpu("h100_sxm").unwrap(),
-        1,
-    )
-    .unwrap_err();
+    let w = Workload { task: crate::engine::Task::Image, ..Workload::default() };
+    let err = fit(&w, catalog().model("llama-3.1-8b").unwrap(), catalog().gpu("h100_sxm").unwrap(), 1).unwrap_err();
     assert!(err.to_string().starts_with("task: "), "{err}");
+}
+
+#[test]
+fn a_custom_model_sizes_like_the_catalog_model_it_describes() {
+    use crate::engine::workload::CustomModel;
+    // Llama 3.1 70B by its numbers: 70.55B parameters, 80 layers, hidden 8,192,
+    // 64 heads of 128, 8 KV heads (models.csv).
+    let custom = CustomModel {
+        params: 70_553_706_496.0,
+        layers: 80,
+        hidden: 8192,
+        heads: Some(64),
+        kv_heads: Some(8),
+        ..CustomModel::default()
+    };
+    let w = Workload { model: "custom".into(), custom: Some(custom), concurrency: 8, ..Workload::default() };
+    let by_numbers = w.resolve_model(catalog()).unwrap();
+    let from_catalog = catalog().model("llama-3.1-70b").unwrap();
+    assert_eq!(by_numbers.shape.as_ref().unwrap().kv_bytes_per_token_16bit, 327_680.0);
+    let a = inference_memory(&w, &by_numbers, 2).unwrap();
+    let b = inference_memory(&Workload { model: "llama-3.1-70b".into(), custom: None, ..w.clone() }, from_catalog, 2)
+        .unwrap();
+    assert_eq!(a.weights_bytes, b.weights_bytes);
+    assert_eq!(a.kv_cache_bytes, b.kv_cache_bytes);
+    // Without the vocabulary the logits buffer is unknown; the rest agrees within 1%.
+    assert!((a.per_gpu_bytes - b.per_gpu_bytes).abs() / b.per_gpu_bytes < 0.01);
 }
