@@ -101,7 +101,10 @@ fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
 
     let sizable = catalog.models.iter().filter(|m| m.shape.is_some()).count();
     assert!(sizable >= 30, "{sizable}");
-    assert_eq!(texts(&root, "#model option").len(), sizable);
+    // Every model with a transformer shape, then "Custom model…".
+    let options = texts(&root, "#model option");
+    assert_eq!(options.len(), sizable + 1);
+    assert_eq!(options.last().map(String::as_str), Some("Custom model…"));
     assert_eq!(texts(&root, "#wq option").len(), Precision::ALL.len());
     let model: web_sys::HtmlSelectElement = element(&root, "#model");
     assert_eq!(model.value(), "llama-3.1-70b");
