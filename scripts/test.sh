@@ -35,4 +35,4 @@ step "end-to-end tests: dist/ in headless Chromium"
 node --test --test-concurrency=1 tests/e2e/
 
 step "benchmarks (reported, not asserted)"
-node tests/e2e/bench-snapshot.mjs 5
+node tests/e2e/bench-snapshot.mjs 15
