@@ -163,6 +163,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "memory": report.memory,
             "fitting": report.results.len(),
             "excluded": report.excluded.len(),
+            "no_single_node": report.no_single_node,
             "results": results,
             "notes": notes_json(&decoded),
         });

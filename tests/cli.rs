@@ -51,6 +51,17 @@ fn rank_takes_the_pages_query_and_answers_in_json() {
 }
 
 #[test]
+fn rank_says_when_no_single_node_holds_the_workload() {
+    // A 2-trillion-parameter custom model in FP32 (7.3 TiB) exceeds every node.
+    let output = whichgpu(&["rank", "--config", "model=custom&params=2e12&layers=200&hidden=32768&wq=fp32", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["fitting"], 0);
+    let note = json["no_single_node"].as_str().unwrap();
+    assert!(note.starts_with("No single node holds this workload: even "), "{note}");
+}
+
+#[test]
 fn rank_reports_bad_query_values_and_still_answers() {
     let output = whichgpu(&["rank", "--config", "wq=fp7"]);
     assert!(output.status.success(), "{}", stderr(&output));

@@ -35,6 +35,10 @@ pub struct Report {
     /// Offers that hold the workload, cheapest $/h first.
     pub results: Vec<RankedOffer>,
     pub excluded: Vec<Exclusion>,
+    /// When no offer holds the workload: what even the largest node would
+    /// need, so the user knows to shrink the job or go multi-node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_single_node: Option<String>,
 }
 
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
@@ -78,7 +82,35 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             .unwrap_or(Ordering::Equal)
             .then_with(|| offer_key(&snapshot.offers[a.offer]).cmp(&offer_key(&snapshot.offers[b.offer])))
     });
-    Ok(Report { memory, results, excluded })
+    let no_single_node =
+        if results.is_empty() { largest_node_shortfall(workload, model, catalog, snapshot) } else { None };
+    Ok(Report { memory, results, excluded, no_single_node })
+}
+
+/// "No single node holds this workload: even 8× B300 SXM (2304 GB) would need
+/// 310 GB per GPU." The node with the most GPU memory in the snapshot is the
+/// best any single instance can do.
+fn largest_node_shortfall(
+    workload: &Workload,
+    model: &super::Model,
+    catalog: &Catalog,
+    snapshot: &Snapshot,
+) -> Option<String> {
+    let largest = snapshot
+        .offers
+        .iter()
+        .max_by(|a, b| a.total_vram_gb().partial_cmp(&b.total_vram_gb()).unwrap_or(Ordering::Equal))?;
+    let gpu = catalog.gpu(&largest.gpu).ok()?;
+    let sized = fit(workload, model, gpu, largest.gpu_count).ok()?;
+    (!sized.fits).then(|| {
+        format!(
+            "No single node holds this workload: even {}× {} ({:.0} GB) would need {} per GPU. Use a smaller precision, fewer concurrent requests, or several nodes.",
+            largest.gpu_count,
+            gpu.name,
+            largest.total_vram_gb(),
+            super::memory::format_gb(sized.memory.per_gpu_bytes)
+        )
+    })
 }
 
 /// Stable tie-break so equal prices always list in the same order.
@@ -174,6 +206,28 @@ mod tests {
         let report = rank(&Workload::default(), catalog, &snapshot).unwrap();
         assert!(report.results.is_empty());
         assert_eq!(report.excluded[0].reason, "no on-demand price in the snapshot");
+    }
+
+    #[test]
+    fn a_workload_no_node_holds_says_what_the_largest_would_need() {
+        // Llama 3.1 405B in FP32 (1.5 TiB of weights) exceeds an 8× H100 node.
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = snapshot(vec![
+            offer("gpu_8x_h100_sxm5", "h100_sxm", 8, 80.0, Some(23.92)),
+            offer("gpu_1x_h100_sxm5", "h100_sxm", 1, 80.0, Some(3.29)),
+        ]);
+        let workload =
+            Workload { model: "llama-3.1-405b".into(), weight_precision: Precision::Fp32, ..Workload::default() };
+        let report = rank(&workload, catalog, &snapshot).unwrap();
+        assert!(report.results.is_empty());
+        let note = report.no_single_node.unwrap();
+        assert!(
+            note.starts_with("No single node holds this workload: even 8× H100 SXM5 80GB (640 GB) would need 1"),
+            "{note}"
+        );
+        // When something fits, there is no such note.
+        let small = rank(&Workload::default(), catalog, &snapshot).unwrap();
+        assert_eq!(small.no_single_node, None);
     }
 
     #[test]

@@ -14,7 +14,10 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
     let total = snapshot.offers.len();
     let shown = fitting.min(VISIBLE_ROWS);
     let caption = if fitting == 0 {
-        format!("None of the {total} offers holds this workload.")
+        match &report.no_single_node {
+            Some(note) => format!("None of the {total} offers holds this workload. {note}"),
+            None => format!("None of the {total} offers holds this workload."),
+        }
     } else if fitting > shown {
         format!("{fitting} of {total} offers hold this workload; the {shown} cheapest:")
     } else {

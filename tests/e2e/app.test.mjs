@@ -147,3 +147,10 @@ test('a custom model is sized from its numbers and kept in the link', async () =
   assert.match(await app.page.locator('#params-error').textContent(), /out of range/);
   assert.deepEqual([...app.consoleErrors, ...reopened.consoleErrors], []);
 });
+
+test('a workload no node holds says what even the largest node would need', async () => {
+  const app = await WhichGpuPage.open(browser, server.url + '?model=custom&params=2e12&layers=200&hidden=32768&wq=fp32');
+  await app.page.getByText(/^None of the \d+ offers holds this workload\. No single node holds this workload: even \d+×/).waitFor();
+  assert.equal(await app.rows().count(), 0);
+  assert.deepEqual(app.consoleErrors, []);
+});
