@@ -230,17 +230,8 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         print_notes(&decoded, out);
         let m = &sized.memory;
         let _ = writeln!(out, "{} ({}) on {count}× {}:", model.name, workload_label(&decoded.workload), gpu.name);
-        for (part, bytes) in [
-            ("weights", m.weights_bytes),
-            ("KV cache", m.kv_cache_bytes),
-            ("activations", m.activations_bytes),
-            ("gradients", m.gradients_bytes),
-            ("optimizer", m.optimizer_bytes),
-            ("adapters", m.adapters_bytes),
-            ("overhead", m.overhead_bytes),
-            ("total", m.total_bytes),
-            ("per GPU", m.per_gpu_bytes),
-        ] {
+        let totals = [("total", m.total_bytes), ("per GPU", m.per_gpu_bytes)];
+        for (part, bytes) in m.parts().into_iter().chain(totals) {
             let _ = writeln!(out, "  {part:<12} {}", format_gb(bytes));
         }
         match &sized.reason {

@@ -5,7 +5,9 @@
 //! A bad value falls back to that field's default with a note naming the
 //! field, and the rest of the link still applies.
 
-use crate::engine::workload::{CustomModel, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, LAYERS, PARAMS, VOCAB};
+use crate::engine::workload::{
+    CustomModel, ACTIVE_PARAMS, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, PARAMS, VOCAB,
+};
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
 };
@@ -36,8 +38,46 @@ pub struct Decoded {
 /// defaults all come from this one table.
 struct Field {
     key: &'static str,
+    /// Numeric fields' (min, max), which the form's inputs also use.
+    bounds: Option<(f64, f64)>,
     set: fn(&mut Workload, &str, &Catalog) -> Result<(), String>,
     get: fn(&Workload) -> String,
+}
+
+/// An option enum field, spelled by its `Display`/`FromStr`.
+macro_rules! option_field {
+    ($key:literal, $field:ident) => {
+        Field {
+            key: $key,
+            bounds: None,
+            set: |w, v, _| parse_option(v).map(|value| w.$field = value),
+            get: |w| w.$field.to_string(),
+        }
+    };
+}
+
+/// A whole-number workload field; key and range come from one constant.
+macro_rules! count_field {
+    ($bounds:expr, $field:ident) => {
+        Field {
+            key: $bounds.0,
+            bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
+            set: |w, v, _| parse_count(v, $bounds).map(|value| w.$field = value),
+            get: |w| w.$field.to_string(),
+        }
+    };
+}
+
+/// An optional whole-number part of a custom model.
+macro_rules! custom_count_field {
+    ($bounds:expr, $part:ident) => {
+        Field {
+            key: $bounds.0,
+            bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
+            set: |w, v, _| parse_count(v, $bounds).map(|value| custom(w).$part = Some(value)),
+            get: |w| custom_value(w, |c| c.$part.map(f64::from)),
+        }
+    };
 }
 
 fn parse_option<T: std::str::FromStr>(value: &str) -> Result<T, String>
@@ -94,9 +134,10 @@ fn parse_switch(value: &str) -> Result<bool, String> {
 }
 
 const FIELDS: [Field; 26] = [
-    Field { key: "task", set: |w, v, _| parse_option(v).map(|value| w.task = value), get: |w| w.task.to_string() },
+    option_field!("task", task),
     Field {
         key: "model",
+        bounds: None,
         set: |w, v, catalog| {
             if v == CUSTOM_MODEL {
                 custom(w);
@@ -108,124 +149,56 @@ const FIELDS: [Field; 26] = [
         },
         get: |w| w.model.clone(),
     },
-    Field {
-        key: "wq",
-        set: |w, v, _| parse_option(v).map(|value| w.weight_precision = value),
-        get: |w| w.weight_precision.to_string(),
-    },
-    Field {
-        key: "kvq",
-        set: |w, v, _| parse_option(v).map(|value| w.kv_precision = value),
-        get: |w| w.kv_precision.to_string(),
-    },
-    Field {
-        key: "runtime",
-        set: |w, v, _| parse_option(v).map(|value| w.runtime = value),
-        get: |w| w.runtime.to_string(),
-    },
-    Field {
-        key: "in",
-        set: |w, v, _| parse_count(v, INPUT_TOKENS).map(|value| w.input_tokens = value),
-        get: |w| w.input_tokens.to_string(),
-    },
-    Field {
-        key: "out",
-        set: |w, v, _| parse_count(v, OUTPUT_TOKENS).map(|value| w.output_tokens = value),
-        get: |w| w.output_tokens.to_string(),
-    },
-    Field {
-        key: "conc",
-        set: |w, v, _| parse_count(v, CONCURRENCY).map(|value| w.concurrency = value),
-        get: |w| w.concurrency.to_string(),
-    },
-    Field {
-        key: "method",
-        set: |w, v, _| parse_option(v).map(|value| w.method = value),
-        get: |w| w.method.to_string(),
-    },
-    Field {
-        key: "seq",
-        set: |w, v, _| parse_count(v, SEQ_LEN).map(|value| w.seq_len = value),
-        get: |w| w.seq_len.to_string(),
-    },
-    Field {
-        key: "mbs",
-        set: |w, v, _| parse_count(v, MICRO_BATCH).map(|value| w.micro_batch = value),
-        get: |w| w.micro_batch.to_string(),
-    },
-    Field {
-        key: "rank",
-        set: |w, v, _| parse_count(v, LORA_RANK).map(|value| w.lora_rank = value),
-        get: |w| w.lora_rank.to_string(),
-    },
-    Field {
-        key: "opt",
-        set: |w, v, _| parse_option(v).map(|value| w.optimizer = value),
-        get: |w| w.optimizer.to_string(),
-    },
+    option_field!("wq", weight_precision),
+    option_field!("kvq", kv_precision),
+    option_field!("runtime", runtime),
+    count_field!(INPUT_TOKENS, input_tokens),
+    count_field!(OUTPUT_TOKENS, output_tokens),
+    count_field!(CONCURRENCY, concurrency),
+    option_field!("method", method),
+    count_field!(SEQ_LEN, seq_len),
+    count_field!(MICRO_BATCH, micro_batch),
+    count_field!(LORA_RANK, lora_rank),
+    option_field!("opt", optimizer),
     Field {
         key: "ckpt",
+        bounds: None,
         set: |w, v, _| parse_switch(v).map(|value| w.checkpointing = value),
         get: |w| u8::from(w.checkpointing).to_string(),
     },
+    count_field!(ZERO_STAGE, zero_stage),
+    count_field!(GPUS, gpus),
+    option_field!("ce", cross_entropy),
     Field {
-        key: "zero",
-        set: |w, v, _| parse_count(v, ZERO_STAGE).map(|value| w.zero_stage = value),
-        get: |w| w.zero_stage.to_string(),
-    },
-    Field { key: "gpus", set: |w, v, _| parse_count(v, GPUS).map(|value| w.gpus = value), get: |w| w.gpus.to_string() },
-    Field {
-        key: "ce",
-        set: |w, v, _| parse_option(v).map(|value| w.cross_entropy = value),
-        get: |w| w.cross_entropy.to_string(),
-    },
-    Field {
-        key: "params",
+        key: PARAMS.0,
+        bounds: Some((PARAMS.1, PARAMS.2)),
         set: |w, v, _| parse_amount(v, PARAMS).map(|value| custom(w).params = value),
         get: |w| custom_value(w, |c| Some(c.params)),
     },
     Field {
-        key: "active_params",
-        set: |w, v, _| parse_amount(v, PARAMS).map(|value| custom(w).active_params = Some(value)),
+        key: ACTIVE_PARAMS.0,
+        bounds: Some((ACTIVE_PARAMS.1, ACTIVE_PARAMS.2)),
+        set: |w, v, _| parse_amount(v, ACTIVE_PARAMS).map(|value| custom(w).active_params = Some(value)),
         get: |w| custom_value(w, |c| c.active_params),
     },
     Field {
-        key: "layers",
+        key: LAYERS.0,
+        bounds: Some((LAYERS.1 as f64, LAYERS.2 as f64)),
         set: |w, v, _| parse_count(v, LAYERS).map(|value| custom(w).layers = value),
         get: |w| custom_value(w, |c| Some(f64::from(c.layers))),
     },
     Field {
-        key: "hidden",
+        key: HIDDEN.0,
+        bounds: Some((HIDDEN.1 as f64, HIDDEN.2 as f64)),
         set: |w, v, _| parse_count(v, HIDDEN).map(|value| custom(w).hidden = value),
         get: |w| custom_value(w, |c| Some(f64::from(c.hidden))),
     },
-    Field {
-        key: "heads",
-        set: |w, v, _| parse_count(v, HEADS).map(|value| custom(w).heads = Some(value)),
-        get: |w| custom_value(w, |c| c.heads.map(f64::from)),
-    },
-    Field {
-        key: "kv_heads",
-        set: |w, v, _| parse_count(v, HEADS).map(|value| custom(w).kv_heads = Some(value)),
-        get: |w| custom_value(w, |c| c.kv_heads.map(f64::from)),
-    },
-    Field {
-        key: "head_dim",
-        set: |w, v, _| parse_count(v, HEAD_DIM).map(|value| custom(w).head_dim = Some(value)),
-        get: |w| custom_value(w, |c| c.head_dim.map(f64::from)),
-    },
-    Field {
-        key: "experts",
-        set: |w, v, _| parse_count(v, EXPERTS).map(|value| custom(w).experts = Some(value)),
-        get: |w| custom_value(w, |c| c.experts.map(f64::from)),
-    },
-    Field {
-        key: "vocab",
-        set: |w, v, _| parse_count(v, VOCAB).map(|value| custom(w).vocab = Some(value)),
-        get: |w| custom_value(w, |c| c.vocab.map(f64::from)),
-    },
+    custom_count_field!(HEADS, heads),
+    custom_count_field!(KV_HEADS, kv_heads),
+    custom_count_field!(HEAD_DIM, head_dim),
+    custom_count_field!(EXPERTS, experts),
+    custom_count_field!(VOCAB, vocab),
 ];
-
 /// Sets one field from its URL spelling, as the form, the URL and the CLI
 /// all do; the error names the problem (the caller adds the field).
 pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog) -> Result<(), String> {
@@ -233,6 +206,11 @@ pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog)
         Some(field) => (field.set)(workload, value, catalog),
         None => Err(format!("unknown setting \"{}\"", shorten(key))),
     }
+}
+
+/// A numeric field's (min, max), for the form's inputs.
+pub fn bounds_of(key: &str) -> Option<(f64, f64)> {
+    FIELDS.iter().find(|f| f.key == key).and_then(|field| field.bounds)
 }
 
 /// A field's current value in its URL spelling.

@@ -132,6 +132,11 @@ async fn a_number_field_rejects_bad_input_next_to_the_field_and_keeps_the_worklo
     let root = mount_form(workload);
     let conc: web_sys::HtmlInputElement = element(&root, "#conc");
     assert_eq!(texts(&root, "label[for=conc]"), ["Concurrent requests"]);
+    // The input's range is the codec's.
+    assert_eq!(
+        (conc.get_attribute("min").as_deref(), conc.get_attribute("max").as_deref()),
+        (Some("1"), Some("100000"))
+    );
 
     conc.set_value("-3");
     conc.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();

@@ -63,6 +63,21 @@ pub struct MemoryBreakdown {
     pub gpu_count: u32,
 }
 
+impl MemoryBreakdown {
+    /// The parts in the order the page and the CLI list them.
+    pub fn parts(&self) -> [(&'static str, f64); 7] {
+        [
+            ("weights", self.weights_bytes),
+            ("adapters", self.adapters_bytes),
+            ("KV cache", self.kv_cache_bytes),
+            ("gradients", self.gradients_bytes),
+            ("optimizer", self.optimizer_bytes),
+            ("activations", self.activations_bytes),
+            ("runtime", self.overhead_bytes),
+        ]
+    }
+}
+
 /// Whether a workload fits `gpu_count` GPUs of one kind.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fit {

@@ -45,9 +45,7 @@ pub struct Report {
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
     let model = model.as_ref();
-    // Serving sizes one replica on one GPU; training spreads over its GPUs.
-    let gpus = if workload.task == super::Task::Infer { 1 } else { workload.gpus };
-    let memory = estimate(workload, model, gpus)?;
+    let memory = estimate(workload, model, workload.planned_gpus())?;
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
     let mut fits: HashMap<(&str, u32), Result<Fit, String>> = HashMap::new();
     let mut results = Vec::new();

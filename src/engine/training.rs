@@ -83,15 +83,8 @@ pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreak
     let trainable = trainable_params(workload, model)?;
     // LoRA adapters train in FP32 (PEFT's default beside a 16-bit base).
     let adapters = if full { 0.0 } else { trainable * 4.0 };
-    let trained_weight_bytes = if full {
-        if base_precision == Precision::Fp32 {
-            4.0
-        } else {
-            2.0
-        }
-    } else {
-        4.0
-    };
+    // Trained weights: the base itself (16- or 32-bit) or FP32 adapters.
+    let trained_weight_bytes = if full { base_precision.bits_per_weight() / 8.0 } else { 4.0 };
     let gradients = trainable * trained_weight_bytes;
     // Optimizer state per trainable parameter. PyTorch's AdamW and SGD keep
     // their moments in the parameters' dtype (`torch.zeros_like(param)`): two

@@ -346,7 +346,9 @@ pub const GPUS: (&str, u32, u32) = ("gpus", 1, 100_000);
 pub const PARAMS: (&str, f64, f64) = ("params", 1e6, 1e13);
 pub const LAYERS: (&str, u32, u32) = ("layers", 1, 2_000);
 pub const HIDDEN: (&str, u32, u32) = ("hidden", 64, 131_072);
+pub const ACTIVE_PARAMS: (&str, f64, f64) = ("active_params", 1e6, 1e13);
 pub const HEADS: (&str, u32, u32) = ("heads", 1, 4_096);
+pub const KV_HEADS: (&str, u32, u32) = ("kv_heads", 1, 4_096);
 pub const HEAD_DIM: (&str, u32, u32) = ("head_dim", 1, 1_024);
 pub const EXPERTS: (&str, u32, u32) = ("experts", 1, 1_024);
 pub const VOCAB: (&str, u32, u32) = ("vocab", 1, 2_000_000);
@@ -360,6 +362,16 @@ impl Workload {
         match (&self.custom, self.model.as_str()) {
             (Some(custom), CUSTOM_MODEL) => Ok(std::borrow::Cow::Owned(custom.to_model())),
             _ => catalog.model(&self.model).map(std::borrow::Cow::Borrowed),
+        }
+    }
+
+    /// The GPUs a job is sized over before an offer fixes them: serving sizes
+    /// one replica on one GPU; training spreads over its `gpus`.
+    pub fn planned_gpus(&self) -> u32 {
+        if self.task == Task::Infer {
+            1
+        } else {
+            self.gpus
         }
     }
 

@@ -3,7 +3,7 @@
 use super::snapshot_loader::load_snapshot;
 use super::{url_state, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::memory::{estimate, format_gb};
-use crate::engine::{rank, Catalog, Task};
+use crate::engine::{rank, Catalog};
 use crate::url_codec;
 use leptos::prelude::*;
 
@@ -25,13 +25,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| url_state::replace_query(&workload.with(url_codec::encode)));
 
     let snapshot = LocalResource::new(load_snapshot);
-    // Serving sizes one replica on one GPU; training spreads over its GPUs.
-    let memory = move || {
-        workload.with(|w| {
-            let gpus = if w.task == Task::Infer { 1 } else { w.gpus };
-            w.resolve_model(catalog).and_then(|m| estimate(w, &m, gpus))
-        })
-    };
+    let memory = move || workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus())));
 
     view! {
         <header>
@@ -51,19 +45,13 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
             <p class="memory" data-testid="memory-summary">
                 {move || match memory() {
                     Ok(m) => {
-                        let parts: Vec<String> = [
-                            ("weights", m.weights_bytes),
-                            ("adapters", m.adapters_bytes),
-                            ("KV cache", m.kv_cache_bytes),
-                            ("gradients", m.gradients_bytes),
-                            ("optimizer", m.optimizer_bytes),
-                            ("activations", m.activations_bytes),
-                            ("runtime", m.overhead_bytes),
-                        ]
-                        .into_iter()
-                        .filter(|(name, bytes)| *bytes > 0.0 || *name == "KV cache" && workload.with(|w| w.task == Task::Infer))
-                        .map(|(name, bytes)| format!("{name} {}", format_gb(bytes)))
-                        .collect();
+                        // The parts this task has (training has no KV cache, serving no optimizer).
+                        let parts: Vec<String> = m
+                            .parts()
+                            .into_iter()
+                            .filter(|(_, bytes)| *bytes > 0.0)
+                            .map(|(name, bytes)| format!("{name} {}", format_gb(bytes)))
+                            .collect();
                         let per = if m.gpu_count > 1 { format!("per GPU of {}", m.gpu_count) } else { "on one GPU".to_string() };
                         format!("Memory {per}: {} ({})", format_gb(m.per_gpu_bytes), parts.join(", "))
                     }

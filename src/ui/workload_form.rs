@@ -132,6 +132,8 @@ fn NumberField(
     let problem = RwSignal::new(None::<String>);
     let error_id = format!("{key}-error");
     let initial = workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default());
+    // The same range the codec enforces.
+    let bounds = url_codec::bounds_of(key);
     view! {
         <label for=key>{label}</label>
         <span class="field">
@@ -139,7 +141,8 @@ fn NumberField(
                 id=key
                 type="number"
                 inputmode="numeric"
-                min=if key == "zero" { "0" } else { "1" }
+                min=bounds.map(|(min, _)| min.to_string())
+                max=bounds.map(|(_, max)| max.to_string())
                 value=initial
                 aria-invalid=move || if problem.with(Option::is_some) { "true" } else { "false" }
                 aria-describedby=error_id.clone()
