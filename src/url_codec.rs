@@ -6,6 +6,9 @@
 //! field, and the rest of the link still applies.
 
 use crate::engine::workload::{
+    default_model, AUDIO_HOURS, BATCH, FRAMES, ITEMS, PIPELINE_PARALLEL, STEPS, TENSOR_PARALLEL,
+};
+use crate::engine::workload::{
     CustomModel, ACTIVE_PARAMS, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, PARAMS, VOCAB,
 };
 use crate::engine::workload::{
@@ -13,7 +16,7 @@ use crate::engine::workload::{
 };
 #[cfg(test)]
 use crate::engine::Precision;
-use crate::engine::{Catalog, Workload};
+use crate::engine::{Catalog, Task, Workload};
 
 /// The link format this build writes (URL key `v`).
 pub const URL_VERSION: u32 = 1;
@@ -64,6 +67,18 @@ macro_rules! count_field {
             bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
             set: |w, v, _| parse_count(v, $bounds).map(|value| w.$field = value),
             get: |w| w.$field.to_string(),
+        }
+    };
+}
+
+/// A whole number that is `None` until set (the model's own default).
+macro_rules! optional_count_field {
+    ($bounds:expr, $field:ident) => {
+        Field {
+            key: $bounds.0,
+            bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
+            set: |w, v, _| parse_count(v, $bounds).map(|value| w.$field = Some(value)),
+            get: |w| w.$field.map(|n| n.to_string()).unwrap_or_default(),
         }
     };
 }
@@ -133,8 +148,21 @@ fn parse_switch(value: &str) -> Result<bool, String> {
     }
 }
 
-const FIELDS: [Field; 26] = [
-    option_field!("task", task),
+const FIELDS: [Field; 35] = [
+    Field {
+        key: "task",
+        bounds: None,
+        // A task the current model cannot do switches to that task's model.
+        set: |w, v, catalog| {
+            let task: Task = parse_option(v)?;
+            w.task = task;
+            if !w.resolve_model(catalog).is_ok_and(|model| model.suits(task)) {
+                w.model = default_model(task).to_string();
+            }
+            Ok(())
+        },
+        get: |w| w.task.to_string(),
+    },
     Field {
         key: "model",
         bounds: None,
@@ -144,6 +172,9 @@ const FIELDS: [Field; 26] = [
                 return Ok(());
             }
             let model = catalog.model(v).map_err(|_| format!("unknown model \"{}\"", shorten(v)))?;
+            if !model.suits(w.task) {
+                return Err(format!("{} is not a {}", model.name, w.task.model_kind()));
+            }
             w.model = model.id.clone();
             Ok(())
         },
@@ -169,6 +200,25 @@ const FIELDS: [Field; 26] = [
     count_field!(ZERO_STAGE, zero_stage),
     count_field!(GPUS, gpus),
     option_field!("ce", cross_entropy),
+    count_field!(TENSOR_PARALLEL, tensor_parallel),
+    count_field!(PIPELINE_PARALLEL, pipeline_parallel),
+    Field {
+        key: "res",
+        bounds: None,
+        set: |w, v, _| parse_option(v).map(|value| w.resolution = Some(value)),
+        get: |w| w.resolution.map(|r| r.to_string()).unwrap_or_default(),
+    },
+    optional_count_field!(STEPS, steps),
+    optional_count_field!(FRAMES, frames),
+    count_field!(BATCH, batch),
+    count_field!(ITEMS, items),
+    Field {
+        key: AUDIO_HOURS.0,
+        bounds: Some((AUDIO_HOURS.1, AUDIO_HOURS.2)),
+        set: |w, v, _| parse_amount(v, AUDIO_HOURS).map(|value| w.audio_hours = value),
+        get: |w| w.audio_hours.to_string(),
+    },
+    option_field!("offload", offload),
     Field {
         key: PARAMS.0,
         bounds: Some((PARAMS.1, PARAMS.2)),
@@ -220,13 +270,22 @@ pub fn value_of(workload: &Workload, key: &str) -> Option<String> {
 
 /// Reads a query string (with or without the leading `?`).
 pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
-    let mut workload = Workload::default();
+    let pairs: Vec<(String, String)> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(raw_key), percent_decode(raw_value))
+        })
+        .collect();
+    // Defaults follow the task (an image link without `model` means SDXL).
+    let task = pairs.iter().rev().find(|(key, _)| key == "task").and_then(|(_, value)| value.parse().ok());
+    let defaults = Workload::for_task(task.unwrap_or(Task::Infer));
+    let mut workload = defaults.clone();
     let mut notes = Vec::new();
     let mut note = |key: &str, message: String| notes.push(Note { key: key.to_string(), message });
-    for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
-        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = percent_decode(raw_key);
-        let value = percent_decode(raw_value);
+    for (key, value) in pairs {
         if key == "v" {
             match value.parse::<u32>() {
                 Ok(v) if v <= URL_VERSION => {}
@@ -241,7 +300,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
         match FIELDS.iter().find(|f| f.key == key) {
             Some(field) => {
                 if let Err(problem) = (field.set)(&mut workload, &value, catalog) {
-                    let default = (field.get)(&Workload::default());
+                    let default = (field.get)(&defaults);
                     let fallback = if default.is_empty() { "ignored".to_string() } else { format!("using {default}") };
                     note(field.key, format!("{}: {problem}; {fallback}", field.key));
                 }
@@ -254,12 +313,14 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
 pub fn encode(workload: &Workload) -> String {
-    let defaults = Workload::default();
+    let defaults = Workload::for_task(workload.task);
     let pairs: Vec<String> = FIELDS
         .iter()
         .filter_map(|field| {
             let value = (field.get)(workload);
-            (value != (field.get)(&defaults)).then(|| format!("{}={}", field.key, percent_encode(&value)))
+            // The task itself is written unless it is the page's first task.
+            let default = if field.key == "task" { Task::Infer.to_string() } else { (field.get)(&defaults) };
+            (value != default).then(|| format!("{}={}", field.key, percent_encode(&value)))
         })
         .collect();
     if pairs.is_empty() {
@@ -339,15 +400,63 @@ mod tests {
     }
 
     #[test]
-    fn every_model_and_precision_round_trips() {
-        for model in &catalog().models {
-            for precision in Precision::ALL {
-                let workload = Workload { model: model.id.clone(), weight_precision: precision, ..Workload::default() };
-                let decoded = decode(&encode(&workload), catalog());
-                assert_eq!(decoded.workload, workload);
-                assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+    fn every_task_model_and_precision_round_trips() {
+        for task in Task::ALL {
+            for model in catalog().models.iter().filter(|m| m.suits(task)) {
+                for precision in Precision::ALL {
+                    let workload =
+                        Workload { model: model.id.clone(), weight_precision: precision, ..Workload::for_task(task) };
+                    let decoded = decode(&encode(&workload), catalog());
+                    assert_eq!(decoded.workload, workload);
+                    assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+                }
             }
         }
+    }
+
+    #[test]
+    fn media_fields_round_trip_and_defaults_follow_the_task() {
+        use crate::engine::workload::{Offload, Resolution};
+        // A task alone brings its own model.
+        assert_eq!(decode("task=image", catalog()).workload.model, "sdxl-base-1.0");
+        assert_eq!(encode(&Workload::for_task(Task::Audio)), "v=1&task=audio");
+        let workload = Workload {
+            model: "hunyuanvideo".into(),
+            resolution: Some(Resolution { width: 960, height: 544 }),
+            frames: Some(129),
+            steps: Some(30),
+            batch: 2,
+            items: 50,
+            offload: Offload::Model,
+            ..Workload::for_task(Task::Video)
+        };
+        let query = encode(&workload);
+        assert_eq!(
+            query,
+            "v=1&task=video&model=hunyuanvideo&res=960x544&steps=30&frames=129&batch=2&n=50&offload=model"
+        );
+        assert_eq!(decode(&query, catalog()).workload, workload);
+        let hours = Workload { audio_hours: 2.5, ..Workload::for_task(Task::Audio) };
+        assert_eq!(decode(&encode(&hours), catalog()).workload, hours);
+        // A model of the wrong kind, a bad size and a bad offload are named.
+        let decoded = decode("task=image&model=llama-3.1-8b&res=100x99999&offload=disk&frames=0", catalog());
+        let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "model: Llama 3.1 8B is not a text-to-image model; using sdxl-base-1.0",
+                "res: \"100x99999\" is not WIDTHxHEIGHT with sides from 64 to 16384 pixels; ignored",
+                "offload: unknown offload mode \"disk\" (use one of none, text, model); using none",
+                "frames: 0 is out of range (1 to 18000); ignored",
+            ]
+        );
+        assert_eq!(decoded.workload, Workload::for_task(Task::Image));
+        // Switching task keeps a model that can do it and swaps one that cannot.
+        let mut w = Workload::default();
+        apply(&mut w, "task", "finetune", catalog()).unwrap();
+        assert_eq!(w.model, "llama-3.1-8b");
+        apply(&mut w, "task", "video", catalog()).unwrap();
+        assert_eq!(w.model, "wan2.1-t2v-1.3b");
     }
 
     #[test]

@@ -49,6 +49,103 @@ pub struct Model {
     /// The architecture, where models.csv states it (LLMs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<Shape>,
+    /// The pipeline of an image or video diffusion model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffusion: Option<Diffusion>,
+    /// The encoder-decoder shape of a speech-to-text model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speech: Option<Speech>,
+}
+
+impl Model {
+    /// Whether the engine can size `task` for this model: LLM tasks need a
+    /// transformer shape, image and video a diffusion pipeline (video one
+    /// that compresses time), audio a speech shape.
+    pub fn suits(&self, task: super::Task) -> bool {
+        use super::Task;
+        match task {
+            Task::Infer | Task::Finetune | Task::Pretrain => self.shape.is_some(),
+            Task::Image => self.diffusion.as_ref().is_some_and(|d| !d.is_video()),
+            Task::Video => self.diffusion.as_ref().is_some_and(Diffusion::is_video),
+            Task::Audio => self.speech.is_some(),
+        }
+    }
+}
+
+/// How the denoiser is built: a convolutional UNet (SD 1.5, SDXL) or a
+/// diffusion transformer over patches (SD3, FLUX, video models).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Denoiser {
+    Unet,
+    Dit,
+}
+
+/// How classifier-free guidance runs: not at all (guidance-distilled
+/// models), with the conditional and unconditional inputs in one batch, or
+/// as two passes one after the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Guidance {
+    None,
+    Batched,
+    Sequential,
+}
+
+/// A diffusion pipeline's components and latent geometry
+/// (data/diffusion_models.csv, each row with its sources).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diffusion {
+    pub denoiser: Denoiser,
+    pub denoiser_params: f64,
+    /// All text encoders together.
+    pub text_encoder_params: f64,
+    /// `None` where the sources give no count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vae_params: Option<f64>,
+    pub latent_channels: u32,
+    /// Pixels per latent cell along each side (8 for every VAE here).
+    pub spatial_compression: u32,
+    /// Frames per latent frame; 1 for images.
+    pub temporal_compression: u32,
+    /// Latent cells per transformer token along each side (1 for UNets).
+    pub patch: u32,
+    /// Channels of the denoiser's widest-resolution stage (DiT hidden size).
+    pub width: u32,
+    /// The MLP's inner width at that stage.
+    pub ffn_width: u32,
+    /// Text tokens the denoiser attends to with the image tokens.
+    pub text_tokens: u32,
+    pub guidance: Guidance,
+    /// The VAE decodes in FP32 when the pipeline runs in FP16 (SDXL's VAE
+    /// overflows in FP16; diffusers upcasts it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub vae_fp32_under_fp16: bool,
+    pub default_width: u32,
+    pub default_height: u32,
+    pub default_frames: u32,
+    pub default_steps: u32,
+}
+
+impl Diffusion {
+    pub fn is_video(&self) -> bool {
+        self.temporal_compression > 1
+    }
+}
+
+/// An encoder-decoder speech model (Whisper), data/speech_models.csv.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Speech {
+    pub encoder_layers: u32,
+    pub decoder_layers: u32,
+    pub d_model: u32,
+    pub heads: u32,
+    pub ffn: u32,
+    pub vocab: u32,
+    /// Encoder positions per 30 s window.
+    pub audio_positions: u32,
+    /// The decoder's longest output, in tokens.
+    pub text_positions: u32,
 }
 
 /// A transformer's shape, from models.csv (configs of the model's authors).

@@ -64,6 +64,26 @@ pub struct MemoryBreakdown {
 }
 
 impl MemoryBreakdown {
+    /// An inference job in which each of `gpu_count` GPUs holds the given
+    /// weights, cache, activations and overhead (shards or whole replicas);
+    /// the parts are totals over the GPUs.
+    pub fn each_gpu_holds(weights: f64, kv_cache: f64, activations: f64, overhead: f64, gpu_count: u32) -> Self {
+        let n = f64::from(gpu_count.max(1));
+        let per_gpu = weights + kv_cache + activations + overhead;
+        MemoryBreakdown {
+            weights_bytes: weights * n,
+            kv_cache_bytes: kv_cache * n,
+            activations_bytes: activations * n,
+            gradients_bytes: 0.0,
+            optimizer_bytes: 0.0,
+            adapters_bytes: 0.0,
+            overhead_bytes: overhead * n,
+            total_bytes: per_gpu * n,
+            per_gpu_bytes: per_gpu,
+            gpu_count: gpu_count.max(1),
+        }
+    }
+
     /// The parts in the order the page and the CLI list them.
     pub fn parts(&self) -> [(&'static str, f64); 7] {
         [
@@ -210,10 +230,8 @@ pub fn estimate(workload: &Workload, model: &Model, gpu_count: u32) -> Result<Me
         Task::Finetune | Task::Pretrain => {
             super::training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model)
         }
-        other => Err(Error::InvalidField {
-            field: "task",
-            message: format!("sizing for \"{other}\" is not available yet; use task=infer"),
-        }),
+        Task::Image | Task::Video => super::diffusion::diffusion_memory(workload, model, gpu_count),
+        Task::Audio => super::speech::speech_memory(workload, model, gpu_count),
     }
 }
 

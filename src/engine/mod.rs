@@ -4,11 +4,13 @@
 //! the native CLI and the tests all run the same arithmetic.
 
 pub mod catalog;
+pub mod diffusion;
 pub mod error;
 pub mod memory;
 pub mod precision;
 pub mod ranking;
 pub mod snapshot;
+pub mod speech;
 pub mod training;
 pub mod workload;
 

@@ -70,6 +70,20 @@ fn activation_bytes_per_token_layer(shape: &Shape) -> f64 {
 pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreakdown, Error> {
     let shape = shape_of(model)?;
     let gpus = f64::from(workload.gpus.max(1));
+    // Tensor and pipeline parallelism split the model across `tp × pp`
+    // GPUs; the rest of the GPUs are data-parallel replicas of that group.
+    let model_parallel = workload.tensor_parallel.max(1) * workload.pipeline_parallel.max(1);
+    if !workload.gpus.max(1).is_multiple_of(model_parallel) {
+        return Err(Error::InvalidField {
+            field: "tp",
+            message: format!(
+                "tensor × pipeline parallel ({} × {}) must divide the {} GPUs",
+                workload.tensor_parallel, workload.pipeline_parallel, workload.gpus
+            ),
+        });
+    }
+    let model_split = f64::from(model_parallel);
+    let data_parallel = gpus / model_split;
     let full = workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full;
 
     // Base weights: 16-bit for full training and LoRA (FP32 if asked);
@@ -121,19 +135,22 @@ pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreak
     let logits = tokens * f64::from(shape.vocab.unwrap_or(0)) * logits_per_element;
     let activations = layer_activations + logits;
 
+    // Megatron-style tensor parallelism with sequence parallelism splits
+    // every layer's activations and the vocabulary's logits across the `tp`
+    // ranks (Korthikanti et al. 2022, §4.2). Pipeline stages hold `L / pp`
+    // layers each, but under the 1F1B schedule the first stage keeps `pp`
+    // micro-batches in flight, so its activations stay those of all `L`
+    // layers for one micro-batch (ibid., §4.2.3).
+    let activations_per_gpu = activations / f64::from(workload.tensor_parallel.max(1));
+
     // ZeRO shards optimizer state (stage ≥ 1), gradients (≥ 2) and weights
-    // (3) across the data-parallel GPUs (Rajbhandari et al. 2020, §5).
-    let shard = |from_stage: u32| {
-        if workload.zero_stage >= from_stage {
-            gpus
-        } else {
-            1.0
-        }
-    };
+    // (3) across the data-parallel GPUs (Rajbhandari et al. 2020, §5), after
+    // tensor and pipeline parallelism split them.
+    let shard = |from_stage: u32| model_split * if workload.zero_stage >= from_stage { data_parallel } else { 1.0 };
     let overhead = TRAINING_OVERHEAD_GB * BYTES_PER_GB;
     let per_gpu =
-        (weights + adapters) / shard(3) + gradients / shard(2) + optimizer / shard(1) + activations + overhead;
-    let total = weights + adapters + gradients + optimizer + activations * gpus + overhead * gpus;
+        (weights + adapters) / shard(3) + gradients / shard(2) + optimizer / shard(1) + activations_per_gpu + overhead;
+    let total = weights + adapters + gradients + optimizer + activations * data_parallel + overhead * gpus;
     Ok(MemoryBreakdown {
         weights_bytes: weights,
         kv_cache_bytes: 0.0,
@@ -272,6 +289,38 @@ mod tests {
         };
         let full_gb = training_memory(&full, model).unwrap().per_gpu_bytes / 1e9;
         assert!(full_gb > 780.0 * (70.0 / 65.0) * 0.95, "{full_gb:.0} GB");
+    }
+
+    #[test]
+    fn tensor_and_pipeline_parallelism_split_the_model_states() {
+        // Llama 3.1 70B pretraining on 64 GPUs, BF16 AdamW (2 + 2 + 4 bytes per
+        // parameter, 564 GB of states): TP 8 × PP 4 leaves 2 data-parallel
+        // replicas; ZeRO-1 shards the optimizer over those 2. Per GPU:
+        // (141 + 141) GB / 32 + 282 GB / 64 = 13.2 GB = 12.3 GiB.
+        let model = catalog().model("llama-3.1-70b").unwrap();
+        let w = Workload {
+            task: Task::Pretrain,
+            model: "llama-3.1-70b".into(),
+            gpus: 64,
+            tensor_parallel: 8,
+            pipeline_parallel: 4,
+            zero_stage: 1,
+            micro_batch: 1,
+            seq_len: 4096,
+            ..Workload::default()
+        };
+        let m = training_memory(&w, model).unwrap();
+        let states = m.weights_bytes / 32.0 + m.gradients_bytes / 32.0 + m.optimizer_bytes / 64.0;
+        let activations = m.activations_bytes / 8.0;
+        assert!((m.per_gpu_bytes - m.overhead_bytes - states - activations).abs() < 1e6);
+        assert!((gib(states) - 12.3).abs() < 0.1, "{:.2} GiB", gib(states));
+        // Without model parallelism the same job needs far more per GPU.
+        let plain = Workload { tensor_parallel: 1, pipeline_parallel: 1, ..w.clone() };
+        assert!(training_memory(&plain, model).unwrap().per_gpu_bytes > 3.0 * m.per_gpu_bytes);
+        // A split that does not divide the GPUs is refused, naming tp.
+        let odd = Workload { gpus: 12, ..w };
+        let err = training_memory(&odd, model).unwrap_err();
+        assert!(err.to_string().contains("must divide the 12 GPUs"), "{err}");
     }
 
     #[test]

@@ -11,6 +11,17 @@ use std::str::FromStr;
 /// The model catalog id the page opens with.
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
+/// The model a task starts with when the current one cannot do it: the
+/// usual first choice of each kind in models.csv.
+pub const fn default_model(task: Task) -> &'static str {
+    match task {
+        Task::Infer | Task::Finetune | Task::Pretrain => DEFAULT_MODEL,
+        Task::Image => "sdxl-base-1.0",
+        Task::Video => "wan2.1-t2v-1.3b",
+        Task::Audio => "whisper-large-v3",
+    }
+}
+
 /// What the job is (URL key `task`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
@@ -34,6 +45,16 @@ impl Task {
             Task::Image => "image",
             Task::Video => "video",
             Task::Audio => "audio",
+        }
+    }
+
+    /// The kind of model the task runs, as models.csv's `modality` says it.
+    pub const fn model_kind(self) -> &'static str {
+        match self {
+            Task::Infer | Task::Finetune | Task::Pretrain => "text LLM",
+            Task::Image => "text-to-image model",
+            Task::Video => "text-to-video model",
+            Task::Audio => "speech-to-text model",
         }
     }
 
@@ -173,6 +194,85 @@ impl CrossEntropy {
     }
 }
 
+/// What a diffusion pipeline keeps off the GPU (URL key `offload`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Offload {
+    /// Every component stays on the GPU.
+    None,
+    /// The text encoders run on the CPU (Wan's `--t5_cpu`), or are freed
+    /// once the prompt is encoded.
+    Text,
+    /// Each component moves to the GPU only while it runs (diffusers'
+    /// `enable_model_cpu_offload`, Wan's `--offload_model`).
+    Model,
+}
+
+impl Offload {
+    pub const ALL: [Offload; 3] = [Offload::None, Offload::Text, Offload::Model];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            Offload::None => "none",
+            Offload::Text => "text",
+            Offload::Model => "model",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Offload::None => "Everything on the GPU",
+            Offload::Text => "Text encoder on the CPU",
+            Offload::Model => "Each component on the GPU only while it runs",
+        }
+    }
+}
+
+/// An image or video frame size in pixels (URL key `res`, `1024x1024`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Resolution {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Frame sides from 64 to 16,384 pixels.
+pub const RESOLUTION_SIDE: (&str, u32, u32) = ("res", 64, 16_384);
+
+impl fmt::Display for Resolution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Resolution {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (_, min, max) = RESOLUTION_SIDE;
+        let side = |s: &str| s.trim().parse::<u32>().ok().filter(|n| (min..=max).contains(n));
+        match text.split_once(['x', 'X', '×']).map(|(w, h)| (side(w), side(h))) {
+            Some((Some(width), Some(height))) => Ok(Resolution { width, height }),
+            _ => Err(format!("\"{text}\" is not WIDTHxHEIGHT with sides from {min} to {max} pixels")),
+        }
+    }
+}
+
+impl From<Resolution> for String {
+    fn from(resolution: Resolution) -> String {
+        resolution.to_string()
+    }
+}
+
+impl TryFrom<String> for Resolution {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+option_enum!(Offload, "offload mode");
 option_enum!(CrossEntropy, "cross-entropy mode");
 option_enum!(Task, "task");
 option_enum!(Runtime, "runtime");
@@ -215,6 +315,28 @@ pub struct Workload {
     pub gpus: u32,
     /// URL key `ce`.
     pub cross_entropy: CrossEntropy,
+    /// Tensor-parallel degree for training (Megatron-style). URL key `tp`.
+    pub tensor_parallel: u32,
+    /// Pipeline-parallel stages for training. URL key `pp`.
+    pub pipeline_parallel: u32,
+    /// Image or frame size; `None` for the model's own. URL key `res`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<Resolution>,
+    /// Denoising steps; `None` for the model's default. URL key `steps`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u32>,
+    /// Frames per clip; `None` for the model's default. URL key `frames`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames: Option<u32>,
+    /// Images, clips or 30-second audio windows processed together per GPU.
+    /// URL key `batch`.
+    pub batch: u32,
+    /// Images or clips the job makes. URL key `n`.
+    pub items: u32,
+    /// Hours of audio to transcribe. URL key `hours`.
+    pub audio_hours: f64,
+    /// URL key `offload`.
+    pub offload: Offload,
     /// A model given by its numbers instead of a catalog id (`model=custom`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<CustomModel>,
@@ -302,6 +424,8 @@ impl CustomModel {
                 sliding_window: None,
                 sliding_window_layer_share: None,
             }),
+            diffusion: None,
+            speech: None,
         }
     }
 }
@@ -326,6 +450,15 @@ impl Default for Workload {
             zero_stage: 0,
             gpus: 1,
             cross_entropy: CrossEntropy::Full,
+            tensor_parallel: 1,
+            pipeline_parallel: 1,
+            resolution: None,
+            steps: None,
+            frames: None,
+            batch: 1,
+            items: 1000,
+            audio_hours: 100.0,
+            offload: Offload::None,
             custom: None,
         }
     }
@@ -342,6 +475,15 @@ pub const MICRO_BATCH: (&str, u32, u32) = ("mbs", 1, 65_536);
 pub const LORA_RANK: (&str, u32, u32) = ("rank", 1, 65_536);
 pub const ZERO_STAGE: (&str, u32, u32) = ("zero", 0, 3);
 pub const GPUS: (&str, u32, u32) = ("gpus", 1, 100_000);
+pub const TENSOR_PARALLEL: (&str, u32, u32) = ("tp", 1, 1_024);
+pub const PIPELINE_PARALLEL: (&str, u32, u32) = ("pp", 1, 1_024);
+pub const STEPS: (&str, u32, u32) = ("steps", 1, 10_000);
+/// Up to ten minutes of video at 30 fps, far past any model's clip.
+pub const FRAMES: (&str, u32, u32) = ("frames", 1, 18_000);
+pub const BATCH: (&str, u32, u32) = ("batch", 1, 4_096);
+pub const ITEMS: (&str, u32, u32) = ("n", 1, 1_000_000_000);
+/// From a minute to a million hours of audio.
+pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);
 /// Custom models from a million to ten trillion parameters.
 pub const PARAMS: (&str, f64, f64) = ("params", 1e6, 1e13);
 pub const LAYERS: (&str, u32, u32) = ("layers", 1, 2_000);
@@ -354,6 +496,11 @@ pub const EXPERTS: (&str, u32, u32) = ("experts", 1, 1_024);
 pub const VOCAB: (&str, u32, u32) = ("vocab", 1, 2_000_000);
 
 impl Workload {
+    /// The defaults for `task`, with its default model.
+    pub fn for_task(task: Task) -> Workload {
+        Workload { task, model: default_model(task).to_string(), ..Workload::default() }
+    }
+
     /// The model to size: the catalog's, or the custom numbers.
     pub fn resolve_model<'a>(
         &self,

@@ -47,6 +47,11 @@ impl CsvTable {
 }
 
 impl Row<'_> {
+    /// An error about this row, with its file and line.
+    pub fn invalid(&self, message: String) -> BuildError {
+        self.error(message)
+    }
+
     fn error(&self, message: String) -> BuildError {
         BuildError::Csv { path: self.table.name.clone(), line: self.line, message }
     }

@@ -8,6 +8,7 @@ mod csv_table;
 mod fsdl;
 mod gcp;
 mod gpu_names;
+mod media_models;
 mod offers;
 mod summary;
 mod tpu;
@@ -267,30 +268,45 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         let share = row.number("sliding_window_layer_share")?;
         sliding.insert(row.text("model_id")?.to_string(), (window, share));
     }
+    let diffusion = media_models::diffusion_models()?;
+    let speech = media_models::speech_models()?;
     let mut models = Vec::new();
     for row in CsvTable::read(&from.join("models.csv"))?.rows() {
-        // Sizing needs a parameter count; diffusion, video and audio rows get
-        // their component counts with the memory model (issue 4).
-        let params = match row.number("params_computed_total")? {
-            Some(exact) => exact,
-            None => match row.number("params_total_b")? {
-                Some(billions) => billions * 1e9,
-                None => continue,
-            },
+        let id = row.text("model_id")?;
+        let pipeline = diffusion.get(id).cloned();
+        // Sizing needs a parameter count: the config's, the name's, or for a
+        // diffusion pipeline the sum of its components.
+        let params = match (row.number("params_computed_total")?, row.number("params_total_b")?, &pipeline) {
+            (Some(exact), _, _) => exact,
+            (None, Some(billions), _) => billions * 1e9,
+            (None, None, Some(d)) => d.denoiser_params + d.text_encoder_params + d.vae_params.unwrap_or(0.0),
+            (None, None, None) => continue,
         };
         let active_params = match row.number("params_computed_active")? {
             Some(exact) => Some(exact),
             None => row.number("params_active_b")?.map(|b| b * 1e9),
         };
         models.push(Model {
-            id: row.text("model_id")?.to_string(),
+            id: id.to_string(),
             name: row.text("model")?.to_string(),
             family: row.text("family")?.to_string(),
             modality: row.text("modality")?.to_string(),
             params,
             active_params,
             shape: model_shape(&row, &sliding)?,
+            diffusion: pipeline,
+            speech: speech.get(id).cloned(),
         });
+    }
+    // A fact about a model models.csv does not list would silently vanish.
+    for id in diffusion.keys().chain(speech.keys()) {
+        if !models.iter().any(|m| &m.id == id) {
+            return Err(BuildError::Csv {
+                path: "data/diffusion_models.csv or data/speech_models.csv".to_string(),
+                line: 0,
+                message: format!("model_id \"{id}\" is not in models.csv"),
+            });
+        }
     }
     models.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(Catalog { schema_version: CATALOG_SCHEMA_VERSION, gpus: gpus.into_values().collect(), models })

@@ -211,10 +211,18 @@ fn training_fits_use_all_of_vram_and_report_no_concurrency() {
 }
 
 #[test]
-fn other_tasks_say_they_are_not_sized_yet() {
-    let w = Workload { task: crate::engine::Task::Image, ..Workload::default() };
-    let err = fit(&w, catalog().model("llama-3.1-8b").unwrap(), catalog().gpu("h100_sxm").unwrap(), 1).unwrap_err();
-    assert!(err.to_string().starts_with("task: "), "{err}");
+fn every_task_is_sized_and_a_model_of_the_wrong_kind_is_named() {
+    use crate::engine::Task;
+    let h100 = catalog().gpu("h100_sxm").unwrap();
+    for task in Task::ALL {
+        let w = Workload::for_task(task);
+        let model = catalog().model(&w.model).unwrap();
+        let sized = fit(&w, model, h100, 1).unwrap();
+        assert!(sized.fits && sized.memory.per_gpu_bytes > 1e9, "{task}: {sized:?}");
+    }
+    let w = Workload { task: Task::Image, ..Workload::default() };
+    let err = fit(&w, catalog().model("llama-3.1-8b").unwrap(), h100, 1).unwrap_err();
+    assert!(err.to_string().starts_with("model: Llama 3.1 8B is not a diffusion model"), "{err}");
 }
 
 #[test]
