@@ -77,7 +77,14 @@ macro_rules! optional_count_field {
         Field {
             key: $bounds.0,
             bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
-            set: |w, v, _| parse_count(v, $bounds).map(|value| w.$field = Some(value)),
+            // Cleared, it goes back to the model's own default.
+            set: |w, v, _| match v.trim() {
+                "" => {
+                    w.$field = None;
+                    Ok(())
+                }
+                _ => parse_count(v, $bounds).map(|value| w.$field = Some(value)),
+            },
             get: |w| w.$field.map(|n| n.to_string()).unwrap_or_default(),
         }
     };
@@ -205,7 +212,13 @@ const FIELDS: [Field; 35] = [
     Field {
         key: "res",
         bounds: None,
-        set: |w, v, _| parse_option(v).map(|value| w.resolution = Some(value)),
+        set: |w, v, _| match v.trim() {
+            "" => {
+                w.resolution = None;
+                Ok(())
+            }
+            _ => parse_option(v).map(|value| w.resolution = Some(value)),
+        },
         get: |w| w.resolution.map(|r| r.to_string()).unwrap_or_default(),
     },
     optional_count_field!(STEPS, steps),

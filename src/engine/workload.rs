@@ -512,13 +512,13 @@ impl Workload {
         }
     }
 
-    /// The GPUs a job is sized over before an offer fixes them: serving sizes
-    /// one replica on one GPU; training spreads over its `gpus`.
+    /// The GPUs a job is sized over before an offer fixes them: serving and
+    /// generation size one replica on one GPU; training spreads over its
+    /// `gpus`.
     pub fn planned_gpus(&self) -> u32 {
-        if self.task == Task::Infer {
-            1
-        } else {
-            self.gpus
+        match self.task {
+            Task::Finetune | Task::Pretrain => self.gpus,
+            Task::Infer | Task::Image | Task::Video | Task::Audio => 1,
         }
     }
 

@@ -4,7 +4,7 @@
 //! the same values; a bad value shows its message and leaves the workload as
 //! it was.
 
-use crate::engine::workload::CUSTOM_MODEL;
+use crate::engine::workload::{Offload, CUSTOM_MODEL};
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, Runtime, Task, Workload,
 };
@@ -19,14 +19,35 @@ pub fn WorkloadForm(
     /// The workload being edited.
     workload: RwSignal<Workload>,
 ) -> impl IntoView {
-    // Models whose memory the engine can size for serving (an LLM shape).
-    let mut models: Vec<(String, String)> =
-        catalog.models.iter().filter(|m| m.shape.is_some()).map(|m| (m.id.clone(), m.name.clone())).collect();
-    models.push((CUSTOM_MODEL.to_string(), "Custom model…".to_string()));
+    let task = move || workload.with(|w| w.task);
+    // The picker lists the models the engine can size for the task; LLM
+    // tasks end with "Custom model…".
+    let models = Signal::derive(move || {
+        let task = task();
+        let mut models: Vec<(String, String)> =
+            catalog.models.iter().filter(|m| m.suits(task)).map(|m| (m.id.clone(), m.name.clone())).collect();
+        if matches!(task, Task::Infer | Task::Finetune | Task::Pretrain) {
+            models.push((CUSTOM_MODEL.to_string(), "Custom model…".to_string()));
+        }
+        models
+    });
     let custom = move || workload.with(|w| w.model == CUSTOM_MODEL);
-    let tasks = options(&[Task::Infer, Task::Finetune, Task::Pretrain].map(|t| (t.key(), t.label())));
-    let serving = move || workload.with(|w| w.task == Task::Infer);
-    let finetuning = move || workload.with(|w| w.task == Task::Finetune);
+    let tasks = options(&Task::ALL.map(|t| (t.key(), t.label())));
+    let serving = move || task() == Task::Infer;
+    let training = move || matches!(task(), Task::Finetune | Task::Pretrain);
+    let finetuning = move || task() == Task::Finetune;
+    let generating = move || matches!(task(), Task::Image | Task::Video);
+    let video = move || task() == Task::Video;
+    let audio = move || task() == Task::Audio;
+    let items_label = move || if video() { "Clips to make" } else { "Images to make" };
+    // Empty media fields mean the model's own default, shown as the hint.
+    let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion.clone()));
+    let default_res = Signal::derive(move || {
+        pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default()
+    });
+    let default_steps = Signal::derive(move || pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
+    let default_frames = Signal::derive(move || pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
+    let precisions = options(&Precision::ALL.map(|p| (p.key(), p.label())));
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
             <SelectField catalog=catalog workload=workload key="task" label="Task" options=tasks testid="task-select" />
@@ -38,15 +59,31 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key="heads" label="Attention heads" />
                 <NumberField catalog=catalog workload=workload key="kv_heads" label="KV heads" />
             </Show>
+            <Show when=move || !training()>
+                <SelectField catalog=catalog workload=workload key="wq" label="Weight precision" options=precisions.clone() testid="precision-select" />
+            </Show>
             <Show when=serving>
-                <SelectField catalog=catalog workload=workload key="wq" label="Weight precision" options=options(&Precision::ALL.map(|p| (p.key(), p.label()))) testid="precision-select" />
                 <SelectField catalog=catalog workload=workload key="kvq" label="KV cache" options=options(&KvPrecision::ALL.map(|p| (p.key(), p.label()))) testid="kv-select" />
                 <SelectField catalog=catalog workload=workload key="runtime" label="Runtime" options=options(&Runtime::ALL.map(|r| (r.key(), r.label()))) testid="runtime-select" />
                 <NumberField catalog=catalog workload=workload key="in" label="Prompt tokens" />
                 <NumberField catalog=catalog workload=workload key="out" label="Output tokens" />
                 <NumberField catalog=catalog workload=workload key="conc" label="Concurrent requests" />
             </Show>
-            <Show when=move || !serving()>
+            <Show when=generating>
+                <NumberField catalog=catalog workload=workload key="res" label="Resolution (width×height)" input_type="text" placeholder=default_res />
+                <Show when=video>
+                    <NumberField catalog=catalog workload=workload key="frames" label="Frames per clip" placeholder=default_frames />
+                </Show>
+                <NumberField catalog=catalog workload=workload key="steps" label="Denoising steps" placeholder=default_steps />
+                <NumberField catalog=catalog workload=workload key="batch" label="Batch per GPU" />
+                <NumberField catalog=catalog workload=workload key="n" label=items_label />
+                <SelectField catalog=catalog workload=workload key="offload" label="CPU offload" options=options(&Offload::ALL.map(|o| (o.key(), o.label()))) testid="offload-select" />
+            </Show>
+            <Show when=audio>
+                <NumberField catalog=catalog workload=workload key="batch" label="30-second windows per batch" />
+                <NumberField catalog=catalog workload=workload key="hours" label="Hours of audio" />
+            </Show>
+            <Show when=training>
                 <Show when=finetuning>
                     <SelectField catalog=catalog workload=workload key="method" label="Method" options=options(&FinetuneMethod::ALL.map(|m| (m.key(), m.label()))) testid="method-select" />
                     <NumberField catalog=catalog workload=workload key="rank" label="LoRA rank" />
@@ -57,6 +94,8 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key="mbs" label="Micro-batch per GPU" />
                 <NumberField catalog=catalog workload=workload key="gpus" label="GPUs" />
                 <NumberField catalog=catalog workload=workload key="zero" label="ZeRO / FSDP stage (0–3)" />
+                <NumberField catalog=catalog workload=workload key="tp" label="Tensor parallel" />
+                <NumberField catalog=catalog workload=workload key="pp" label="Pipeline stages" />
                 <CheckboxField workload=workload label="Activation checkpointing" />
             </Show>
         </form>
@@ -92,7 +131,7 @@ fn SelectField(
     workload: RwSignal<Workload>,
     key: &'static str,
     label: &'static str,
-    options: Vec<(String, String)>,
+    #[prop(into)] options: Signal<Vec<(String, String)>>,
     testid: &'static str,
 ) -> impl IntoView {
     let current = move || workload.with(|w| url_codec::value_of(w, key).unwrap_or_default());
@@ -109,13 +148,16 @@ fn SelectField(
                 });
             }
         >
-            {options
-                .into_iter()
-                .map(|(value, text)| {
-                    let selected = workload.with_untracked(|w| url_codec::value_of(w, key).as_deref() == Some(value.as_str()));
-                    view! { <option value=value selected=selected>{text}</option> }
-                })
-                .collect_view()}
+            {move || {
+                options
+                    .get()
+                    .into_iter()
+                    .map(|(value, text)| {
+                        let selected = workload.with_untracked(|w| url_codec::value_of(w, key).as_deref() == Some(value.as_str()));
+                        view! { <option value=value selected=selected>{text}</option> }
+                    })
+                    .collect_view()
+            }}
         </select>
     }
 }
@@ -127,7 +169,13 @@ fn NumberField(
     catalog: &'static Catalog,
     workload: RwSignal<Workload>,
     key: &'static str,
-    label: &'static str,
+    #[prop(into)] label: Signal<&'static str>,
+    /// `number`, or `text` for values like `1024x1024`.
+    #[prop(default = "number")]
+    input_type: &'static str,
+    /// Shown while the field is empty (the model's own default).
+    #[prop(optional, into)]
+    placeholder: Signal<String>,
 ) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let error_id = format!("{key}-error");
@@ -139,8 +187,9 @@ fn NumberField(
         <span class="field">
             <input
                 id=key
-                type="number"
-                inputmode="numeric"
+                type=input_type
+                inputmode=if input_type == "number" { "numeric" } else { "text" }
+                placeholder=placeholder
                 min=bounds.map(|(min, _)| min.to_string())
                 max=bounds.map(|(_, max)| max.to_string())
                 value=initial

@@ -1,23 +1,12 @@
 // The walking skeleton, end to end: dist/ in headless Chromium (issue 2).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, WhichGpuPage } from './harness.mjs';
+import { serveDist, sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDist();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = sharedBrowserAndServer();
 
 test('the page renders, loads the snapshot and lists offers with no console errors', async () => {
-  const app = await WhichGpuPage.open(browser, server.url);
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
   assert.equal(await app.page.locator('h1').textContent(), 'whichgpu');
   assert.match(await app.snapshotDate(), /^20\d\d-\d\d/);
@@ -29,7 +18,7 @@ test('the page renders, loads the snapshot and lists offers with no console erro
 });
 
 test('changing the form updates the results and the URL without new history entries', async () => {
-  const app = await WhichGpuPage.open(browser, server.url);
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
   const before = { caption: await app.caption(), history: await app.page.evaluate(() => history.length) };
 
@@ -45,7 +34,7 @@ test('changing the form updates the results and the URL without new history entr
 });
 
 test('opening a shared URL restores the form and the same results', async () => {
-  const first = await WhichGpuPage.open(browser, server.url);
+  const first = await WhichGpuPage.open(env.browser, env.server.url);
   await first.waitForResults();
   await first.modelSelect().selectOption('mixtral-8x7b');
   await first.precisionSelect().selectOption('fp8');
@@ -53,7 +42,7 @@ test('opening a shared URL restores the form and the same results', async () => 
   const shared = first.page.url();
   const expected = { caption: await first.caption(), row: await first.firstRowText() };
 
-  const second = await WhichGpuPage.open(browser, shared);
+  const second = await WhichGpuPage.open(env.browser, shared);
   await second.waitForResults();
   assert.equal(await second.modelSelect().inputValue(), 'mixtral-8x7b');
   assert.equal(await second.precisionSelect().inputValue(), 'fp8');
@@ -66,7 +55,7 @@ test('opening a shared URL restores the form and the same results', async () => 
 test('dist/ works when served from a sub-path', async () => {
   const subPath = await serveDist({ prefix: '/whichgpu/' });
   try {
-    const app = await WhichGpuPage.open(browser, subPath.url + '?model=llama-3.1-70b&wq=int8');
+    const app = await WhichGpuPage.open(env.browser, subPath.url + '?model=llama-3.1-70b&wq=int8');
     await app.waitForResults();
     assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
@@ -80,7 +69,7 @@ test('dist/ works when served from a sub-path', async () => {
 });
 
 test('a broken link keeps what it can and says what it dropped', async () => {
-  const app = await WhichGpuPage.open(browser, server.url + '?model=%3Cscript%3Ealert(1)%3C/script%3E&wq=int8');
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=%3Cscript%3Ealert(1)%3C/script%3E&wq=int8');
   await app.waitForResults();
   assert.equal(await app.precisionSelect().inputValue(), 'int8');
   assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
@@ -89,7 +78,7 @@ test('a broken link keeps what it can and says what it dropped', async () => {
 });
 
 test('the serving load is part of the link and bad numbers are explained at the field', async () => {
-  const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=awq&conc=32');
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=llama-3.1-70b&wq=awq&conc=32');
   await app.waitForResults();
   assert.equal(await app.page.locator('#conc').inputValue(), '32');
   const before = await app.caption();
@@ -108,7 +97,7 @@ test('the serving load is part of the link and bad numbers are explained at the 
 });
 
 test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune needs far more', async () => {
-  const app = await WhichGpuPage.open(browser, server.url + '?task=finetune&model=llama-3.1-8b&method=qlora&ce=chunked');
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=finetune&model=llama-3.1-8b&method=qlora&ce=chunked');
   await app.waitForResults();
   // Serving fields give way to training ones.
   assert.equal(await app.page.locator('#conc').count(), 0);
@@ -128,7 +117,7 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
 });
 
 test('a custom model is sized from its numbers and kept in the link', async () => {
-  const app = await WhichGpuPage.open(browser, server.url);
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
   await app.modelSelect().selectOption('custom');
   for (const [key, value] of [['params', '7e10'], ['layers', '80'], ['hidden', '8192'], ['heads', '64'], ['kv_heads', '8']]) {
@@ -139,7 +128,7 @@ test('a custom model is sized from its numbers and kept in the link', async () =
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('kv_heads') === '8');
   assert.equal(app.params().get('model'), 'custom');
   assert.equal(app.params().get('params'), '70000000000');
-  const reopened = await WhichGpuPage.open(browser, app.page.url());
+  const reopened = await WhichGpuPage.open(env.browser, app.page.url());
   await reopened.waitForResults();
   assert.match(await reopened.memory(), /weights 130 GB/);
   assert.equal(await reopened.page.locator('#layers').inputValue(), '80');
@@ -149,7 +138,7 @@ test('a custom model is sized from its numbers and kept in the link', async () =
 });
 
 test('a workload no node holds says what even the largest node would need', async () => {
-  const app = await WhichGpuPage.open(browser, server.url + '?model=custom&params=2e12&layers=200&hidden=32768&wq=fp32');
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=custom&params=2e12&layers=200&hidden=32768&wq=fp32');
   await app.page.getByText(/^None of the \d+ offers holds this workload\. No single node holds this workload: even \d+×/).waitFor();
   assert.equal(await app.rows().count(), 0);
   assert.deepEqual(app.consoleErrors, []);

@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -115,4 +116,22 @@ export class WhichGpuPage {
   params() {
     return new URL(this.page.url()).searchParams;
   }
+}
+
+/**
+ * For a test file: one browser and one server of dist/ shared by its tests,
+ * started before them and closed after. Read `.browser` and `.server` inside
+ * the tests.
+ */
+export function sharedBrowserAndServer() {
+  const shared = { browser: null, server: null };
+  before(async () => {
+    shared.browser = await launchBrowser();
+    shared.server = await serveDist();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
 }

@@ -1,0 +1,96 @@
+// Image, video and audio jobs in the page (issue 4): each task tab shows
+// its own fields and models, sizes memory as the CLI does for the same
+// query, and keeps every field in the link.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
+
+const env = sharedBrowserAndServer();
+
+/** The CLI's per-GPU need for `query` on one GPU, in the page's "GB" (GiB). */
+function cliPerGpuGb(query) {
+  const out = execFileSync('cargo', ['run', '-q', '--', 'estimate', '--config', query, '--gpu', 'h100_sxm', '--json'], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out).memory.per_gpu_bytes / 2 ** 30;
+}
+
+/** The "Memory on one GPU: X GB" figure of the page. */
+async function pagePerGpuGb(app) {
+  const match = (await app.memory()).match(/^Memory on one GPU: ([\d.]+) GB/);
+  assert.ok(match, await app.memory());
+  return Number(match[1]);
+}
+
+async function waitForParam(app, key, value) {
+  await app.page.waitForFunction(([k, v]) => new URL(location.href).searchParams.get(k) === v, [key, value]);
+}
+
+test('each task tab shows its own models and fields, and sizes memory as the CLI does', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
+  await app.waitForResults();
+  const tasks = app.page.getByTestId('task-select');
+  for (const [task, model, field] of [
+    ['image', 'sdxl-base-1.0', '#res'],
+    ['video', 'wan2.1-t2v-1.3b', '#frames'],
+    ['audio', 'whisper-large-v3', '#hours'],
+  ]) {
+    await tasks.selectOption(task);
+    await waitForParam(app, 'task', task);
+    assert.equal(await app.modelSelect().inputValue(), model);
+    await app.page.locator(field).waitFor();
+    // LLM-only fields are gone, and the picker offers only this task's models.
+    assert.equal(await app.page.locator('#conc').count(), 0);
+    const offered = await app.modelSelect().locator('option').evaluateAll((options) => options.map((o) => o.value));
+    assert.ok(!offered.includes('llama-3.1-8b') && !offered.includes('custom'), offered.join());
+    await app.waitForResults();
+    const shown = await pagePerGpuGb(app);
+    const cli = cliPerGpuGb(new URL(app.page.url()).search.slice(1));
+    assert.ok(Math.abs(shown - cli) <= 0.05 + cli * 0.005, `${task}: page ${shown} GB, CLI ${cli.toFixed(2)} GB`);
+  }
+  // Back to LLM serving: the default model returns.
+  await tasks.selectOption('infer');
+  await waitForParam(app, 'task', null);
+  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('an image job follows resolution, batch and offload, with the model default as the hint', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&model=flux.1-dev');
+  await app.waitForResults();
+  const res = app.page.locator('#res');
+  assert.equal(await res.getAttribute('placeholder'), '1024x1024');
+  const base = await pagePerGpuGb(app);
+  // FLUX.1-dev BF16: 31.4 GB of weights (16.87B parameters × 2 bytes).
+  assert.match(await app.memory(), /weights 31\.4 GB/);
+  await res.fill('2048x2048');
+  await waitForParam(app, 'res', '2048x2048');
+  assert.ok((await pagePerGpuGb(app)) > base);
+  await res.fill('2048 by 2048');
+  assert.match(await app.page.locator('#res-error').textContent(), /not WIDTHxHEIGHT/);
+  assert.equal(app.params().get('res'), '2048x2048');
+  await res.fill('');
+  await waitForParam(app, 'res', null);
+  await app.page.getByTestId('offload-select').selectOption('text');
+  await waitForParam(app, 'offload', 'text');
+  // Without T5-XXL and CLIP-L (4.885B × 2 bytes = 9.1 GB) on the GPU.
+  assert.match(await app.memory(), /weights 22\.3 GB/);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('a video link restores its frames and resolution, and audio keeps its hours', async () => {
+  const video = await WhichGpuPage.open(env.browser, env.server.url + '?task=video&model=hunyuanvideo&res=960x544&frames=129');
+  await video.waitForResults();
+  assert.equal(await video.page.locator('#frames').inputValue(), '129');
+  assert.equal(await video.page.locator('#res').inputValue(), '960x544');
+  assert.equal(await video.modelSelect().inputValue(), 'hunyuanvideo');
+  const audio = await WhichGpuPage.open(env.browser, env.server.url + '?task=audio');
+  await audio.waitForResults();
+  await audio.page.locator('#hours').fill('250');
+  await audio.page.locator('#batch').fill('8');
+  await waitForParam(audio, 'batch', '8');
+  assert.equal(audio.params().get('hours'), '250');
+  assert.match(await audio.memory(), /KV cache/);
+  assert.deepEqual([...video.consoleErrors, ...audio.consoleErrors], []);
+});
