@@ -223,6 +223,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "fits": sized.fits,
             "reason": sized.reason,
             "max_concurrency": sized.max_concurrency,
+            "max_context_tokens": sized.max_context_tokens,
             "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");
@@ -236,9 +237,12 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
         match &sized.reason {
             None => {
-                let _ = match sized.max_concurrency {
-                    Some(n) => writeln!(out, "fits; up to {n} concurrent sequences of this length (estimate)"),
-                    None => writeln!(out, "fits (estimate)"),
+                let _ = match (sized.max_concurrency, sized.max_context_tokens) {
+                    (Some(n), Some(tokens)) => writeln!(
+                        out,
+                        "fits; up to {n} concurrent sequences of this length, or sequences of up to {tokens} tokens at this concurrency (estimate)"
+                    ),
+                    _ => writeln!(out, "fits (estimate)"),
                 };
             }
             Some(reason) => {

@@ -111,6 +111,10 @@ pub struct Fit {
     /// Serving only: the most concurrent sequences of this length the GPUs
     /// hold (0 when not even one fits).
     pub max_concurrency: Option<u32>,
+    /// Serving only: the longest sequence (prompt + output tokens) that fits
+    /// at the requested concurrency, capped by the model's own context
+    /// window where models.csv gives one (0 when none fits).
+    pub max_context_tokens: Option<u32>,
 }
 
 /// Formats a size in GB the way reasons and labels show it.
@@ -246,7 +250,14 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
     let fits = memory.per_gpu_bytes <= usable;
     let reason = (!fits).then(|| not_fitting(&memory, gpu_count, usable, vram));
     if !serving {
-        return Ok(Fit { memory, fits, usable_bytes_per_gpu: usable, reason, max_concurrency: None });
+        return Ok(Fit {
+            memory,
+            fits,
+            usable_bytes_per_gpu: usable,
+            reason,
+            max_concurrency: None,
+            max_context_tokens: None,
+        });
     }
 
     // Per-GPU need grows linearly with concurrency: find the most that fit.
@@ -257,7 +268,28 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
     let per_sequence = (two - one).max(1.0);
     let max_concurrency = if one > usable { 0.0 } else { ((usable - one) / per_sequence).floor() + 1.0 };
     let max_concurrency = max_concurrency.min(f64::from(super::workload::CONCURRENCY.2)) as u32;
-    Ok(Fit { memory, fits, usable_bytes_per_gpu: usable, reason, max_concurrency: Some(max_concurrency) })
+
+    // Per-GPU need also grows linearly with the prompt (the KV cache, and
+    // for HF transformers the prompt's activations): find the longest
+    // sequence that fits. Sliding windows make it flatter past the window,
+    // so the line through two short prompts is conservative.
+    let with_prompt = |input_tokens: u32| {
+        estimate(&Workload { input_tokens, ..workload.clone() }, model, gpu_count).map(|m| m.per_gpu_bytes)
+    };
+    let (short, longer) = (with_prompt(1)?, with_prompt(1025)?);
+    let per_token = ((longer - short) / 1024.0).max(1e-9);
+    let output = f64::from(workload.output_tokens);
+    let longest = if short > usable { 0.0 } else { 1.0 + output + ((usable - short) / per_token).floor() };
+    let window = model.shape.as_ref().and_then(|s| s.max_context).map_or(f64::INFINITY, f64::from);
+    let max_context_tokens = longest.min(window).min(f64::from(super::workload::INPUT_TOKENS.2)) as u32;
+    Ok(Fit {
+        memory,
+        fits,
+        usable_bytes_per_gpu: usable,
+        reason,
+        max_concurrency: Some(max_concurrency),
+        max_context_tokens: Some(max_context_tokens),
+    })
 }
 
 /// "needs 134 GB per GPU, has 80 GB (72 GB usable)".

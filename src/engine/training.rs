@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn torchtune_peak_memory_is_reproduced_within_tolerance() {
         use FinetuneMethod::{Full, Lora, Qlora};
-        // (row, model, method, seq, checkpointing, chunked CE, measured GiB, tolerance)
+        // (row, model, method, seq, checkpointing, chunked CE, GPUs (FSDP), measured GiB, tolerance)
         #[rustfmt::skip]
         let cases = [
             // Llama 3.1 8B on an RTX 4090, bs 2 × 2,048 (TORCHTUNE_README_2024_09;
@@ -240,23 +240,28 @@ mod tests {
             // Issue 4 aims at ±15% for LoRA/QLoRA; both rows sit ~1.3 GiB over
             // (+13%, +18%), the same absolute excess, which points at the
             // activation/logits terms under torch.compile. Held to ±20%.
-            ("MEM-0003", "llama-3.1-8b", Lora, 2048, true, true, 16.2, 0.20),
-            ("MEM-0005", "llama-3.1-8b", Qlora, 2048, true, true, 7.4, 0.20),
+            ("MEM-0003", "llama-3.1-8b", Lora, 2048, true, true, 1, 16.2, 0.20),
+            ("MEM-0005", "llama-3.1-8b", Qlora, 2048, true, true, 1, 7.4, 0.20),
             // Llama 3.2 3B full fine-tune, bs 2 × 4,096 on an A100 (TORCHTUNE_README_2024_11,
             // cumulative flags): packed; + compile; + chunked CE; + checkpointing. ±25% for
             // full training (issue 4).
-            ("MEM-0010", "llama-3.2-3b", Full, 4096, false, false, 60.0, 0.25),
-            ("MEM-0011", "llama-3.2-3b", Full, 4096, false, false, 51.0, 0.25),
-            ("MEM-0012", "llama-3.2-3b", Full, 4096, false, true, 42.9, 0.25),
-            ("MEM-0013", "llama-3.2-3b", Full, 4096, true, true, 24.9, 0.25),
+            ("MEM-0010", "llama-3.2-3b", Full, 4096, false, false, 1, 60.0, 0.25),
+            ("MEM-0011", "llama-3.2-3b", Full, 4096, false, false, 1, 51.0, 0.25),
+            ("MEM-0012", "llama-3.2-3b", Full, 4096, false, true, 1, 42.9, 0.25),
+            ("MEM-0013", "llama-3.2-3b", Full, 4096, true, true, 1, 24.9, 0.25),
+            // Llama 3.1 405B QLoRA across 8 A100s with FSDP (TORCHTUNE_README_2024_09, the
+            // distributed recipe, bs 2 × 2,048); the README writes "GB" for this row.
+            ("MEM-0008", "llama-3.1-405b", Qlora, 2048, true, true, 8, 44.8, 0.15),
         ];
         let mut report = Vec::new();
-        for (id, model_id, method, seq_len, checkpointing, chunked, measured, tolerance) in cases {
+        for (id, model_id, method, seq_len, checkpointing, chunked, gpus, measured, tolerance) in cases {
             let model = catalog().model(model_id).unwrap();
             let w = Workload {
                 seq_len,
                 micro_batch: 2,
                 checkpointing,
+                gpus,
+                zero_stage: if gpus > 1 { 3 } else { 0 },
                 lora_rank: 8,
                 cross_entropy: if chunked { CrossEntropy::Chunked } else { CrossEntropy::Full },
                 ..finetune(model_id, method, Optimizer::Adamw)

@@ -250,3 +250,26 @@ fn a_custom_model_sizes_like_the_catalog_model_it_describes() {
     // Without the vocabulary the logits buffer is unknown; the rest agrees within 1%.
     assert!((a.per_gpu_bytes - b.per_gpu_bytes).abs() / b.per_gpu_bytes < 0.01);
 }
+
+#[test]
+fn the_longest_context_that_fits_follows_the_kv_cache_and_the_models_window() {
+    // Llama 3.1 8B in BF16 keeps 128 KiB of KV cache per token (models.csv:
+    // 131,072 bytes). On a 24 GB RTX 4090 under vLLM (90% usable), about
+    // 21.6 − 15 (weights) − 1 (runtime) − 0.5 (activations) ≈ 5 GiB is left:
+    // some 40k tokens. An 80 GB H100 would hold far more than the model's
+    // 131,072-token window, so the window is the answer.
+    let model = catalog().model("llama-3.1-8b").unwrap();
+    let w = Workload::default();
+    let on = |gpu: &str| fit(&w, model, catalog().gpu(gpu).unwrap(), 1).unwrap().max_context_tokens.unwrap();
+    let rtx = on("rtx_4090");
+    assert!((35_000..48_000).contains(&rtx), "{rtx}");
+    assert_eq!(on("h100_sxm"), 131_072);
+    // With an FP8 KV cache the same card holds about twice the tokens.
+    let fp8 = Workload { kv_precision: crate::engine::KvPrecision::Fp8, ..w.clone() };
+    let rtx_fp8 = fit(&fp8, model, catalog().gpu("rtx_4090").unwrap(), 1).unwrap().max_context_tokens.unwrap();
+    assert!((rtx_fp8 as f64 / rtx as f64 - 2.0).abs() < 0.1, "{rtx_fp8} vs {rtx}");
+    // Eight concurrent sequences share the room.
+    let eight = Workload { concurrency: 8, ..w };
+    let per_sequence = fit(&eight, model, catalog().gpu("rtx_4090").unwrap(), 1).unwrap().max_context_tokens.unwrap();
+    assert!(per_sequence < rtx / 6, "{per_sequence} vs {rtx}");
+}
