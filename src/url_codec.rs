@@ -6,7 +6,8 @@
 //! field, and the rest of the link still applies.
 
 use crate::engine::workload::{
-    default_model, AUDIO_HOURS, BATCH, FRAMES, ITEMS, PIPELINE_PARALLEL, STEPS, TENSOR_PARALLEL,
+    default_model, AUDIO_HOURS, BATCH, EPOCHS, FRAMES, ITEMS, PIPELINE_PARALLEL, STEPS, TENSOR_PARALLEL,
+    TRAINING_TOKENS,
 };
 use crate::engine::workload::{
     CustomModel, ACTIVE_PARAMS, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, PARAMS, VOCAB,
@@ -155,13 +156,17 @@ fn parse_switch(value: &str) -> Result<bool, String> {
     }
 }
 
-const FIELDS: [Field; 35] = [
+const FIELDS: [Field; 37] = [
     Field {
         key: "task",
         bounds: None,
         // A task the current model cannot do switches to that task's model.
         set: |w, v, catalog| {
             let task: Task = parse_option(v)?;
+            // A dataset size still at the old task's default takes the new one's.
+            if w.training_tokens == Workload::for_task(w.task).training_tokens {
+                w.training_tokens = Workload::for_task(task).training_tokens;
+            }
             w.task = task;
             if !w.resolve_model(catalog).is_ok_and(|model| model.suits(task)) {
                 w.model = default_model(task).to_string();
@@ -232,6 +237,13 @@ const FIELDS: [Field; 35] = [
         get: |w| w.audio_hours.to_string(),
     },
     option_field!("offload", offload),
+    Field {
+        key: TRAINING_TOKENS.0,
+        bounds: Some((TRAINING_TOKENS.1, TRAINING_TOKENS.2)),
+        set: |w, v, _| parse_amount(v, TRAINING_TOKENS).map(|value| w.training_tokens = value),
+        get: |w| w.training_tokens.to_string(),
+    },
+    count_field!(EPOCHS, epochs),
     Field {
         key: PARAMS.0,
         bounds: Some((PARAMS.1, PARAMS.2)),
@@ -430,6 +442,12 @@ mod tests {
     #[test]
     fn media_fields_round_trip_and_defaults_follow_the_task() {
         use crate::engine::workload::{Offload, Resolution};
+        // A pretraining link starts from a pretraining-sized dataset.
+        assert_eq!(decode("task=pretrain", catalog()).workload.training_tokens, 1.6e11);
+        assert_eq!(
+            encode(&Workload { training_tokens: 1e12, ..Workload::for_task(Task::Pretrain) }),
+            "v=1&task=pretrain&tokens=1000000000000"
+        );
         // A task alone brings its own model.
         assert_eq!(decode("task=image", catalog()).workload.model, "sdxl-base-1.0");
         assert_eq!(encode(&Workload::for_task(Task::Audio)), "v=1&task=audio");
@@ -470,6 +488,12 @@ mod tests {
         assert_eq!(w.model, "llama-3.1-8b");
         apply(&mut w, "task", "video", catalog()).unwrap();
         assert_eq!(w.model, "wan2.1-t2v-1.3b");
+        // An untouched dataset size follows the task; an edited one stays.
+        apply(&mut w, "task", "pretrain", catalog()).unwrap();
+        assert_eq!(w.training_tokens, 1.6e11);
+        apply(&mut w, "tokens", "5e9", catalog()).unwrap();
+        apply(&mut w, "task", "finetune", catalog()).unwrap();
+        assert_eq!(w.training_tokens, 5e9);
     }
 
     #[test]
@@ -548,10 +572,12 @@ mod tests {
             checkpointing: false,
             zero_stage: 3,
             gpus: 8,
+            training_tokens: 2.5e9,
+            epochs: 3,
             ..Workload::default()
         };
         let query = encode(&workload);
-        assert_eq!(query, "v=1&task=finetune&model=llama-2-13b&method=qlora&seq=4096&mbs=4&rank=64&opt=adamw8bit&ckpt=0&zero=3&gpus=8");
+        assert_eq!(query, "v=1&task=finetune&model=llama-2-13b&method=qlora&seq=4096&mbs=4&rank=64&opt=adamw8bit&ckpt=0&zero=3&gpus=8&tokens=2500000000&epochs=3");
         assert_eq!(decode(&query, catalog()).workload, workload);
         let decoded = decode("zero=4&ckpt=maybe", catalog());
         let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();

@@ -337,6 +337,10 @@ pub struct Workload {
     pub audio_hours: f64,
     /// URL key `offload`.
     pub offload: Offload,
+    /// Training tokens per epoch (the dataset). URL key `tokens`.
+    pub training_tokens: f64,
+    /// Passes over the dataset. URL key `epochs`.
+    pub epochs: u32,
     /// A model given by its numbers instead of a catalog id (`model=custom`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<CustomModel>,
@@ -459,6 +463,8 @@ impl Default for Workload {
             items: 1000,
             audio_hours: 100.0,
             offload: Offload::None,
+            training_tokens: 1e8,
+            epochs: 1,
             custom: None,
         }
     }
@@ -482,6 +488,10 @@ pub const STEPS: (&str, u32, u32) = ("steps", 1, 10_000);
 pub const FRAMES: (&str, u32, u32) = ("frames", 1, 18_000);
 pub const BATCH: (&str, u32, u32) = ("batch", 1, 4_096);
 pub const ITEMS: (&str, u32, u32) = ("n", 1, 1_000_000_000);
+/// From a thousand tokens (a smoke test) to a quadrillion, past any
+/// pretraining corpus (Llama 3: 15T tokens).
+pub const TRAINING_TOKENS: (&str, f64, f64) = ("tokens", 1e3, 1e15);
+pub const EPOCHS: (&str, u32, u32) = ("epochs", 1, 10_000);
 /// From a minute to a million hours of audio.
 pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);
 /// Custom models from a million to ten trillion parameters.
@@ -498,7 +508,11 @@ pub const VOCAB: (&str, u32, u32) = ("vocab", 1, 2_000_000);
 impl Workload {
     /// The defaults for `task`, with its default model.
     pub fn for_task(task: Task) -> Workload {
-        Workload { task, model: default_model(task).to_string(), ..Workload::default() }
+        // A fine-tune runs over a dataset of about 100M tokens; a pretraining
+        // run starts at the Chinchilla-optimal 20 tokens per parameter of the
+        // default 8B model, 160B tokens (Hoffmann et al. 2022).
+        let training_tokens = if task == Task::Pretrain { 1.6e11 } else { 1e8 };
+        Workload { task, model: default_model(task).to_string(), training_tokens, ..Workload::default() }
     }
 
     /// The model to size: the catalog's, or the custom numbers.

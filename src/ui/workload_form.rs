@@ -90,6 +90,8 @@ pub fn WorkloadForm(
                 </Show>
                 <SelectField catalog=catalog workload=workload key="opt" label="Optimizer" options=options(&Optimizer::ALL.map(|o| (o.key(), o.label()))) testid="optimizer-select" />
                 <SelectField catalog=catalog workload=workload key="ce" label="Cross-entropy" options=options(&CrossEntropy::ALL.map(|c| (c.key(), c.label()))) testid="ce-select" />
+                <NumberField catalog=catalog workload=workload key="tokens" label="Dataset tokens" />
+                <NumberField catalog=catalog workload=workload key="epochs" label="Epochs" />
                 <NumberField catalog=catalog workload=workload key="seq" label="Sequence length" />
                 <NumberField catalog=catalog workload=workload key="mbs" label="Micro-batch per GPU" />
                 <NumberField catalog=catalog workload=workload key="gpus" label="GPUs" />
