@@ -8,6 +8,7 @@
 //! ```
 
 use crate::engine::memory::{fit, format_gb};
+use crate::engine::speed;
 use crate::engine::{rank, Catalog, Snapshot};
 use crate::url_codec;
 use serde_json::json;
@@ -214,6 +215,10 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let model = decoded.workload.resolve_model(catalog).map_err(|e| e.to_string())?;
     let model = model.as_ref();
     let sized = fit(&decoded.workload, model, gpu, count).map_err(|e| e.to_string())?;
+    // Speed is an estimate on top of the sizing; when it cannot be made
+    // (a GPU without the figures it needs) the sizing still stands.
+    let speed = speed::speed(&decoded.workload, model, gpu, count, &sized);
+    let job = speed.as_ref().ok().and_then(|s| speed::job(&decoded.workload, s));
     if flags.has("--json") {
         let document = json!({
             "workload": decoded.workload,
@@ -224,6 +229,9 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "reason": sized.reason,
             "max_concurrency": sized.max_concurrency,
             "max_context_tokens": sized.max_context_tokens,
+            "speed": speed.as_ref().ok(),
+            "speed_error": speed.as_ref().err().map(ToString::to_string),
+            "job": job,
             "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");
@@ -249,6 +257,58 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 let _ = writeln!(out, "does not fit: {reason}");
             }
         }
+        match &speed {
+            Ok(s) => print_speed(s, job.as_ref(), out),
+            Err(e) => {
+                let _ = writeln!(out, "speed: {e}");
+            }
+        }
     }
     Ok(())
+}
+
+/// The speed figures that apply, the bound and why, and the job's hours.
+fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) {
+    let figures = [
+        ("decode per sequence", s.decode_tokens_per_s, "tokens/s"),
+        ("output, all sequences", s.output_tokens_per_s, "tokens/s"),
+        ("prefill", s.prefill_tokens_per_s, "tokens/s"),
+        ("time to first token", s.ttft_s, "s"),
+        ("training", s.train_tokens_per_s, "tokens/s"),
+        ("denoiser steps", s.steps_per_s, "steps/s"),
+        ("per image", s.seconds_per_image, "s"),
+        ("per clip", s.seconds_per_clip, "s"),
+        ("real-time factor", s.realtime_factor, "s per s of audio"),
+    ];
+    let _ = writeln!(out, "speed (estimates, {} arithmetic):", s.compute_precision.label());
+    for (name, value, unit) in figures {
+        if let Some(value) = value {
+            let _ = writeln!(out, "  {name:<22} {} {unit}", significant(value));
+        }
+    }
+    if let Some(mfu) = s.mfu {
+        let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", mfu * 100.0);
+    }
+    if let (Some(running), Some(roofline)) = (s.running_concurrency, s.roofline_concurrency) {
+        let _ = writeln!(out, "  {running} sequences running; decoding turns compute-bound near {roofline}");
+    }
+    let _ = writeln!(out, "  {}", s.bound.explanation());
+    for note in &s.notes {
+        let _ = writeln!(out, "  note: {note}");
+    }
+    if let Some(job) = job {
+        let _ = writeln!(out, "job: {} hours on these GPUs (estimate)", significant(job.hours));
+    }
+}
+
+/// Three significant figures, without exponent notation.
+fn significant(value: f64) -> String {
+    let digits = if value.abs() >= 100.0 {
+        0
+    } else if value.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$}")
 }

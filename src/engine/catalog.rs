@@ -30,6 +30,33 @@ pub struct Gpu {
     /// datacenter | workstation | consumer | laptop | apple
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segment: Option<String>,
+    /// e.g. "Hopper", "Ada Lovelace", "Apple GPU".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<String>,
+    /// Peak dense throughputs in TFLOP/s (TOP/s for INT8), as gpus.csv
+    /// states them; `None` where the datasheet gives no figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp32_tflops: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp16_tflops: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bf16_tflops: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp8_tflops: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub int8_tops: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp4_tflops: Option<f64>,
+    /// e.g. "NVLink 4", "PCIe Gen4".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interconnect: Option<String>,
+    /// GPU-to-GPU bandwidth per direction over NVLink / Infinity Fabric, GB/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_gbps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie_gen: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tdp_w: Option<f64>,
 }
 
 /// A model, from `models.csv`.

@@ -6,11 +6,13 @@
 pub mod catalog;
 pub mod diffusion;
 pub mod error;
+pub mod hardware;
 pub mod memory;
 pub mod precision;
 pub mod ranking;
 pub mod snapshot;
 pub mod speech;
+pub mod speed;
 pub mod training;
 pub mod workload;
 

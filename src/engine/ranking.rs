@@ -2,6 +2,7 @@
 //! others were left out.
 
 use super::memory::{estimate, fit, Fit, MemoryBreakdown};
+use super::speed::{speed, Speed};
 use super::{Catalog, Error, Offer, Snapshot, Workload};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -17,6 +18,9 @@ pub struct RankedOffer {
     pub per_gpu_bytes: f64,
     /// Serving: concurrent sequences of the requested length the instance holds.
     pub max_concurrency: Option<u32>,
+    /// How fast it runs there; `None` where the GPU lacks the figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Speed>,
 }
 
 /// An offer left out, with the reason a user reads.
@@ -41,30 +45,41 @@ pub struct Report {
     pub no_single_node: Option<String>,
 }
 
+/// One GPU shape's fit, and its speed when it fits.
+type Sized = (Fit, Option<Speed>);
+
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
     let model = model.as_ref();
     let memory = estimate(workload, model, workload.planned_gpus())?;
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
-    let mut fits: HashMap<(&str, u32), Result<Fit, String>> = HashMap::new();
+    let mut fits: HashMap<(&str, u32), Result<Sized, String>> = HashMap::new();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
     for (index, offer) in snapshot.offers.iter().enumerate() {
         let sized =
             fits.entry((offer.gpu.as_str(), offer.gpu_count)).or_insert_with(|| match catalog.gpu(&offer.gpu) {
-                Ok(gpu) => fit(workload, model, gpu, offer.gpu_count).map_err(|e| e.to_string()),
+                Ok(gpu) => match fit(workload, model, gpu, offer.gpu_count) {
+                    // Speed only for what fits; sizing errors are the reason.
+                    Ok(f) => {
+                        let timed = f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten();
+                        Ok((f, timed))
+                    }
+                    Err(e) => Err(e.to_string()),
+                },
                 Err(e) => Err(e.to_string()),
             });
         let verdict = match sized {
             Err(reason) => Err(reason.clone()),
-            Ok(f) if !f.fits => Err(f.reason.clone().unwrap_or_default()),
-            Ok(f) => match offer.price {
+            Ok((f, _)) if !f.fits => Err(f.reason.clone().unwrap_or_default()),
+            Ok((f, timed)) => match offer.price {
                 Some(price) => Ok(RankedOffer {
                     offer: index,
                     price_per_hour: price,
                     per_gpu_bytes: f.memory.per_gpu_bytes,
                     max_concurrency: f.max_concurrency,
+                    speed: timed.clone(),
                 }),
                 None => Err("no on-demand price in the snapshot".to_string()),
             },

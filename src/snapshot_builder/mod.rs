@@ -234,6 +234,20 @@ fn gpu_from_row(row: &csv_table::Row<'_>) -> Result<Gpu, BuildError> {
         memory_type: row.optional("memory_type").map(str::to_string),
         mem_bandwidth_gbps: row.number("mem_bandwidth_gbps")?,
         segment: row.optional("segment").map(str::to_string),
+        architecture: row.optional("architecture").map(str::to_string),
+        fp32_tflops: row.number("fp32_tflops")?,
+        fp16_tflops: row.number("fp16_tflops_dense")?,
+        bf16_tflops: row.number("bf16_tflops_dense")?,
+        fp8_tflops: row.number("fp8_tflops_dense")?,
+        int8_tops: row.number("int8_tops_dense")?,
+        fp4_tflops: row.number("fp4_tflops_dense")?,
+        interconnect: row.optional("interconnect").map(str::to_string),
+        link_gbps: match row.number("p2p_bw_gbps_unidir")? {
+            Some(p2p) => Some(p2p),
+            None => row.number("all2all_bw_gbps_unidir")?,
+        },
+        pcie_gen: row.number("pcie_gen")?.map(|g| g as u32),
+        tdp_w: row.number("tdp_w")?,
     })
 }
 
@@ -254,6 +268,17 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
                 }
                 gpu.memory_type = gpu.memory_type.take().or(extra.memory_type);
                 gpu.mem_bandwidth_gbps = gpu.mem_bandwidth_gbps.or(extra.mem_bandwidth_gbps);
+                gpu.architecture = gpu.architecture.take().or(extra.architecture);
+                gpu.fp32_tflops = gpu.fp32_tflops.or(extra.fp32_tflops);
+                gpu.fp16_tflops = gpu.fp16_tflops.or(extra.fp16_tflops);
+                gpu.bf16_tflops = gpu.bf16_tflops.or(extra.bf16_tflops);
+                gpu.fp8_tflops = gpu.fp8_tflops.or(extra.fp8_tflops);
+                gpu.int8_tops = gpu.int8_tops.or(extra.int8_tops);
+                gpu.fp4_tflops = gpu.fp4_tflops.or(extra.fp4_tflops);
+                gpu.interconnect = gpu.interconnect.take().or(extra.interconnect);
+                gpu.link_gbps = gpu.link_gbps.or(extra.link_gbps);
+                gpu.pcie_gen = gpu.pcie_gen.or(extra.pcie_gen);
+                gpu.tdp_w = gpu.tdp_w.or(extra.tdp_w);
             }
             None => {
                 gpus.insert(extra.id.clone(), extra);

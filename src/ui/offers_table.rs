@@ -44,6 +44,18 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                     <td class="num">{format!("{:.0} GB", offer.total_vram_gb())}</td>
                     <td title=offer.regions.join(", ")>{offer.regions_label()}</td>
                     <td class="num">{format!("${:.2}", ranked.price_per_hour)}</td>
+                    {
+                        let (speed, bound) = ranked
+                            .speed
+                            .as_ref()
+                            .map_or((String::from("–"), String::new()), |s| (s.headline(), format!("{:?}", s.bound).to_lowercase()));
+                        view! {
+                            <td class="speed" data-testid="offer-speed">
+                                {speed}
+                                {(!bound.is_empty()).then(|| view! { <span class="bound">{format!(" ({bound}-bound)")}</span> })}
+                            </td>
+                        }
+                    }
                 </tr>
             }
         })
@@ -60,10 +72,19 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                     <th scope="col" class="num">"VRAM"</th>
                     <th scope="col">"Regions"</th>
                     <th scope="col" class="num">"$/h on-demand"</th>
+                    <th scope="col">"Speed (estimate)"</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>
         </div>
+        {report.results.first().and_then(|r| r.speed.as_ref()).map(|s| {
+            view! {
+                <p class="estimate-note" data-testid="speed-note">
+                    {format!("Speeds are estimates from each GPU's datasheet bandwidth and throughput. The cheapest offer is {}", s.bound.explanation())}
+                    "."
+                </p>
+            }
+        })}
     }
 }

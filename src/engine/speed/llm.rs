@@ -1,0 +1,354 @@
+//! LLM serving speed: prefill is compute-bound, decode streams weights and
+//! the KV cache through memory until the batch is large enough for the
+//! arithmetic to take over (the roofline), and tensor parallelism adds two
+//! all-reduces per layer.
+
+use super::{bandwidth_of, peak_of, Bound, Speed};
+use crate::engine::catalog::Shape;
+use crate::engine::hardware::{compute_precision, fp16_accumulate_peak, link, ComputePrecision, Link};
+use crate::engine::memory::{weights_bytes, Fit};
+use crate::engine::{Error, Gpu, Model, Precision, Runtime, Workload};
+
+/// How a serving runtime turns peak figures into achieved ones. Calibrated
+/// on calibration/llm_decode.csv (llama.cpp, 10 GPUs) and llm_serving.csv
+/// (TensorRT-LLM on H100); see speed/tests.rs for the per-case errors.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RuntimeSpeed {
+    /// Share of peak memory bandwidth reached streaming 16- and 8-bit weights.
+    pub weight_bandwidth: f64,
+    /// The same for formats dequantized block by block inside the kernel
+    /// (GGUF k-quants, 4- to 6-bit formats): the unpacking costs time.
+    pub packed_weight_bandwidth: f64,
+    /// Share of peak bandwidth reached reading the KV cache in attention.
+    pub kv_bandwidth: f64,
+    /// Scale on the shares above for HBM cards, whose bandwidth per SM is
+    /// about twice GDDR cards': kernels that keep few loads in flight per SM
+    /// cannot saturate it.
+    pub hbm_scale: f64,
+    /// Share of peak tensor throughput in prefill and large batches.
+    pub compute: f64,
+    /// Attention's arithmetic relative to the GEMMs': 1 with FlashAttention
+    /// (the scores never leave the chip); lower where the score matrix
+    /// round-trips through memory in FP32 (llama.cpp without `-fa`).
+    pub attention: f64,
+    /// GEMMs on F16 data accumulate in FP16 (llama.cpp's cuBLAS calls), which
+    /// GeForce cards run at twice their FP32-accumulate rate.
+    pub fp16_accumulate: bool,
+    /// Tokens per batch handed to the GPUs at once, for llama.cpp's
+    /// pipelined prompt processing across layer-split GPUs (`n_batch` 2048,
+    /// split into `n_ubatch` passes).
+    pub batch_tokens: f64,
+    /// Fixed time per layer per forward pass (kernel launches, small ops).
+    pub per_layer_s: f64,
+    /// Multi-GPU splits the layers over the GPUs, run one after another
+    /// (llama.cpp's default `--split-mode layer`), rather than tensor
+    /// parallelism.
+    pub layer_split: bool,
+    /// Most sequences batched at once: vLLM's `max_num_seqs` (256),
+    /// TensorRT-LLM's `max_batch_size` (2048), llama.cpp server's one slot
+    /// per `--parallel` (default 1), HF transformers whatever is asked.
+    pub max_batch: Option<u32>,
+}
+
+pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
+    match runtime {
+        // llama.cpp (llama-bench, May 2024): mat-vec kernels reach ~90% of
+        // bandwidth on F16 and ~75% on Q4_K_M; attention without FlashAttention
+        // reads the cache at about a fifth of peak (tg8192 vs tg512 rows).
+        Runtime::Llamacpp => RuntimeSpeed {
+            weight_bandwidth: 0.90,
+            packed_weight_bandwidth: 0.75,
+            kv_bandwidth: 0.20,
+            // On the A100 SXM (XDAI rows) llama.cpp decode reaches 33–50% of
+            // peak against 60–90% on GDDR cards: its one-row-per-warp
+            // mat-vec kernels keep too few bytes in flight for HBM.
+            hbm_scale: 0.5,
+            // llama-bench pp512 on F16 (RTX 3090 4,445 tok/s: 71 TFLOP/s of
+            // its 142 FP16-accumulate peak; RTX A6000 and A40 ~45%).
+            compute: 0.45,
+            attention: 0.25,
+            fp16_accumulate: true,
+            batch_tokens: 2048.0,
+            per_layer_s: 50e-6,
+            layer_split: true,
+            max_batch: Some(1),
+        },
+        // vLLM with CUDA graphs, FlashAttention and Marlin kernels.
+        Runtime::Vllm => RuntimeSpeed {
+            weight_bandwidth: 0.85,
+            packed_weight_bandwidth: 0.80,
+            kv_bandwidth: 0.75,
+            hbm_scale: 1.0,
+            compute: 0.60,
+            attention: 1.0,
+            fp16_accumulate: false,
+            batch_tokens: 0.0,
+            per_layer_s: 15e-6,
+            layer_split: false,
+            max_batch: Some(256),
+        },
+        Runtime::Trtllm => RuntimeSpeed {
+            weight_bandwidth: 0.88,
+            packed_weight_bandwidth: 0.82,
+            kv_bandwidth: 0.80,
+            hbm_scale: 1.0,
+            compute: 0.65,
+            attention: 1.0,
+            fp16_accumulate: false,
+            batch_tokens: 0.0,
+            per_layer_s: 10e-6,
+            layer_split: false,
+            max_batch: Some(2048),
+        },
+        // HF transformers `generate` in eager PyTorch: Python dispatch per op
+        // dominates small batches (tens of ms per token for 32 layers).
+        Runtime::Hf => RuntimeSpeed {
+            weight_bandwidth: 0.75,
+            packed_weight_bandwidth: 0.50,
+            kv_bandwidth: 0.50,
+            hbm_scale: 1.0,
+            compute: 0.50,
+            attention: 0.5,
+            fp16_accumulate: false,
+            batch_tokens: 0.0,
+            per_layer_s: 600e-6,
+            layer_split: false,
+            max_batch: None,
+        },
+    }
+}
+
+/// Formats whose kernels unpack blocks of packed integers: their bytes per
+/// weight.
+fn packed_bytes(precision: Precision) -> Option<f64> {
+    let bits = precision.bits_per_weight();
+    (bits < 15.9 && !matches!(precision, Precision::Fp8 | Precision::Fp4 | Precision::Int8)).then_some(bits / 8.0)
+}
+
+/// The model's numbers the speed model needs.
+struct Anatomy {
+    layers: f64,
+    hidden: f64,
+    /// Query width (heads × head_dim), for attention FLOPs.
+    q_width: f64,
+    active_params: f64,
+    /// Bytes of weights every step reads whatever the batch (attention,
+    /// dense layers, LM head), and of all routed experts.
+    dense_bytes: f64,
+    expert_bytes: f64,
+    experts: f64,
+    experts_per_token: f64,
+    /// KV bytes per token of context, all layers, at the cache precision.
+    kv_bytes_per_token: f64,
+    /// KV heads split across this many tensor-parallel ranks at most.
+    kv_heads: f64,
+}
+
+fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
+    let total_bytes = weights_bytes(model, workload.weight_precision);
+    let bytes_per_param = total_bytes / model.params;
+    // The input embedding table is looked up, not streamed.
+    let embedding_bytes = f64::from(shape.vocab.unwrap_or(0)) * f64::from(shape.hidden) * 2.0;
+    let streamed = if shape.tie_embeddings { total_bytes } else { (total_bytes - embedding_bytes).max(0.0) };
+    let active = model.active_params.unwrap_or(model.params);
+    let experts = f64::from(shape.experts.unwrap_or(1).max(1));
+    let top_k = f64::from(shape.experts_per_token.unwrap_or(1).max(1)).min(experts);
+    // MoE: P = dense + experts, A = dense + (k/E) × experts.
+    let expert_params =
+        if experts > 1.0 { ((model.params - active) / (1.0 - top_k / experts)).clamp(0.0, model.params) } else { 0.0 };
+    let expert_bytes = expert_params * bytes_per_param;
+    Anatomy {
+        layers: f64::from(shape.layers),
+        hidden: f64::from(shape.hidden),
+        q_width: f64::from(shape.heads * shape.head_dim),
+        active_params: active,
+        dense_bytes: (streamed - expert_bytes).max(0.0),
+        expert_bytes,
+        experts,
+        experts_per_token: top_k,
+        kv_bytes_per_token: shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0,
+        kv_heads: f64::from(shape.kv_heads.max(1)),
+    }
+}
+
+/// The hardware side: what one GPU does per second, and the link.
+struct Machine {
+    bandwidth: f64,
+    flops: f64,
+    link: Link,
+    gpus: f64,
+}
+
+/// Seconds for one decode step of `batch` sequences at `context` tokens each.
+/// Returns (memory, compute, interconnect, fixed) seconds.
+fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, batch: f64, context: f64) -> [f64; 4] {
+    // Tensor parallelism splits weights and KV heads; layer split runs the
+    // GPUs one after another, so one step sees one GPU's bandwidth for all.
+    let (split, kv_split) = if r.layer_split { (1.0, 1.0) } else { (m.gpus, m.gpus.min(a.kv_heads)) };
+    // Experts touched by a batch: each of E is missed by all B tokens' k
+    // picks with probability (1 − k/E)^B.
+    let touched = 1.0 - (1.0 - a.experts_per_token / a.experts).powf(batch);
+    let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
+    let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
+    let kv_bytes = batch * context * a.kv_bytes_per_token;
+    let memory =
+        weight_bytes / split / (m.bandwidth * weight_share) + kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth);
+    // 2 FLOPs per active parameter per token, and attention's QK and AV
+    // over the context (2 × 2 × q_width per layer per context token).
+    let flops = batch * (2.0 * a.active_params + 4.0 * a.layers * a.q_width * context);
+    let compute = flops / split / (m.flops * r.compute);
+    let interconnect = all_reduce_time(a, m, r, batch);
+    [memory, compute, interconnect, a.layers * r.per_layer_s]
+}
+
+/// Two all-reduces per layer (after attention and after the MLP) of
+/// `tokens` × hidden 16-bit values.
+fn all_reduce_time(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, tokens: f64) -> f64 {
+    if m.gpus <= 1.0 {
+        return 0.0;
+    }
+    let bytes = tokens * a.hidden * 2.0;
+    if r.layer_split {
+        // One hand-over of the hidden state per GPU boundary.
+        return (m.gpus - 1.0) * (m.link.latency + bytes / m.link.bandwidth);
+    }
+    2.0 * a.layers * m.link.all_reduce(bytes, m.gpus)
+}
+
+fn total(parts: [f64; 4]) -> f64 {
+    parts[0].max(parts[1]) + parts[2] + parts[3]
+}
+
+fn bound_of(parts: [f64; 4]) -> Bound {
+    if parts[2] > parts[0].max(parts[1]) {
+        Bound::Interconnect
+    } else if parts[1] > parts[0] {
+        Bound::Compute
+    } else {
+        Bound::Memory
+    }
+}
+
+/// Seconds to prefill one prompt of `prompt` tokens: compute-bound GEMMs
+/// (2 × active parameters per token) and causal attention over the prompt
+/// (2 × layers × q_width × prompt² FLOPs), but never faster than reading the
+/// weights once per pass of `pass_tokens` tokens; packed formats also
+/// unpack every weight to 16 bits once per pass.
+fn prefill_time(
+    a: &Anatomy,
+    m: &Machine,
+    r: &RuntimeSpeed,
+    packed: Option<f64>,
+    prompt: f64,
+    pass_tokens: f64,
+) -> [f64; 4] {
+    let split = if r.layer_split { 1.0 } else { m.gpus };
+    let gemm_flops = 2.0 * a.active_params * prompt;
+    let attention_flops = 2.0 * a.layers * a.q_width * prompt * prompt;
+    let mut compute = (gemm_flops + attention_flops / r.attention) / split / (m.flops * r.compute);
+    let passes = (prompt / pass_tokens).ceil().max(1.0);
+    let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
+    let memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * weight_share);
+    if let Some(bytes_per_weight) = packed {
+        // Read the packed weight, write and read back its 16-bit copy.
+        compute += passes * a.active_params * (bytes_per_weight + 4.0) / split / m.bandwidth;
+    }
+    if r.layer_split && m.gpus > 1.0 {
+        // Layer-split GPUs pipeline the passes of each batch: a batch of k
+        // passes takes (k + n − 1) stage times of 1/n of a pass each.
+        let per_batch = (r.batch_tokens / pass_tokens).max(1.0);
+        let batches = (passes / per_batch).ceil();
+        let in_batch = passes.min(per_batch);
+        compute *= batches * (in_batch + m.gpus - 1.0) / m.gpus / passes;
+    }
+    let interconnect = passes * all_reduce_time(a, m, r, pass_tokens.min(prompt));
+    [memory, compute, interconnect, passes * a.layers * r.per_layer_s]
+}
+
+pub fn serving_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32, fit: &Fit) -> Result<Speed, Error> {
+    let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
+        field: "model",
+        message: format!("{} has no transformer shape in the catalog, so its speed cannot be estimated", model.name),
+    })?;
+    let r = runtime_speed(workload.runtime);
+    let compute = compute_precision(workload.weight_precision, gpu);
+    let mut notes = Vec::new();
+    // Without a throughput figure decode is still timed by memory alone;
+    // prefill is not estimated.
+    let flops = peak_of(gpu, compute, &mut notes).map(|peak| match (compute, r.fp16_accumulate) {
+        (ComputePrecision::Fp16, true) => fp16_accumulate_peak(gpu, peak),
+        _ => peak,
+    });
+    let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
+    let m = Machine {
+        bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
+        flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
+        link: link(gpu),
+        gpus: f64::from(gpu_count.max(1)),
+    };
+    if let Err(e) = &flops {
+        notes.push(e.to_string());
+    }
+    let a = anatomy(workload, model, shape);
+    let packed = packed_bytes(workload.weight_precision);
+
+    // The concurrency actually running: what was offered, capped by the KV
+    // cache that fits and by the runtime's batch limit.
+    let offered = workload.concurrency;
+    // A workload that does not fit at all is still timed as one sequence
+    // (the ranking reports why it does not fit).
+    let kv_cap = fit.max_concurrency.unwrap_or(offered).max(1);
+    let running = offered.min(kv_cap).min(r.max_batch.unwrap_or(u32::MAX));
+    if running < offered {
+        notes.push(format!(
+            "{running} of the {offered} requests run at once ({}); the rest wait in the queue",
+            if running == kv_cap { "the KV cache holds no more" } else { "the runtime's batch limit" }
+        ));
+    }
+    let batch = f64::from(running.max(1));
+    // Decoding walks from the prompt to its end: the average context.
+    let context = f64::from(workload.input_tokens) + f64::from(workload.output_tokens) / 2.0;
+    let step = decode_step(&a, &m, &r, packed, batch, context);
+    let step_s = total(step);
+
+    let pass_tokens = crate::engine::memory::runtime_memory(workload.runtime)
+        .tokens_per_pass
+        .unwrap_or(f64::from(workload.input_tokens));
+    let prompt = f64::from(workload.input_tokens);
+    let prefill = prefill_time(&a, &m, &r, packed, prompt, pass_tokens);
+    let prefill_s = total(prefill);
+
+    // Steady state of continuous batching: each sequence's prompt is
+    // prefilled once per `out` decode steps, so prefill takes its share of
+    // the GPU time.
+    let output = f64::from(workload.output_tokens);
+    let cycle_s = output * step_s + batch * prefill_s;
+    let output_tokens_per_s = if cycle_s > 0.0 && running > 0 { batch * output / cycle_s } else { 0.0 };
+
+    // Where the roofline turns: the smallest batch whose compute time
+    // reaches its memory time (capped at the runtime's limit).
+    let roofline = (0..=16)
+        .map(|power| 2f64.powi(power))
+        .find(|&b| {
+            let parts = decode_step(&a, &m, &r, packed, b, context);
+            parts[1] >= parts[0]
+        })
+        .map(|b| b as u32);
+
+    if roofline.is_none() {
+        notes.push(format!(
+            "decode stays memory-bound at {context:.0}-token contexts: each sequence's KV cache read grows as fast as its arithmetic"
+        ));
+    }
+    let mut speed = Speed::new(bound_of(step), compute);
+    speed.decode_tokens_per_s = (running > 0).then_some(1.0 / step_s);
+    speed.output_tokens_per_s = Some(output_tokens_per_s);
+    speed.running_concurrency = Some(running);
+    speed.roofline_concurrency = roofline;
+    if flops.is_ok() {
+        speed.prefill_tokens_per_s = Some(prompt / prefill_s);
+        speed.ttft_s = Some(prefill_s + step_s);
+    }
+    speed.notes = notes;
+    Ok(speed)
+}
