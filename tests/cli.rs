@@ -296,3 +296,39 @@ fn estimate_sizes_image_video_and_audio_jobs() {
         stdout(&output)
     );
 }
+
+#[test]
+fn estimate_reports_speed_and_the_jobs_hours() {
+    let estimate = |config: &str, gpu: &str, count: &str| -> serde_json::Value {
+        let output = whichgpu(&["estimate", "--config", config, "--gpu", gpu, "--count", count, "--json"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    // One sequence of Llama 3.1 8B in BF16 on an H100: memory-bound decode
+    // (16 GB of weights per token at 3.35 TB/s is at most ~200 tokens/s).
+    let serving = estimate("model=llama-3.1-8b", "h100_sxm", "1");
+    let speed = &serving["speed"];
+    assert_eq!(speed["bound"], "memory");
+    let decode = speed["decode_tokens_per_s"].as_f64().unwrap();
+    assert!((80.0..210.0).contains(&decode), "{decode}");
+    assert_eq!(speed["running_concurrency"], 1);
+    assert!(speed["prefill_tokens_per_s"].as_f64().unwrap() > 10.0 * decode);
+    assert!(speed["ttft_s"].as_f64().unwrap() > 0.0);
+    assert!(serving["job"]["hours"].as_f64().unwrap() > 0.0);
+    // More concurrency raises the total, not the per-sequence speed (each
+    // sequence's 0.3 GB of cache is read every step too).
+    let busy = estimate("model=llama-3.1-8b&conc=64", "h100_sxm", "1");
+    assert!(busy["speed"]["output_tokens_per_s"].as_f64().unwrap() > 10.0 * decode);
+    assert!(busy["speed"]["decode_tokens_per_s"].as_f64().unwrap() < decode);
+    // Training reports tokens/s over all GPUs, MFU and the job's hours for
+    // tokens × epochs.
+    let training = estimate("task=finetune&method=lora&tokens=1e8&epochs=2", "a100_sxm_80gb", "1");
+    let tokens_per_s = training["speed"]["train_tokens_per_s"].as_f64().unwrap();
+    let mfu = training["speed"]["mfu"].as_f64().unwrap();
+    assert!((0.2..0.7).contains(&mfu), "{mfu}");
+    let hours = training["job"]["hours"].as_f64().unwrap();
+    assert!((hours - 2e8 / tokens_per_s / 3600.0).abs() < 1e-6, "{hours}");
+    assert_eq!(training["job"]["epochs"], 2);
+    let eight = estimate("task=finetune&method=lora&gpus=8", "a100_sxm_80gb", "8");
+    assert!(eight["speed"]["train_tokens_per_s"].as_f64().unwrap() > 6.0 * tokens_per_s);
+}
