@@ -52,7 +52,7 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                         view! {
                             <td class="speed" data-testid="offer-speed">
                                 {speed}
-                                {(!bound.is_empty()).then(|| view! { <span class="bound">{format!(" ({bound}-bound)")}</span> })}
+                                {(!bound.is_empty()).then(|| view! { <span class="bound">{format!("{bound}-bound")}</span> })}
                             </td>
                         }
                     }

@@ -99,11 +99,11 @@ test('every offer shows its speed estimate and what bounds it', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
   const first = app.page.getByTestId('offer-speed').first();
-  assert.match(await first.textContent(), /^[\d.]+ tok\/s per request, [\d.]+ tok\/s total \((memory|compute|interconnect)-bound\)$/);
+  assert.match(await first.textContent(), /^[\d.]+ tok\/s each, [\d.]+ total(memory|compute|interconnect)-bound$/);
   assert.match(await app.page.getByTestId('speed-note').textContent(), /^Speeds are estimates .* (memory|compute|interconnect)-bound/);
   await app.page.getByTestId('task-select').selectOption('finetune');
   await waitForParam(app, 'task', 'finetune');
   await app.waitForResults();
-  assert.match(await app.page.getByTestId('offer-speed').first().textContent(), /^[\d.]+ tok\/s \((compute|interconnect)-bound\)$/);
+  assert.match(await app.page.getByTestId('offer-speed').first().textContent(), /^[\d.]+ tok\/s(compute|interconnect)-bound$/);
   assert.deepEqual(app.consoleErrors, []);
 });

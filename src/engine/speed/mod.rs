@@ -129,7 +129,7 @@ impl Speed {
             }
         };
         if let (Some(decode), Some(total)) = (self.decode_tokens_per_s, self.output_tokens_per_s) {
-            return format!("{} tok/s per request, {} tok/s total", round(decode), round(total));
+            return format!("{} tok/s each, {} total", round(decode), round(total));
         }
         if let Some(tokens) = self.train_tokens_per_s {
             return format!("{} tok/s", round(tokens));
