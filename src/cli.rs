@@ -289,6 +289,11 @@ fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) 
     if let Some(mfu) = s.mfu {
         let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", mfu * 100.0);
     }
+    if let (Some(group), Some(replicas)) = (s.tensor_parallel, s.replicas) {
+        if group * replicas > 1 {
+            let _ = writeln!(out, "  layout: {replicas} replica(s) of {group} GPU(s) each");
+        }
+    }
     if let (Some(running), Some(roofline)) = (s.running_concurrency, s.roofline_concurrency) {
         let _ = writeln!(out, "  {running} sequences running; decoding turns compute-bound near {roofline}");
     }

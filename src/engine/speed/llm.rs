@@ -265,7 +265,79 @@ fn prefill_time(
     [memory, compute, interconnect, passes * a.layers * r.per_layer_s]
 }
 
+/// One serving layout timed: a tensor-parallel (or layer-split) group of
+/// GPUs running `running` sequences.
+struct Timed {
+    step: [f64; 4],
+    step_s: f64,
+    prefill_s: f64,
+    running: u32,
+    kv_capped: bool,
+    output_tokens_per_s: f64,
+}
+
+/// Times one replica of `m.gpus` GPUs with `offered` requests, of which the
+/// KV cache holds `kv_cap`.
+fn time_replica(
+    w: &Workload,
+    a: &Anatomy,
+    m: &Machine,
+    r: &RuntimeSpeed,
+    packed: Option<f64>,
+    offered: u32,
+    kv_cap: u32,
+) -> Timed {
+    // The concurrency actually running: what was offered, capped by the KV
+    // cache that fits and by the runtime's batch limit.
+    let running = offered.min(kv_cap).min(r.max_batch.unwrap_or(u32::MAX)).max(1);
+    let batch = f64::from(running);
+    // Decoding walks from the prompt to its end: the average context.
+    let context = f64::from(w.input_tokens) + f64::from(w.output_tokens) / 2.0;
+    let step = decode_step(a, m, r, packed, batch, context);
+    let step_s = total(step);
+    let pass_tokens =
+        crate::engine::memory::runtime_memory(w.runtime).tokens_per_pass.unwrap_or(f64::from(w.input_tokens));
+    let prefill_s = total(prefill_time(a, m, r, packed, f64::from(w.input_tokens), pass_tokens));
+    // Steady state of continuous batching: each sequence's prompt is
+    // prefilled once per `out` decode steps, so prefill takes its share of
+    // the GPU time.
+    let output = f64::from(w.output_tokens);
+    let cycle_s = output * step_s + batch * prefill_s;
+    Timed {
+        step,
+        step_s,
+        prefill_s,
+        running,
+        kv_capped: kv_cap < offered.min(r.max_batch.unwrap_or(u32::MAX)),
+        output_tokens_per_s: batch * output / cycle_s,
+    }
+}
+
+/// Serving on `gpu_count` GPUs: every split into replicas of a tensor-
+/// parallel group that holds the model is timed (8 GPUs as 8 replicas, 4 of
+/// TP2, 2 of TP4 or 1 of TP8), and the one with the most output tokens/s
+/// wins; data-parallel replicas multiply throughput and pay no all-reduce.
 pub fn serving_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32, fit: &Fit) -> Result<Speed, Error> {
+    serving_speed_in(workload, model, gpu, gpu_count, fit, Layouts::Best)
+}
+
+/// Which layouts of the GPUs to consider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layouts {
+    /// All GPUs as one group (how a benchmark ran them).
+    Whole,
+    /// The best split into replicas.
+    Best,
+}
+
+pub fn serving_speed_in(
+    workload: &Workload,
+    model: &Model,
+    gpu: &Gpu,
+    gpu_count: u32,
+    fit: &Fit,
+    layouts: Layouts,
+) -> Result<Speed, Error> {
     let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
         message: format!("{} has no transformer shape in the catalog, so its speed cannot be estimated", model.name),
@@ -279,54 +351,63 @@ pub fn serving_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u
         (ComputePrecision::Fp16, true) => fp16_accumulate_peak(gpu, peak),
         _ => peak,
     });
-    let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
-    let m = Machine {
-        bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
-        flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
-        link: link(gpu),
-        gpus: f64::from(gpu_count.max(1)),
-    };
     if let Err(e) = &flops {
         notes.push(e.to_string());
     }
+    let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
+    let machine = |gpus: u32| -> Result<Machine, Error> {
+        Ok(Machine {
+            bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
+            flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
+            link: link(gpu),
+            gpus: f64::from(gpus.max(1)),
+        })
+    };
     let a = anatomy(workload, model, shape);
     let packed = packed_bytes(workload.weight_precision);
-
-    // The concurrency actually running: what was offered, capped by the KV
-    // cache that fits and by the runtime's batch limit.
+    let count = gpu_count.max(1);
     let offered = workload.concurrency;
-    // A workload that does not fit at all is still timed as one sequence
-    // (the ranking reports why it does not fit).
-    let kv_cap = fit.max_concurrency.unwrap_or(offered).max(1);
-    let running = offered.min(kv_cap).min(r.max_batch.unwrap_or(u32::MAX));
+
+    // The whole group as one replica always counts (a workload that does
+    // not fit is still timed as one sequence; the ranking says why).
+    let whole = time_replica(
+        workload,
+        &a,
+        &machine(count)?,
+        &r,
+        packed,
+        offered,
+        fit.max_concurrency.unwrap_or(offered).max(1),
+    );
+    let mut best = (count, 1, whole);
+    let smaller_groups = if layouts == Layouts::Best { 1..count } else { 0..0 };
+    for group in smaller_groups.filter(|g| count.is_multiple_of(*g)) {
+        let sized = crate::engine::memory::fit(workload, model, gpu, group)?;
+        let kv_cap = sized.max_concurrency.unwrap_or(0);
+        if kv_cap == 0 {
+            continue;
+        }
+        // Requests spread over the replicas; with fewer requests than
+        // replicas some stand idle.
+        let busy = (count / group).min(offered);
+        let timed = time_replica(workload, &a, &machine(group)?, &r, packed, offered.div_ceil(busy), kv_cap);
+        if f64::from(busy) * timed.output_tokens_per_s > f64::from(best.1) * best.2.output_tokens_per_s * 1.001 {
+            best = (group, busy, timed);
+        }
+    }
+    let (group, replicas, timed) = best;
+    let running = (timed.running * replicas).min(offered.max(timed.running));
     if running < offered {
         notes.push(format!(
             "{running} of the {offered} requests run at once ({}); the rest wait in the queue",
-            if running == kv_cap { "the KV cache holds no more" } else { "the runtime's batch limit" }
+            if timed.kv_capped { "the KV cache holds no more" } else { "the runtime's batch limit" }
         ));
     }
-    let batch = f64::from(running.max(1));
-    // Decoding walks from the prompt to its end: the average context.
-    let context = f64::from(workload.input_tokens) + f64::from(workload.output_tokens) / 2.0;
-    let step = decode_step(&a, &m, &r, packed, batch, context);
-    let step_s = total(step);
-
-    let pass_tokens = crate::engine::memory::runtime_memory(workload.runtime)
-        .tokens_per_pass
-        .unwrap_or(f64::from(workload.input_tokens));
-    let prompt = f64::from(workload.input_tokens);
-    let prefill = prefill_time(&a, &m, &r, packed, prompt, pass_tokens);
-    let prefill_s = total(prefill);
-
-    // Steady state of continuous batching: each sequence's prompt is
-    // prefilled once per `out` decode steps, so prefill takes its share of
-    // the GPU time.
-    let output = f64::from(workload.output_tokens);
-    let cycle_s = output * step_s + batch * prefill_s;
-    let output_tokens_per_s = if cycle_s > 0.0 && running > 0 { batch * output / cycle_s } else { 0.0 };
 
     // Where the roofline turns: the smallest batch whose compute time
-    // reaches its memory time (capped at the runtime's limit).
+    // reaches its memory time.
+    let context = f64::from(workload.input_tokens) + f64::from(workload.output_tokens) / 2.0;
+    let m = machine(group)?;
     let roofline = (0..=16)
         .map(|power| 2f64.powi(power))
         .find(|&b| {
@@ -334,20 +415,22 @@ pub fn serving_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u
             parts[1] >= parts[0]
         })
         .map(|b| b as u32);
-
     if roofline.is_none() {
         notes.push(format!(
             "decode stays memory-bound at {context:.0}-token contexts: each sequence's KV cache read grows as fast as its arithmetic"
         ));
     }
-    let mut speed = Speed::new(bound_of(step), compute);
-    speed.decode_tokens_per_s = (running > 0).then_some(1.0 / step_s);
-    speed.output_tokens_per_s = Some(output_tokens_per_s);
+    let mut speed = Speed::new(bound_of(timed.step), compute);
+    speed.decode_tokens_per_s = Some(1.0 / timed.step_s);
+    speed.output_tokens_per_s = Some(f64::from(replicas) * timed.output_tokens_per_s);
     speed.running_concurrency = Some(running);
     speed.roofline_concurrency = roofline;
+    speed.tensor_parallel = Some(group);
+    speed.replicas = Some(replicas);
     if flops.is_ok() {
-        speed.prefill_tokens_per_s = Some(prompt / prefill_s);
-        speed.ttft_s = Some(prefill_s + step_s);
+        let prompt = f64::from(workload.input_tokens);
+        speed.prefill_tokens_per_s = Some(prompt / timed.prefill_s);
+        speed.ttft_s = Some(timed.prefill_s + timed.step_s);
     }
     speed.notes = notes;
     Ok(speed)

@@ -6,7 +6,7 @@
 //! `../shared/data/calibration/`, turn peaks into achievable rates.
 //! Every figure is an estimate.
 
-mod llm;
+pub mod llm;
 mod media;
 mod training;
 
@@ -58,6 +58,12 @@ pub struct Speed {
     /// Serving: the concurrency actually running, capped by the KV cache.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running_concurrency: Option<u32>,
+    /// Serving: GPUs per replica (tensor-parallel or layer-split group), and
+    /// data-parallel replicas, in the layout that serves the most tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<u32>,
     /// Serving: the concurrency where decoding turns compute-bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roofline_concurrency: Option<u32>,
@@ -100,6 +106,8 @@ impl Speed {
             decode_tokens_per_s: None,
             output_tokens_per_s: None,
             running_concurrency: None,
+            tensor_parallel: None,
+            replicas: None,
             roofline_concurrency: None,
             prefill_tokens_per_s: None,
             ttft_s: None,

@@ -98,6 +98,13 @@ fn serving_speed_of(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed
     speed(w, model, gpu, count, &sized).unwrap()
 }
 
+/// The speed with all `count` GPUs as one group, as a benchmark ran them.
+fn benchmark_speed(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
+    let gpu = catalog().gpu(gpu).unwrap();
+    let sized = fit(w, model, gpu, count).unwrap();
+    llm::serving_speed_in(w, model, gpu, count, &sized, llm::Layouts::Whole).unwrap()
+}
+
 /// llama.cpp's llama-bench on ten GPUs (calibration/llm_decode.csv, source
 /// XDAI: Llama 3 8B and 70B, Q4_K_M and F16, 1–6 GPUs split by layer).
 /// `tg N` generates N tokens from an empty context; `pp N` processes an
@@ -136,7 +143,7 @@ fn llama_cpp_family(metric: &str) -> Family {
             ..Workload::default()
         };
         let model = catalog().model(model_id).unwrap();
-        let s = serving_speed_of(&w, model, gpu, count);
+        let s = benchmark_speed(&w, model, gpu, count);
         // Apple rows without an FP32 figure in gpus.csv get no prefill estimate.
         let predicted = if metric == "decode_throughput" { s.decode_tokens_per_s } else { s.prefill_tokens_per_s };
         let Some(predicted) = predicted else { continue };
@@ -189,7 +196,7 @@ fn tensorrt_llm_serving_matches_trtllm_bench() {
             ..Workload::default()
         };
         let model = catalog().model(model_id).unwrap();
-        let s = serving_speed_of(&w, model, "h100_sxm", count);
+        let s = benchmark_speed(&w, model, "h100_sxm", count);
         let measured: f64 = row["value"].parse().unwrap();
         family.add(
             format!(
@@ -339,7 +346,7 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
     let pcie_only = Gpu { link_gbps: None, pcie_gen: Some(5), ..sxm.clone() };
     let at = |gpu: &Gpu| {
         let sized = fit(&w, model, gpu, 4).unwrap();
-        speed(&w, model, gpu, 4, &sized).unwrap().output_tokens_per_s.unwrap()
+        llm::serving_speed_in(&w, model, gpu, 4, &sized, llm::Layouts::Whole).unwrap().output_tokens_per_s.unwrap()
     };
     let (nvlink, pcie) = (at(sxm), at(&pcie_only));
     assert!(nvlink > 1.25 * pcie, "NVLink {nvlink:.0} vs PCIe {pcie:.0} tokens/s");
@@ -381,4 +388,30 @@ fn fp8_speeds_up_prefill_only_where_tensor_cores_do_fp8() {
     assert!(prefill(Precision::Fp8, "h100_sxm") > 1.6 * prefill(Precision::Bf16, "h100_sxm"));
     let a100 = prefill(Precision::Fp8, "a100_sxm_80gb") / prefill(Precision::Bf16, "a100_sxm_80gb");
     assert!((0.95..1.3).contains(&a100), "{a100}");
+}
+
+#[test]
+fn spare_gpus_serve_as_replicas_when_that_is_faster() {
+    // Llama 3.1 8B fits one H100. On eight, 256 requests are not best served
+    // by one TP8 group (64 all-reduces per step): replicas
+    // of small groups, where each weight read still serves a large batch,
+    // beat it, and beat eight lone GPUs with 32 requests each.
+    let model = catalog().model("llama-3.1-8b").unwrap();
+    let w = Workload { concurrency: 256, input_tokens: 512, output_tokens: 256, ..Workload::default() };
+    let eight = serving_speed_of(&w, model, "h100_sxm", 8);
+    let group = eight.tensor_parallel.unwrap();
+    assert!(group < 8 && eight.replicas == Some(8 / group), "{eight:?}");
+    let whole = benchmark_speed(&w, model, "h100_sxm", 8);
+    assert!(eight.output_tokens_per_s.unwrap() > whole.output_tokens_per_s.unwrap());
+    let one = serving_speed_of(&Workload { concurrency: 32, ..w.clone() }, model, "h100_sxm", 1);
+    let ratio = eight.output_tokens_per_s.unwrap() / one.output_tokens_per_s.unwrap();
+    assert!(ratio > 8.0, "{ratio}");
+    // One request gains nothing from replicas, and runs on one GPU.
+    let single = serving_speed_of(&Workload { concurrency: 1, ..w.clone() }, model, "h100_sxm", 8);
+    assert_eq!(single.running_concurrency, Some(1));
+    // Llama 3.1 405B in FP8 needs all eight: one TP8 group.
+    let big = catalog().model("llama-3.1-405b").unwrap();
+    let fp8 = Workload { model: "llama-3.1-405b".into(), weight_precision: Precision::Fp8, ..w };
+    let s = serving_speed_of(&fp8, big, "h100_sxm", 8);
+    assert_eq!((s.tensor_parallel, s.replicas), (Some(8), Some(1)));
 }
