@@ -137,6 +137,9 @@ pub struct Diffusion {
     pub temporal_compression: u32,
     /// Latent cells per transformer token along each side (1 for UNets).
     pub patch: u32,
+    /// Transformer blocks of a DiT (`None` for UNets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<u32>,
     /// Channels of the denoiser's widest-resolution stage (DiT hidden size).
     pub width: u32,
     /// The MLP's inner width at that stage.

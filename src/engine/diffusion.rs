@@ -53,7 +53,7 @@ pub fn latent_tokens(resolution: Resolution, frames: u32, pipeline: &Diffusion) 
     across * if pipeline.is_video() { latent_frames } else { 1.0 }
 }
 
-fn pipeline_of(model: &Model) -> Result<&Diffusion, Error> {
+pub(crate) fn pipeline_of(model: &Model) -> Result<&Diffusion, Error> {
     model.diffusion.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
         message: format!("{} is not a diffusion model; choose an image or video model", model.name),

@@ -24,7 +24,7 @@ const TRANSCRIPT_TOKENS_PER_WINDOW: f64 = 100.0;
 /// and so including it, sit within ±12% with this value (test below).
 const SPEECH_OVERHEAD_GB: f64 = 0.75;
 
-fn speech_of(model: &Model) -> Result<&Speech, Error> {
+pub(crate) fn speech_of(model: &Model) -> Result<&Speech, Error> {
     model.speech.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
         message: format!("{} is not a speech-to-text model; choose Whisper", model.name),

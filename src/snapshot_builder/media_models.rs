@@ -39,6 +39,10 @@ pub fn diffusion_models() -> Result<BTreeMap<String, Diffusion>, BuildError> {
             spatial_compression: count(&row, "spatial_compression")?,
             temporal_compression: count(&row, "temporal_compression")?,
             patch: count(&row, "patch")?,
+            blocks: match row.number("blocks")? {
+                Some(_) => Some(count(&row, "blocks")?),
+                None => None,
+            },
             width: count(&row, "width")?,
             ffn_width: count(&row, "ffn_width")?,
             text_tokens: count(&row, "text_tokens")?,

@@ -1,14 +1,383 @@
 //! Speed of image and video diffusion and of speech-to-text.
+//!
+//! A denoising step is one forward pass of the denoiser over the latent
+//! tokens of the batch (twice that batch, or two passes, with
+//! classifier-free guidance). Eager PyTorch runs it as three kinds of kernel
+//! time, one after the other: the matrix multiplies and convolutions on the
+//! tensor cores (or the weights streaming through them, whichever is
+//! slower), the normalisations and activations that stream activations
+//! through memory, and the fixed cost of launching the kernels. Whisper
+//! encodes each 30-second window once and then decodes its transcript one
+//! token at a time, every step reading the decoder's weights and the
+//! window's cross-attention cache.
+//!
+//! The constants are calibrated on `../shared/data/calibration/diffusion.csv`
+//! (diffusers' PyTorch 2.0 benchmark) and on faster-whisper's README
+//! timings; `media/tests.rs` prints every case.
 
-use super::Speed;
-use crate::engine::{Error, Gpu, Model, Workload};
+use super::{bandwidth_of, peak_of, Bound, Speed};
+use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
+use crate::engine::diffusion::{frame, latent_tokens, pipeline_of};
+use crate::engine::hardware::{compute_precision, link, ComputePrecision};
+use crate::engine::speech::{speech_of, BEAMS};
+use crate::engine::workload::Offload;
+use crate::engine::{Error, Gpu, Model, Precision, Task, Workload};
+
+/// FP32 (SIMT) work on the CUDA cores per tensor-core FLOP: the
+/// normalisations, activations, softmax, address arithmetic and epilogues
+/// that share the SMs with the matrix units. It is why datacenter chips,
+/// whose tensor units are 8–16 times their FP32 rate (A100 312 vs 19.5
+/// TFLOP/s), reach a smaller share of their tensor peak in diffusers than
+/// GeForce chips at 2 times (RTX 3090 71 vs 35.6; RTX 4090 165 vs 83): in
+/// calibration/diffusion.csv SD 1.5 at batch 16 runs at 25% of the A100's
+/// peak and 61% of the RTX 3090's. Calibrated there (DIF-0076 to DIF-0147,
+/// no torch.compile).
+const SIMT_FLOPS_PER_TENSOR_FLOP: f64 = 0.06;
+
+/// Board power below which a datacenter card cannot hold its datasheet
+/// clock under sustained tensor load: its tensor and SIMT rates scale by
+/// TDP / this. The T4 (70 W) reaches under half its 65 TFLOP/s datasheet
+/// peak in diffusers (calibration/diffusion.csv, DIF-0106 to DIF-0117: 12 to
+/// 16 TFLOP/s of SD 1.5 and SDXL). Calibrated on those rows alone; it also
+/// slows the L4 (72 W) and, slightly, the A10 and A10G (150 W). GeForce and
+/// workstation datasheets state clocks their boards hold, so they are left
+/// alone. An estimate.
+const SUSTAINED_BOARD_W: f64 = 175.0;
+
+/// Host time per denoiser forward pass: Python dispatch and kernel launches
+/// for the ~1,000 kernels of a diffusers UNet, which the GPU cannot hide at
+/// small batches. The batch-1 intercepts in calibration/diffusion.csv
+/// (RTX 3090, RTX 4090, T4: 6–8 ms; V100: 14 ms; A100: 33 ms, a slow host)
+/// give 6–14 ms; torch.compile's CUDA graphs remove most of it.
+const STEP_OVERHEAD_S: f64 = 0.008;
+
+/// A UNet's FLOPs per latent position at its full width, in units of
+/// width²: the convolutions and attention of the full-resolution level run
+/// on every position. With [`UNET_DEEP_FLOPS_PER_PARAM`] it reproduces a
+/// layer-by-layer count of the diffusers UNets: SD 1.5, 0.80 TFLOPs per
+/// 64×64 latent (width 320; 857M parameters counted, 859.5M published) and
+/// SDXL, 6.76 TFLOPs per 128×128 latent (2,559M counted, 2,567M published).
+const UNET_FULL_WIDTH_FLOPS: f64 = 850.0;
+
+/// A UNet's FLOPs per latent position per parameter: most of its weights
+/// sit in the deeper levels (SD's 1,280-channel blocks at a quarter of the
+/// latent's side), where each runs on about 1/16 of the positions: 2 FLOPs
+/// per multiply-add × 1/16.
+const UNET_DEEP_FLOPS_PER_PARAM: f64 = 2.0 / 16.0;
+
+/// Activation traffic of a UNet forward pass, in passes over a
+/// full-resolution, full-width tensor: GroupNorm, SiLU, residual adds, skip
+/// concatenations and layout copies each read and write whole feature maps.
+/// About 2,000 such passes per sample (5 GB for SD 1.5 at 512×512); a rough
+/// count of the diffusers SD 1.5 UNet's elementwise kernels gives 2.5–5 GB.
+/// Calibrated on calibration/diffusion.csv.
+const UNET_ACTIVATION_PASSES: f64 = 2000.0;
+
+/// Activation traffic of one DiT block, in passes over a tokens × width
+/// tensor, counted from a diffusers transformer block in eager mode:
+/// two LayerNorms and modulations (8), Q, K, V written and normalised and
+/// rotated (11), attention in and out (4), output projection and gated
+/// residual (4), the MLP's 4×-wide up-projection and activation (12) and its
+/// down-projection and gated residual (4).
+const DIT_ACTIVATION_PASSES_PER_BLOCK: f64 = 43.0;
+
+/// FLOPs of the VAE decoder per output pixel, counted for SD's
+/// AutoencoderKL decoder (block channels 512, 512, 256, 128 from the 1/8
+/// latent up to full resolution, three ResNet blocks and an upsampling
+/// convolution per level): 1.16 T multiply-adds for a 512×512 image, 8.9
+/// MFLOPs per pixel. SD3's and FLUX's 16-channel VAEs share the decoder.
+const VAE_DECODE_FLOPS_PER_PIXEL: f64 = 8.9e6;
+
+/// Video VAEs decode with 3×3×3 convolutions (Wan-VAE, HunyuanVideo's 884
+/// VAE, CogVideoX's 3D VAE): three times the 2-D kernels' work per pixel at
+/// the same widths.
+const VIDEO_VAE_KERNEL_FACTOR: f64 = 3.0;
+
+/// Audio seconds per Whisper window.
+const WINDOW_S: f64 = 30.0;
+
+/// Tokens of transcript per 30-second window: about 150 words a minute of
+/// conversational English at about 1.3 GPT-2 BPE tokens per word, plus the
+/// special and timestamp tokens (the reasoning of `speech.rs`).
+const TRANSCRIPT_TOKENS_PER_WINDOW: f64 = 100.0;
+
+/// Fixed time per decoding step of a batch, besides reading the weights
+/// and caches: the launches of the decoder's ~30 kernels per layer and the
+/// beam search's top-k, gather and reordering, and the re-decodes of
+/// windows that fail faster-whisper's compression or log-probability
+/// checks. Calibrated on faster-whisper's README (large-v2, beam 5, 13
+/// minutes of audio: 63 s on an RTX 3070 Ti, 54 s on a V100S, fp16,
+/// batch 1), where reading the weights takes only 3–5 ms a step.
+const DECODE_STEP_OVERHEAD_S: f64 = 0.0185;
+
+/// The rate tensor work runs at on `gpu` in FLOP/s: the tensor peak at
+/// `compute`, slowed by the SIMT work that comes with each tensor FLOP,
+/// both at the clock the board's power sustains. FP32 work runs on the
+/// CUDA cores themselves.
+fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Result<f64, Error> {
+    let peak = peak_of(gpu, compute, notes)?;
+    let rate = match gpu.fp32_tflops.filter(|simt| *simt > 0.0) {
+        Some(simt) if compute != ComputePrecision::Fp32 => {
+            1.0 / (1.0 / peak + SIMT_FLOPS_PER_TENSOR_FLOP / (simt * 1e12))
+        }
+        _ => peak,
+    };
+    Ok(rate * sustained_clock(gpu, notes))
+}
+
+/// The share of its datasheet clock `gpu` holds under sustained tensor
+/// load (see [`SUSTAINED_BOARD_W`]).
+fn sustained_clock(gpu: &Gpu, notes: &mut Vec<String>) -> f64 {
+    let datacenter = gpu.segment.as_deref() == Some("datacenter");
+    match gpu.tdp_w.filter(|w| datacenter && *w > 0.0 && *w < SUSTAINED_BOARD_W) {
+        Some(watts) => {
+            let share = watts / SUSTAINED_BOARD_W;
+            let note = format!(
+                "the {}'s {watts:.0} W power limit holds about {:.0}% of its datasheet clock under sustained tensor load (estimate)",
+                gpu.name,
+                share * 100.0
+            );
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+            share
+        }
+        None => 1.0,
+    }
+}
+
+/// PCIe x16 bandwidth per direction between host and GPU, bytes/s:
+/// 16 GT/s × 16 lanes × 128/130 ≈ 31.5 GB/s for Gen4 (PCI-SIG), doubling
+/// per generation; Gen4 when gpus.csv does not say.
+fn host_bandwidth(gpu: &Gpu) -> f64 {
+    31.5e9 * 2f64.powi(gpu.pcie_gen.unwrap_or(4) as i32 - 4)
+}
+
+/// The work of one denoiser forward pass over one sample.
+struct DenoiserPass {
+    /// Tensor FLOPs.
+    flops: f64,
+    /// Activation values read or written by the non-matrix kernels.
+    activation_values: f64,
+    /// Transformer blocks, for sequence parallelism's all-to-alls; `None`
+    /// for a UNet, which is not split that way.
+    blocks: Option<f64>,
+    /// Tokens attended over (latent and joint text tokens).
+    tokens: f64,
+}
+
+/// One forward pass of `pipeline`'s denoiser over `latent` tokens.
+///
+/// DiTs: each token passes through one block's attention (4 w²) and MLP
+/// (2 w × ffn) weights per block: 2 FLOPs per weight, plus 4 × w × tokens²
+/// per block for the attention scores and their weighted sum over latent
+/// and text tokens together. The depth is the catalog's
+/// (data/diffusion_models.csv); without it, it comes from the parameters,
+/// an adaLN-Zero block (Peebles & Xie 2023) holding attention, MLP and the
+/// modulation that regresses six w-wide vectors (6 w²). Dual-stream MMDiTs
+/// keep separate text weights per block, so that estimate overstates their
+/// depth: FLUX.1 (57 blocks) would come out at 70, SD3 Medium (24) at 48.
+///
+/// UNets: see [`UNET_FULL_WIDTH_FLOPS`] and [`UNET_DEEP_FLOPS_PER_PARAM`].
+/// Their attention grows with the square of the latent; the constants fold
+/// it in at the default resolutions.
+fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
+    let width = f64::from(pipeline.width);
+    match pipeline.denoiser {
+        Denoiser::Unet => DenoiserPass {
+            flops: latent
+                * (UNET_FULL_WIDTH_FLOPS * width * width + UNET_DEEP_FLOPS_PER_PARAM * pipeline.denoiser_params),
+            activation_values: UNET_ACTIVATION_PASSES * latent * width,
+            blocks: None,
+            tokens: latent,
+        },
+        Denoiser::Dit => {
+            let per_token_weights = 4.0 * width * width + 2.0 * width * f64::from(pipeline.ffn_width);
+            let blocks =
+                pipeline.blocks.map_or(pipeline.denoiser_params / (per_token_weights + 6.0 * width * width), f64::from);
+            let tokens = latent + f64::from(pipeline.text_tokens);
+            DenoiserPass {
+                flops: tokens * 2.0 * blocks * per_token_weights + 4.0 * blocks * width * tokens * tokens,
+                activation_values: DIT_ACTIVATION_PASSES_PER_BLOCK * blocks * tokens * width,
+                blocks: Some(blocks),
+                tokens,
+            }
+        }
+    }
+}
 
 /// Denoiser steps per second, seconds per image or clip, across `gpu_count` GPUs.
-pub fn diffusion_speed(_workload: &Workload, model: &Model, _gpu: &Gpu, _gpu_count: u32) -> Result<Speed, Error> {
-    Err(Error::InvalidField { field: "task", message: format!("speed for {} is not estimated yet", model.name) })
+///
+/// Images run one whole pipeline per GPU (data-parallel replicas), so the
+/// seconds per image divide by the GPU count. A video clip spreads over the
+/// GPUs as the video models' own multi-GPU inference does (Wan's
+/// `--ulysses_size` with `--dit_fsdp`, xDiT for HunyuanVideo): each GPU
+/// computes 1/n of the tokens, gathers each block's weights from the
+/// others (FSDP) and swaps heads for tokens around attention with four
+/// all-to-alls per block (Ulysses), over the GPUs' link. Every GPU runs the
+/// text encoder and the VAE whole.
+pub fn diffusion_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
+    let pipeline = pipeline_of(model)?;
+    let mut notes = Vec::new();
+    let precision = workload.weight_precision;
+    let compute = compute_precision(precision, gpu);
+    let rate = tensor_rate(gpu, compute, &mut notes)?;
+    let bandwidth = bandwidth_of(gpu)?;
+
+    let (resolution, frames) = frame(workload, pipeline);
+    let steps = f64::from(workload.steps.unwrap_or(pipeline.default_steps).max(1));
+    let batch = f64::from(workload.batch.max(1));
+    let video = workload.task == Task::Video;
+    let split = if video { f64::from(gpu_count.max(1)) } else { 1.0 };
+    let weight_bytes = precision.bits_per_weight() / 8.0;
+    let value_bytes = if precision == Precision::Fp32 { 4.0 } else { 2.0 };
+
+    // One denoiser pass over `samples` samples, on each of the `split` GPUs.
+    let (passes, samples) = match pipeline.guidance {
+        Guidance::None => (1.0, batch),
+        Guidance::Batched => (1.0, 2.0 * batch),
+        Guidance::Sequential => (2.0, batch),
+    };
+    let pass = denoiser_pass(pipeline, latent_tokens(resolution, frames, pipeline));
+    let denoiser_bytes = pipeline.denoiser_params * weight_bytes;
+    let tensor_s = samples * pass.flops / split / rate;
+    let weights_s = denoiser_bytes / bandwidth;
+    let activations_s = samples * pass.activation_values * value_bytes / split / bandwidth;
+    let exchange_s = match pass.blocks {
+        Some(blocks) if split > 1.0 => {
+            let link = link(gpu);
+            let n = split;
+            let all_to_all =
+                4.0 * blocks * samples * pass.tokens * f64::from(pipeline.width) * value_bytes * (n - 1.0) / (n * n);
+            let gather = denoiser_bytes * (n - 1.0) / n;
+            (all_to_all + gather) / link.bandwidth + 5.0 * blocks * link.latency
+        }
+        _ => 0.0,
+    };
+    let pass_s = tensor_s.max(weights_s) + activations_s + exchange_s + STEP_OVERHEAD_S;
+    let step_s = passes * pass_s;
+
+    // Per batch: encode the prompts (and the empty negative prompts under
+    // guidance), then decode the latents.
+    let prompts = if pipeline.guidance == Guidance::None { batch } else { 2.0 * batch };
+    let text_bytes = pipeline.text_encoder_params * weight_bytes;
+    let text_s = (prompts * 2.0 * pipeline.text_encoder_params * f64::from(pipeline.text_tokens) / rate)
+        .max(text_bytes / bandwidth);
+    let vae_fp32 = precision == Precision::Fp32 || (pipeline.vae_fp32_under_fp16 && precision == Precision::Fp16);
+    let vae_rate = if vae_fp32 { tensor_rate(gpu, ComputePrecision::Fp32, &mut notes)? } else { rate };
+    let kernel = if pipeline.is_video() { VIDEO_VAE_KERNEL_FACTOR } else { 1.0 };
+    let pixels = f64::from(resolution.width) * f64::from(resolution.height) * f64::from(frames);
+    let vae_s = batch * pixels * VAE_DECODE_FLOPS_PER_PIXEL * kernel / vae_rate;
+    // Offloading moves weights over PCIe once per pipeline call (a VAE of
+    // unknown size counts as nothing: a few percent of those pipelines).
+    let vae_bytes = pipeline.vae_params.unwrap_or(0.0) * if vae_fp32 { 4.0 } else { value_bytes };
+    let moved = match workload.offload {
+        Offload::None => 0.0,
+        Offload::Text => text_bytes,
+        Offload::Model => text_bytes + denoiser_bytes + vae_bytes,
+    };
+    let offload_s = moved / host_bandwidth(gpu);
+    let per_batch_s = steps * step_s + text_s + vae_s + offload_s;
+
+    let mut speed = Speed::new(bound(tensor_s, weights_s.max(activations_s), exchange_s), compute);
+    speed.steps_per_s = Some(1.0 / step_s);
+    if video {
+        speed.seconds_per_clip = Some(per_batch_s / batch);
+    } else {
+        speed.seconds_per_image = Some(per_batch_s / batch / f64::from(gpu_count.max(1)));
+    }
+    if passes * STEP_OVERHEAD_S > 0.3 * step_s {
+        notes.push(format!(
+            "kernel launches take {:.0}% of each step at this batch: a larger batch or torch.compile (CUDA graphs) would speed it up",
+            passes * STEP_OVERHEAD_S / step_s * 100.0
+        ));
+    }
+    if pipeline.denoiser == Denoiser::Dit && pipeline.blocks.is_none() {
+        notes.push(
+            "the denoiser's depth is estimated from its parameters (adaLN-Zero blocks), which overstates the work of dual-stream models".to_string(),
+        );
+    }
+    speed.notes = notes;
+    Ok(speed)
+}
+
+/// What limits a step: the largest of its tensor, memory and link times.
+fn bound(tensor_s: f64, memory_s: f64, exchange_s: f64) -> Bound {
+    if exchange_s > tensor_s.max(memory_s) {
+        Bound::Interconnect
+    } else if memory_s > tensor_s {
+        Bound::Memory
+    } else {
+        Bound::Compute
+    }
 }
 
 /// Real-time factor of transcription across `gpu_count` GPUs.
-pub fn speech_speed(_workload: &Workload, model: &Model, _gpu: &Gpu, _gpu_count: u32) -> Result<Speed, Error> {
-    Err(Error::InvalidField { field: "task", message: format!("speed for {} is not estimated yet", model.name) })
+///
+/// Models CTranslate2 (faster-whisper) with beam search of [`BEAMS`]:
+/// `workload.batch` windows run together (its BatchedInferencePipeline),
+/// and GPUs are replicas that take windows in turn. openai-whisper's
+/// PyTorch loop is 2–5 times slower (the same README: 2m23s against 1m03s on
+/// an RTX 3070 Ti; 4m30s against 54 s on a V100S).
+pub fn speech_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
+    let speech = speech_of(model)?;
+    let mut notes = Vec::new();
+    let precision = workload.weight_precision;
+    let compute = compute_precision(precision, gpu);
+    let rate = tensor_rate(gpu, compute, &mut notes)?;
+    let bandwidth = bandwidth_of(gpu)?;
+    let batch = f64::from(workload.batch.max(1));
+    let weight_bytes = precision.bits_per_weight() / 8.0;
+    let kv_bytes = if precision == Precision::Fp32 { 4.0 } else { workload.kv_precision.bytes() };
+
+    let d = f64::from(speech.d_model);
+    let ffn = f64::from(speech.ffn);
+    let positions = f64::from(speech.audio_positions);
+    let (encoder_layers, decoder_layers) = (f64::from(speech.encoder_layers), f64::from(speech.decoder_layers));
+    // Encoder layers: attention 4 d² and MLP 2 d × ffn. Decoder layers add
+    // cross-attention (4 d²); the vocabulary embedding doubles as the
+    // output projection.
+    let encoder_params = encoder_layers * (4.0 * d * d + 2.0 * d * ffn);
+    let decoder_params = decoder_layers * (8.0 * d * d + 2.0 * d * ffn) + f64::from(speech.vocab) * d;
+
+    // Per window, once: the encoder over its positions (weights, then
+    // attention scores), and the decoder's cross-attention K and V.
+    let encoder_flops = 2.0 * encoder_params * positions
+        + 4.0 * encoder_layers * d * positions * positions
+        + 2.0 * decoder_layers * 2.0 * d * d * positions;
+    let encoder_s = (batch * encoder_flops / rate).max(encoder_params * weight_bytes / bandwidth);
+
+    // Per decoding step of the batch: every beam of every window runs the
+    // decoder on one token. The weights are read once; each beam's
+    // attention reads its window's cross-attention cache (K and V per
+    // decoder layer and position) and its own short self-attention cache.
+    let hypotheses = batch * BEAMS;
+    let cross_cache = decoder_layers * 2.0 * d * positions * kv_bytes;
+    let self_cache = decoder_layers * 2.0 * d * TRANSCRIPT_TOKENS_PER_WINDOW / 2.0 * kv_bytes;
+    let step_bytes = decoder_params * weight_bytes + hypotheses * (cross_cache + self_cache);
+    let step_flops = hypotheses * (2.0 * decoder_params + 4.0 * decoder_layers * d * positions);
+    let (memory_s, tensor_s) = (step_bytes / bandwidth, step_flops / rate);
+    let step_s = memory_s.max(tensor_s) + DECODE_STEP_OVERHEAD_S;
+    let decode_s = TRANSCRIPT_TOKENS_PER_WINDOW * step_s;
+
+    let per_window_s = (encoder_s + decode_s) / batch;
+    let tensor_total = encoder_s + TRANSCRIPT_TOKENS_PER_WINDOW * tensor_s;
+    let memory_total = TRANSCRIPT_TOKENS_PER_WINDOW * memory_s;
+    let mut speed = Speed::new(bound(tensor_total, memory_total, 0.0), compute);
+    speed.realtime_factor = Some(per_window_s / WINDOW_S / f64::from(gpu_count.max(1)));
+    if TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S > 0.5 * (encoder_s + decode_s) {
+        notes.push(format!(
+            "each decoding step pays about {:.0} ms of fixed overhead (launches, beam search), {:.0}% of the time: batching more windows shares it",
+            DECODE_STEP_OVERHEAD_S * 1e3,
+            TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S / (encoder_s + decode_s) * 100.0
+        ));
+    }
+    notes.push(format!(
+        "assumes faster-whisper (CTranslate2) with beam {BEAMS} and about {TRANSCRIPT_TOKENS_PER_WINDOW} transcript tokens per 30 s window; openai-whisper runs 2–5 times slower"
+    ));
+    speed.notes = notes;
+    Ok(speed)
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,6 +6,8 @@
 //! `../shared/data/calibration/`, turn peaks into achievable rates.
 //! Every figure is an estimate.
 
+#[cfg(test)]
+mod calibration;
 pub mod llm;
 mod media;
 mod training;

@@ -3,28 +3,14 @@
 //! error; each family must keep issue 5's aim: median |error| ≤ 20% and 90%
 //! of cases within 40%.
 
+use super::calibration::{rows, Family};
 use super::*;
 use crate::engine::memory::fit;
 use crate::engine::workload::CustomModel;
 use crate::engine::{Catalog, FinetuneMethod, KvPrecision, Precision, Runtime};
-use std::path::Path;
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
-}
-
-/// A calibration file's rows as column → value maps.
-fn rows(file: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/calibration").join(file);
-    let mut reader = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|record| {
-            let record = record.unwrap();
-            headers.iter().zip(record.iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect()
-        })
-        .collect()
 }
 
 /// The catalog GPU a calibration row's hardware names.
@@ -45,51 +31,6 @@ fn gpu_of(hardware: &str) -> Option<&'static str> {
         ("Apple M1 Max", "apple_m1_max"),
     ];
     NAMES.iter().find(|(name, _)| hardware.starts_with(name)).map(|(_, id)| *id)
-}
-
-/// Collects (case, predicted, measured) and checks the family's aim.
-struct Family {
-    name: &'static str,
-    cases: Vec<(String, f64, f64)>,
-}
-
-impl Family {
-    fn new(name: &'static str) -> Family {
-        Family { name, cases: Vec::new() }
-    }
-
-    fn add(&mut self, case: String, predicted: f64, measured: f64) {
-        self.cases.push((case, predicted, measured));
-    }
-
-    /// Prints every case and returns (median, 90th percentile) |error|.
-    fn report(&self) -> (f64, f64) {
-        let mut errors: Vec<f64> = self.cases.iter().map(|(_, p, m)| ((p - m) / m).abs()).collect();
-        for (case, predicted, measured) in &self.cases {
-            println!(
-                "{}: {case}: {predicted:.1} vs {measured:.1} ({:+.0}%)",
-                self.name,
-                (predicted - measured) / measured * 100.0
-            );
-        }
-        errors.sort_by(f64::total_cmp);
-        let at = |q: f64| errors[((errors.len() as f64 - 1.0) * q).round() as usize];
-        let (median, p90) = (at(0.5), at(0.9));
-        println!(
-            "{}: {} cases, median |error| {:.0}%, 90th percentile {:.0}%",
-            self.name,
-            errors.len(),
-            median * 100.0,
-            p90 * 100.0
-        );
-        (median, p90)
-    }
-
-    fn assert_aim(&self) {
-        assert!(self.cases.len() >= 5, "{}: only {} cases", self.name, self.cases.len());
-        let (median, p90) = self.report();
-        assert!(median <= 0.20 && p90 <= 0.40, "{}: median {median:.2}, p90 {p90:.2}", self.name);
-    }
 }
 
 fn serving_speed_of(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {

@@ -1,0 +1,68 @@
+//! Test support: a family of published cases, each printed with its error,
+//! and the issue's aim for a family (issue 5: median |error| ≤ 20% and 90%
+//! of cases within 40%).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+/// (case, predicted, measured) of one family.
+pub struct Family {
+    pub name: &'static str,
+    pub cases: Vec<(String, f64, f64)>,
+}
+
+impl Family {
+    pub fn new(name: &'static str) -> Family {
+        Family { name, cases: Vec::new() }
+    }
+
+    pub fn add(&mut self, case: String, predicted: f64, measured: f64) {
+        self.cases.push((case, predicted, measured));
+    }
+
+    /// Prints every case; returns (median, 90th percentile) |error|.
+    pub fn report(&self) -> (f64, f64) {
+        for (case, predicted, measured) in &self.cases {
+            let error = (predicted - measured) / measured * 100.0;
+            println!("{}: {case}: {predicted:.3} vs {measured:.3} ({error:+.0}%)", self.name);
+        }
+        let mut errors: Vec<f64> = self.cases.iter().map(|(_, p, m)| ((p - m) / m).abs()).collect();
+        errors.sort_by(f64::total_cmp);
+        let at = |q: f64| errors[((errors.len() as f64 - 1.0) * q).round() as usize];
+        let (median, p90) = (at(0.5), at(0.9));
+        println!(
+            "{}: {} cases, median |error| {:.0}%, 90th percentile {:.0}%",
+            self.name,
+            errors.len(),
+            median * 100.0,
+            p90 * 100.0
+        );
+        (median, p90)
+    }
+
+    pub fn assert_within(&self, median_max: f64, p90_max: f64) {
+        assert!(!self.cases.is_empty(), "{}: no cases", self.name);
+        let (median, p90) = self.report();
+        assert!(median <= median_max && p90 <= p90_max, "{}: median {median:.2}, p90 {p90:.2}", self.name);
+    }
+
+    /// The issue's aim, on at least five cases.
+    pub fn assert_aim(&self) {
+        assert!(self.cases.len() >= 5, "{}: only {} cases", self.name, self.cases.len());
+        self.assert_within(0.20, 0.40);
+    }
+}
+
+/// A calibration file's rows as column → value maps.
+pub fn rows(file: &str) -> Vec<HashMap<String, String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/calibration").join(file);
+    let mut reader = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.unwrap();
+            headers.iter().zip(record.iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect()
+        })
+        .collect()
+}
