@@ -331,4 +331,20 @@ fn estimate_reports_speed_and_the_jobs_hours() {
     assert_eq!(training["job"]["epochs"], 2);
     let eight = estimate("task=finetune&method=lora&gpus=8", "a100_sxm_80gb", "8");
     assert!(eight["speed"]["train_tokens_per_s"].as_f64().unwrap() > 6.0 * tokens_per_s);
+    // Images: seconds per image, and the job's hours for n images; eight
+    // GPUs run eight pipelines.
+    let image = estimate("task=image&n=1000", "rtx_4090", "1");
+    let per_image = image["speed"]["seconds_per_image"].as_f64().unwrap();
+    assert!(image["speed"]["steps_per_s"].as_f64().unwrap() > 0.0);
+    assert!((image["job"]["hours"].as_f64().unwrap() - 1000.0 * per_image / 3600.0).abs() < 1e-6);
+    assert_eq!(image["job"]["n"], 1000);
+    let eight_cards = estimate("task=image&n=1000", "rtx_4090", "8");
+    assert!((eight_cards["speed"]["seconds_per_image"].as_f64().unwrap() * 8.0 - per_image).abs() < 1e-6 * per_image);
+    // Audio: a real-time factor well below 1 on a datacenter GPU, and hours
+    // of processing for the hours of audio.
+    let audio = estimate("task=audio&hours=100", "a100_sxm_80gb", "1");
+    let factor = audio["speed"]["realtime_factor"].as_f64().unwrap();
+    assert!(factor > 0.0 && factor < 0.2, "{factor}");
+    assert!((audio["job"]["hours"].as_f64().unwrap() - 100.0 * factor).abs() < 1e-6);
+    assert_eq!(audio["job"]["audio_hours"], 100.0);
 }

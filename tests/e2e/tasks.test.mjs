@@ -31,10 +31,10 @@ test('each task tab shows its own models and fields, and sizes memory as the CLI
   const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
   const tasks = app.page.getByTestId('task-select');
-  for (const [task, model, field] of [
-    ['image', 'sdxl-base-1.0', '#res'],
-    ['video', 'wan2.1-t2v-1.3b', '#frames'],
-    ['audio', 'whisper-large-v3', '#hours'],
+  for (const [task, model, field, speed] of [
+    ['image', 'sdxl-base-1.0', '#res', /^[\d.]+ s\/image(memory|compute|interconnect)-bound$/],
+    ['video', 'wan2.1-t2v-1.3b', '#frames', /^[\d.]+ s\/clip(memory|compute|interconnect)-bound$/],
+    ['audio', 'whisper-large-v3', '#hours', /^[\d.]+× real time(memory|compute|interconnect)-bound$/],
   ]) {
     await tasks.selectOption(task);
     await waitForParam(app, 'task', task);
@@ -48,6 +48,7 @@ test('each task tab shows its own models and fields, and sizes memory as the CLI
     const shown = await pagePerGpuGb(app);
     const cli = cliPerGpuGb(new URL(app.page.url()).search.slice(1));
     assert.ok(Math.abs(shown - cli) <= 0.05 + cli * 0.005, `${task}: page ${shown} GB, CLI ${cli.toFixed(2)} GB`);
+    assert.match(await app.page.getByTestId('offer-speed').first().textContent(), speed);
   }
   // Back to LLM serving: the default model returns.
   await tasks.selectOption('infer');
