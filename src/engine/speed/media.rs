@@ -379,5 +379,5 @@ pub fn speech_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u3
     Ok(speed)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -6,7 +6,8 @@
 //! `../shared/data/calibration/`, turn peaks into achievable rates.
 //! Every figure is an estimate.
 
-#[cfg(test)]
+// Calibration tables read ../shared/data with the native-only csv crate.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod calibration;
 pub mod llm;
 mod media;
@@ -257,5 +258,5 @@ fn peak_of(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Res
     Ok(peak.value * 1e12)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
