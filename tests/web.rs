@@ -168,10 +168,13 @@ fn the_table_lists_fitting_offers_cheapest_first() {
 
     let rows = texts(&root, "tbody tr td:nth-child(2)");
     assert_eq!(rows, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
-    assert_eq!(texts(&root, "tbody tr:first-child td:last-child"), ["$6.38"]);
+    assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(6)"), ["$6.38"]);
+    // The speed estimate and its bound close the row.
+    let speed = texts(&root, "tbody tr:first-child td:last-child");
+    assert!(speed[0].contains(" tok/s each, ") && speed[0].ends_with("-bound"), "{speed:?}");
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 +2 more"]);
     assert_eq!(texts(&root, "caption"), ["2 of 3 offers hold this workload:"]);
-    assert_eq!(texts(&root, "thead th").len(), 6);
+    assert_eq!(texts(&root, "thead th").len(), 7);
 }
 
 #[wasm_bindgen_test]
