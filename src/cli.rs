@@ -140,32 +140,63 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let decoded = url_codec::decode(query, catalog);
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
 
+    let wanted_region = decoded.workload.region.to_lowercase();
+    let region_of = |offer: &crate::engine::Offer| {
+        offer.regions.iter().find(|r| r.to_lowercase().contains(&wanted_region)).or(offer.regions.first()).cloned()
+    };
     let results: Vec<_> = report
         .results
         .iter()
         .take(top)
         .map(|ranked| {
             let offer = &snapshot.offers[ranked.offer];
+            let cost = ranked.cost.as_ref();
             json!({
                 "provider": offer.provider,
                 "instance": offer.instance,
+                "region": region_of(offer),
                 "regions": offer.regions,
                 "gpu": offer.gpu,
                 "gpu_count": offer.gpu_count,
                 "vram_gb": offer.vram_gb,
+                "spot": ranked.spot,
                 "price_per_hour": ranked.price_per_hour,
+                "instances": cost.map(|c| c.instances),
+                "job_hours": cost.map(|c| c.job_hours),
+                "billed_hours": cost.map(|c| c.billed_hours),
+                "job_cost": cost.map(|c| c.job_cost),
+                "monthly_cost": cost.map(|c| c.monthly_cost),
+                "storage_cost": cost.and_then(|c| c.storage_cost),
+                "egress_cost": cost.and_then(|c| c.egress_cost),
+                "gpu_hours": cost.map(|c| c.gpu_hours),
+                "cost_per_unit": cost.map(|c| c.cost_per_unit),
+                "unit": cost.map(|c| c.unit),
+                "badges": ranked.badges,
+                "pareto": ranked.pareto,
+                "max_concurrency": ranked.max_concurrency,
+                "speed": ranked.speed,
             })
         })
         .collect();
     if flags.has("--json") {
+        let excluded: Vec<_> = report
+            .excluded
+            .iter()
+            .map(|e| {
+                let offer = &snapshot.offers[e.offer];
+                json!({"provider": offer.provider, "instance": offer.instance, "gpu": offer.gpu, "gpu_count": offer.gpu_count, "reason": e.reason})
+            })
+            .collect();
         let document = json!({
             "snapshot": {"date": snapshot.snapshot_date, "offers": snapshot.offers.len()},
             "workload": decoded.workload,
+            "objective": report.objective,
             "memory": report.memory,
             "fitting": report.results.len(),
-            "excluded": report.excluded.len(),
-            "no_single_node": report.no_single_node,
             "results": results,
+            "excluded": excluded,
+            "advice": report.advice,
+            "no_single_node": report.no_single_node,
             "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");
@@ -173,27 +204,42 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         print_notes(&decoded, out);
         let _ = writeln!(
             out,
-            "{} at {}: {} on one GPU (weights {}); {} of {} offers fit (snapshot {})",
+            "{} at {}: {} on one GPU (weights {}); {} rows from {} offers (snapshot {}), by {}:",
             decoded.workload.model,
             decoded.workload.weight_precision,
             format_gb(report.memory.per_gpu_bytes),
             format_gb(report.memory.weights_bytes),
             report.results.len(),
             snapshot.offers.len(),
-            snapshot.snapshot_date
+            snapshot.snapshot_date,
+            report.objective.label().to_lowercase()
         );
         for ranked in report.results.iter().take(top) {
             let offer = &snapshot.offers[ranked.offer];
+            let figures = ranked.cost.as_ref().map_or_else(String::new, |c| {
+                format!(
+                    "${} job, ${} per {}, {} h",
+                    significant(c.job_cost),
+                    significant(c.cost_per_unit),
+                    c.unit.label(),
+                    significant(c.job_hours)
+                )
+            });
             let _ = writeln!(
                 out,
-                "  ${:>8.2}/h  {:<10} {:<28} {}× {} ({})",
+                "  ${:>7.2}/h{} {:<10} {:<28} {}× {} ({}){}  {figures}",
                 ranked.price_per_hour,
+                if ranked.spot { " spot" } else { "     " },
                 offer.provider,
                 offer.instance,
                 offer.gpu_count,
                 offer.gpu,
-                offer.regions_label()
+                offer.regions_label(),
+                if ranked.pareto { " *" } else { "" },
             );
+        }
+        for line in &report.advice {
+            let _ = writeln!(out, "advice: {line}");
         }
     }
     Ok(())

@@ -13,6 +13,9 @@ use crate::engine::workload::{
     CustomModel, ACTIVE_PARAMS, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, PARAMS, VOCAB,
 };
 use crate::engine::workload::{
+    CHECKPOINT_MINUTES, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
+};
+use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
 };
 #[cfg(test)]
@@ -67,6 +70,18 @@ macro_rules! count_field {
             key: $bounds.0,
             bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
             set: |w, v, _| parse_count(v, $bounds).map(|value| w.$field = value),
+            get: |w| w.$field.to_string(),
+        }
+    };
+}
+
+/// A positive amount (exponent notation allowed); key and range from one constant.
+macro_rules! amount_field {
+    ($bounds:expr, $field:ident) => {
+        Field {
+            key: $bounds.0,
+            bounds: Some(($bounds.1, $bounds.2)),
+            set: |w, v, _| parse_amount(v, $bounds).map(|value| w.$field = value),
             get: |w| w.$field.to_string(),
         }
     };
@@ -147,6 +162,25 @@ fn parse_amount(value: &str, (_, min, max): (&str, f64, f64)) -> Result<f64, Str
     }
 }
 
+/// A short name for a filter: letters, digits, `-`, `_`, `.`, spaces; at
+/// most 64 characters. Empty clears the filter.
+fn parse_name(value: &str) -> Result<String, String> {
+    let value = value.trim();
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "-_. ".contains(c);
+    if value.chars().count() <= 64 && value.chars().all(allowed) {
+        Ok(value.to_string())
+    } else {
+        Err(format!("\"{}\" is not a name (letters, digits, - _ . and spaces)", shorten(value)))
+    }
+}
+
+/// Comma-separated names, each as [`parse_name`].
+fn parse_list(value: &str) -> Result<String, String> {
+    let names: Result<Vec<String>, String> =
+        value.split(',').map(parse_name).filter(|n| n.as_ref().map_or(true, |n| !n.is_empty())).collect();
+    Ok(names?.join(","))
+}
+
 /// On/off: `1`/`0` (also `true`/`false`, `on`/`off`).
 fn parse_switch(value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
@@ -156,7 +190,7 @@ fn parse_switch(value: &str) -> Result<bool, String> {
     }
 }
 
-const FIELDS: [Field; 37] = [
+const FIELDS: [Field; 48] = [
     Field {
         key: "task",
         bounds: None,
@@ -230,20 +264,52 @@ const FIELDS: [Field; 37] = [
     optional_count_field!(FRAMES, frames),
     count_field!(BATCH, batch),
     count_field!(ITEMS, items),
-    Field {
-        key: AUDIO_HOURS.0,
-        bounds: Some((AUDIO_HOURS.1, AUDIO_HOURS.2)),
-        set: |w, v, _| parse_amount(v, AUDIO_HOURS).map(|value| w.audio_hours = value),
-        get: |w| w.audio_hours.to_string(),
-    },
+    amount_field!(AUDIO_HOURS, audio_hours),
     option_field!("offload", offload),
-    Field {
-        key: TRAINING_TOKENS.0,
-        bounds: Some((TRAINING_TOKENS.1, TRAINING_TOKENS.2)),
-        set: |w, v, _| parse_amount(v, TRAINING_TOKENS).map(|value| w.training_tokens = value),
-        get: |w| w.training_tokens.to_string(),
-    },
+    amount_field!(TRAINING_TOKENS, training_tokens),
     count_field!(EPOCHS, epochs),
+    Field {
+        key: "obj",
+        bounds: None,
+        set: |w, v, _| parse_option(v).map(|value| w.objective = Some(value)),
+        get: |w| w.objective.map(|o| o.to_string()).unwrap_or_default(),
+    },
+    option_field!("spot", spot),
+    count_field!(CHECKPOINT_MINUTES, checkpoint_minutes),
+    amount_field!(UPTIME_HOURS, uptime_hours),
+    count_field!(REQUESTS_PER_DAY, requests_per_day),
+    count_field!(RUNS_PER_MONTH, runs_per_month),
+    Field {
+        key: "provider",
+        bounds: None,
+        set: |w, v, _| parse_list(v).map(|value| w.providers = value),
+        get: |w| w.providers.clone(),
+    },
+    Field {
+        key: "region",
+        bounds: None,
+        set: |w, v, _| parse_name(v).map(|value| w.region = value),
+        get: |w| w.region.clone(),
+    },
+    Field {
+        key: MAX_PRICE_PER_HOUR.0,
+        bounds: Some((MAX_PRICE_PER_HOUR.1, MAX_PRICE_PER_HOUR.2)),
+        set: |w, v, _| match v.trim() {
+            "" => {
+                w.max_price_per_hour = None;
+                Ok(())
+            }
+            _ => parse_amount(v, MAX_PRICE_PER_HOUR).map(|value| w.max_price_per_hour = Some(value)),
+        },
+        get: |w| w.max_price_per_hour.map(|p| p.to_string()).unwrap_or_default(),
+    },
+    optional_count_field!(MAX_GPUS, max_gpus),
+    Field {
+        key: "vendor",
+        bounds: None,
+        set: |w, v, _| parse_name(v).map(|value| w.vendor = value.to_ascii_lowercase()),
+        get: |w| w.vendor.clone(),
+    },
     Field {
         key: PARAMS.0,
         bounds: Some((PARAMS.1, PARAMS.2)),

@@ -41,8 +41,22 @@ fn rank_takes_the_pages_query_and_answers_in_json() {
     assert_eq!(json["memory"]["weights_bytes"], 141_107_412_992.0);
     let results = json["results"].as_array().unwrap();
     assert_eq!(results.len(), 3);
-    let prices: Vec<f64> = results.iter().map(|r| r["price_per_hour"].as_f64().unwrap()).collect();
-    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
+    // Serving ranks by $/1M output tokens by default.
+    assert_eq!(json["objective"], "unit");
+    let per_unit: Vec<f64> = results.iter().map(|r| r["cost_per_unit"].as_f64().unwrap()).collect();
+    assert!(per_unit.windows(2).all(|w| w[0] <= w[1]), "{per_unit:?}");
+    for result in results {
+        assert_eq!(result["unit"], "million_output_tokens");
+        assert_eq!(result["spot"], false);
+        for key in
+            ["provider", "instance", "region", "gpu", "job_hours", "billed_hours", "job_cost", "badges", "pareto"]
+        {
+            assert!(!result[key].is_null(), "{key} missing in {result}");
+        }
+    }
+    assert!(json["advice"].as_array().unwrap().len() >= 2);
+    let excluded = json["excluded"].as_array().unwrap();
+    assert!(excluded.iter().any(|e| e["reason"].as_str().unwrap().starts_with("needs ")));
     for result in results {
         let total = result["vram_gb"].as_f64().unwrap() * result["gpu_count"].as_f64().unwrap();
         assert!(total * 1_073_741_824.0 >= 141_107_412_992.0, "{result}");
@@ -347,4 +361,31 @@ fn estimate_reports_speed_and_the_jobs_hours() {
     assert!(factor > 0.0 && factor < 0.2, "{factor}");
     assert!((audio["job"]["hours"].as_f64().unwrap() - 100.0 * factor).abs() < 1e-6);
     assert_eq!(audio["job"]["audio_hours"], 100.0);
+}
+
+#[test]
+fn rank_ranks_a_batch_job_by_its_whole_cost_with_spot_and_filters() {
+    let output =
+        whichgpu(&["rank", "--config", "task=image&model=sdxl-base-1.0&n=10000&max_ph=5", "--top", "20", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["objective"], "cost");
+    let results = json["results"].as_array().unwrap();
+    let costs: Vec<f64> = results.iter().map(|r| r["job_cost"].as_f64().unwrap()).collect();
+    assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
+    // Batch generation may use spot capacity, and the unit is 1,000 images.
+    assert!(results.iter().any(|r| r["spot"] == true));
+    assert!(results.iter().all(|r| r["unit"] == "thousand_images" && r["price_per_hour"].as_f64().unwrap() <= 5.0));
+    for r in results {
+        let per_unit = r["cost_per_unit"].as_f64().unwrap();
+        assert!((per_unit - r["job_cost"].as_f64().unwrap() / 10.0).abs() < 1e-6 * per_unit.max(1.0));
+    }
+    assert!(results.iter().any(|r| r["pareto"] == true));
+    let over = json["excluded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["reason"] == "outside your filters: more than $5.00/h")
+        .count();
+    assert!(over > 100, "{over}");
 }

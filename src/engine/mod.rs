@@ -4,6 +4,7 @@
 //! the native CLI and the tests all run the same arithmetic.
 
 pub mod catalog;
+pub mod cost;
 pub mod diffusion;
 pub mod error;
 pub mod hardware;
@@ -21,4 +22,4 @@ pub use error::Error;
 pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
-pub use workload::{CrossEntropy, FinetuneMethod, Optimizer, Runtime, Task, Workload};
+pub use workload::{CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, SpotPolicy, Task, Workload};

@@ -1,18 +1,63 @@
-//! Ranking: which offers hold the workload, cheapest first, and why the
-//! others were left out.
+//! Ranking: which offers hold the workload, what the whole job costs on
+//! each (on-demand and, where safe, spot), in the order the objective asks,
+//! with the cost-vs-speed Pareto frontier, badges, the offers left out and
+//! why, and advice drawn from the case.
 
+mod advice;
+
+use super::cost::{cost, spot_allowed, Costed};
+use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit, MemoryBreakdown};
 use super::speed::{speed, Speed};
-use super::{Catalog, Error, Offer, Snapshot, Workload};
+use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-/// An offer that holds the workload. `offer` indexes `Snapshot::offers`.
+/// What an offer has that matters for the choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Badge {
+    /// HBM-class memory bandwidth.
+    Hbm,
+    /// FP8 tensor cores.
+    Fp8,
+    /// Several GPUs joined by NVLink (or an equivalent fabric).
+    Nvlink,
+    /// Several GPUs joined only through PCIe.
+    PcieOnly,
+    /// Spot capacity, for work that survives interruptions.
+    SpotSafe,
+    /// Billed by the hour: short jobs pay for the whole hour.
+    PerHourBilling,
+    /// The workload fits on one GPU of this kind.
+    SingleGpuFits,
+    /// The provider's billing increment is not known; use is billed as is.
+    BillingUnknown,
+}
+
+impl Badge {
+    pub const fn label(self) -> &'static str {
+        match self {
+            Badge::Hbm => "HBM",
+            Badge::Fp8 => "FP8",
+            Badge::Nvlink => "NVLink",
+            Badge::PcieOnly => "PCIe-only multi-GPU",
+            Badge::SpotSafe => "spot-safe",
+            Badge::PerHourBilling => "per-hour billing",
+            Badge::SingleGpuFits => "single GPU fits",
+            Badge::BillingUnknown => "billing unknown",
+        }
+    }
+}
+
+/// An offer that holds the workload, on-demand or spot. `offer` indexes
+/// `Snapshot::offers`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RankedOffer {
     pub offer: usize,
-    /// On-demand USD per hour for the instance.
+    pub spot: bool,
+    /// USD per hour for the instance at this capacity type.
     pub price_per_hour: f64,
     /// Bytes each of the instance's GPUs holds, the model split across all.
     pub per_gpu_bytes: f64,
@@ -21,6 +66,13 @@ pub struct RankedOffer {
     /// How fast it runs there; `None` where the GPU lacks the figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<Speed>,
+    /// What the whole job costs there; `None` without a speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Costed>,
+    pub badges: Vec<Badge>,
+    /// On the cost-vs-speed Pareto frontier: nothing else is both cheaper
+    /// and faster.
+    pub pareto: bool,
 }
 
 /// An offer left out, with the reason a user reads.
@@ -36,68 +88,234 @@ pub struct Report {
     /// The memory one serving replica needs on a single GPU, or a training
     /// job on its GPUs.
     pub memory: MemoryBreakdown,
-    /// Offers that hold the workload, cheapest $/h first.
+    pub objective: Objective,
+    /// Offers that hold the workload, best first for the objective.
     pub results: Vec<RankedOffer>,
     pub excluded: Vec<Exclusion>,
     /// When no offer holds the workload: what even the largest node would
     /// need, so the user knows to shrink the job or go multi-node.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_single_node: Option<String>,
+    /// Advice for this case, most useful first.
+    pub advice: Vec<String>,
 }
 
 /// One GPU shape's fit, and its speed when it fits.
-type Sized = (Fit, Option<Speed>);
+struct Shape {
+    fit: Result<Fit, String>,
+    speed: Option<Speed>,
+    single_gpu_fits: bool,
+}
+
+/// Why `offer` is outside the user's filters, if it is.
+fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option<String> {
+    if !workload.providers.is_empty() && !workload.providers.split(',').any(|p| p == offer.provider) {
+        return Some(format!("outside your filters: provider is not {}", workload.providers.replace(',', ", ")));
+    }
+    if !workload.region.is_empty() {
+        let wanted = workload.region.to_lowercase();
+        if !offer.regions.iter().any(|r| r.to_lowercase().contains(&wanted)) {
+            return Some(format!("outside your filters: no region matching \"{}\"", workload.region));
+        }
+    }
+    if let Some(max) = workload.max_gpus {
+        if offer.gpu_count > max {
+            return Some(format!("outside your filters: {} GPUs, more than {max}", offer.gpu_count));
+        }
+    }
+    if !workload.vendor.is_empty() && gpu.is_some_and(|g| !g.vendor.to_lowercase().contains(&workload.vendor)) {
+        return Some(format!("outside your filters: not a {} GPU", workload.vendor));
+    }
+    None
+}
+
+/// The badges of a costed offer.
+fn badges(gpu: &Gpu, offer: &Offer, shape: &Shape, costed: Option<&Costed>, spot: bool) -> Vec<Badge> {
+    let mut badges = Vec::new();
+    if gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM")) {
+        badges.push(Badge::Hbm);
+    }
+    if compute_precision(super::Precision::Fp8, gpu) == ComputePrecision::Fp8 {
+        badges.push(Badge::Fp8);
+    }
+    if offer.gpu_count > 1 {
+        badges.push(if gpu.link_gbps.is_some() { Badge::Nvlink } else { Badge::PcieOnly });
+    }
+    if spot {
+        badges.push(Badge::SpotSafe);
+    }
+    if let Some(c) = costed {
+        if !c.billing_known {
+            badges.push(Badge::BillingUnknown);
+        }
+    }
+    if shape.single_gpu_fits {
+        badges.push(Badge::SingleGpuFits);
+    }
+    badges
+}
 
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
     let model = model.as_ref();
     let memory = estimate(workload, model, workload.planned_gpus())?;
-    // Offers repeat GPU shapes (the same 8× H100 at many clouds): size each once.
-    let mut fits: HashMap<(&str, u32), Result<Sized, String>> = HashMap::new();
+    let spot_ok = spot_allowed(workload);
+    // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
+    // time each once.
+    let mut shapes: HashMap<(&str, u32), Shape> = HashMap::new();
+    let mut singles: HashMap<&str, bool> = HashMap::new();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        let sized =
-            fits.entry((offer.gpu.as_str(), offer.gpu_count)).or_insert_with(|| match catalog.gpu(&offer.gpu) {
-                Ok(gpu) => match fit(workload, model, gpu, offer.gpu_count) {
-                    // Speed only for what fits; sizing errors are the reason.
-                    Ok(f) => {
-                        let timed = f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten();
-                        Ok((f, timed))
-                    }
-                    Err(e) => Err(e.to_string()),
-                },
-                Err(e) => Err(e.to_string()),
-            });
-        let verdict = match sized {
-            Err(reason) => Err(reason.clone()),
-            Ok((f, _)) if !f.fits => Err(f.reason.clone().unwrap_or_default()),
-            Ok((f, timed)) => match offer.price {
-                Some(price) => Ok(RankedOffer {
-                    offer: index,
-                    price_per_hour: price,
-                    per_gpu_bytes: f.memory.per_gpu_bytes,
-                    max_concurrency: f.max_concurrency,
-                    speed: timed.clone(),
-                }),
-                None => Err("no on-demand price in the snapshot".to_string()),
-            },
+        let gpu = catalog.gpu(&offer.gpu);
+        if let Some(reason) = filtered_out(workload, offer, gpu.as_ref().ok().copied()) {
+            excluded.push(Exclusion { offer: index, reason });
+            continue;
+        }
+        let gpu = match gpu {
+            Ok(gpu) => gpu,
+            Err(e) => {
+                excluded.push(Exclusion { offer: index, reason: e.to_string() });
+                continue;
+            }
         };
-        match verdict {
-            Ok(ranked) => results.push(ranked),
-            Err(reason) => excluded.push(Exclusion { offer: index, reason }),
+        let single_gpu_fits =
+            *singles.entry(offer.gpu.as_str()).or_insert_with(|| fit(workload, model, gpu, 1).is_ok_and(|f| f.fits));
+        let shape = shapes.entry((offer.gpu.as_str(), offer.gpu_count)).or_insert_with(|| {
+            match fit(workload, model, gpu, offer.gpu_count) {
+                Ok(f) => {
+                    // Speed only for what fits; sizing errors are the reason.
+                    let timed = f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten();
+                    Shape { fit: Ok(f), speed: timed, single_gpu_fits }
+                }
+                Err(e) => Shape { fit: Err(e.to_string()), speed: None, single_gpu_fits },
+            }
+        });
+        let f = match &shape.fit {
+            Err(reason) => {
+                excluded.push(Exclusion { offer: index, reason: reason.clone() });
+                continue;
+            }
+            Ok(f) if !f.fits => {
+                excluded.push(Exclusion { offer: index, reason: f.reason.clone().unwrap_or_default() });
+                continue;
+            }
+            Ok(f) => f,
+        };
+        let provider = snapshot.provider(&offer.provider);
+        // Spot rows where spot is allowed and the provider offers it.
+        let spot_row =
+            offer.spot_price.is_some() && spot_ok.is_ok() && provider.and_then(|p| p.spot_available) != Some(false);
+        let mut listed = false;
+        let mut over_budget = false;
+        for (spot, price) in [(false, offer.price), (true, offer.spot_price.filter(|_| spot_row))] {
+            let Some(price) = price else { continue };
+            if workload.max_price_per_hour.is_some_and(|max| price > max) {
+                over_budget = true;
+                continue;
+            }
+            let costed = shape.speed.as_ref().and_then(|s| cost(workload, model, &f.memory, s, offer, provider, spot));
+            let mut row_badges = badges(gpu, offer, shape, costed.as_ref(), spot);
+            if provider.and_then(|p| p.billing_increment_s).is_some_and(|step| step >= 3600) {
+                row_badges.push(Badge::PerHourBilling);
+            }
+            results.push(RankedOffer {
+                offer: index,
+                spot,
+                price_per_hour: price,
+                per_gpu_bytes: f.memory.per_gpu_bytes,
+                max_concurrency: f.max_concurrency,
+                speed: shape.speed.clone(),
+                cost: costed,
+                badges: row_badges,
+                pareto: false,
+            });
+            listed = true;
+        }
+        if !listed {
+            let reason = match workload.max_price_per_hour {
+                Some(max) if over_budget => format!("outside your filters: more than ${max:.2}/h"),
+                _ => "no on-demand price in the snapshot".to_string(),
+            };
+            excluded.push(Exclusion { offer: index, reason });
         }
     }
-    results.sort_by(|a, b| {
-        a.price_per_hour
-            .partial_cmp(&b.price_per_hour)
-            .unwrap_or(Ordering::Equal)
-            .then_with(|| offer_key(&snapshot.offers[a.offer]).cmp(&offer_key(&snapshot.offers[b.offer])))
-    });
+    let objective = workload.objective();
+    sort(&mut results, objective, workload.task, snapshot, catalog);
+    mark_pareto(&mut results, workload.task);
     let no_single_node =
         if results.is_empty() { largest_node_shortfall(workload, model, catalog, snapshot) } else { None };
-    Ok(Report { memory, results, excluded, no_single_node })
+    let mut report = Report { memory, objective, results, excluded, no_single_node, advice: Vec::new() };
+    report.advice = advice::advise(workload, &report, catalog, snapshot, spot_ok.err());
+    Ok(report)
+}
+
+/// The figure an objective minimises for one row (`None` sorts last).
+fn objective_key(
+    row: &RankedOffer,
+    objective: Objective,
+    task: Task,
+    catalog: &Catalog,
+    snapshot: &Snapshot,
+) -> Option<f64> {
+    let cost = row.cost.as_ref();
+    let speed = row.speed.as_ref();
+    match (objective, task) {
+        (Objective::Cost, _) => cost.map(|c| c.job_cost),
+        (Objective::Unit, _) => cost.map(|c| c.cost_per_unit),
+        (Objective::Fast, Task::Infer) => speed.and_then(|s| s.output_tokens_per_s).map(|t| -t),
+        (Objective::Latency, Task::Infer) => speed.and_then(|s| s.decode_tokens_per_s).map(|t| -t),
+        (Objective::Fast | Objective::Latency, _) => cost.map(|c| c.job_hours),
+        (Objective::Bandwidth, _) => {
+            let offer = &snapshot.offers[row.offer];
+            let bandwidth = catalog.gpu(&offer.gpu).ok()?.mem_bandwidth_gbps? * f64::from(offer.gpu_count);
+            Some(-bandwidth / row.price_per_hour)
+        }
+    }
+}
+
+fn sort(results: &mut [RankedOffer], objective: Objective, task: Task, snapshot: &Snapshot, catalog: &Catalog) {
+    let keyed = |row: &RankedOffer| objective_key(row, objective, task, catalog, snapshot);
+    results.sort_by(|a, b| {
+        let order = match (keyed(a), keyed(b)) {
+            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        order
+            .then_with(|| a.price_per_hour.partial_cmp(&b.price_per_hour).unwrap_or(Ordering::Equal))
+            .then_with(|| a.spot.cmp(&b.spot))
+            .then_with(|| offer_key(&snapshot.offers[a.offer]).cmp(&offer_key(&snapshot.offers[b.offer])))
+    });
+}
+
+/// (cost, time) of a row for the frontier: serving weighs $/1M tokens
+/// against each user's wait per token; other jobs their cost against their
+/// hours.
+fn cost_and_time(row: &RankedOffer, task: Task) -> Option<(f64, f64)> {
+    let cost = row.cost.as_ref()?;
+    match task {
+        Task::Infer => Some((cost.cost_per_unit, 1.0 / row.speed.as_ref()?.decode_tokens_per_s?)),
+        _ => Some((cost.job_cost, cost.job_hours)),
+    }
+}
+
+/// Marks the rows no other row beats on both cost and time.
+fn mark_pareto(results: &mut [RankedOffer], task: Task) {
+    let mut points: Vec<(usize, f64, f64)> =
+        results.iter().enumerate().filter_map(|(i, r)| cost_and_time(r, task).map(|(c, t)| (i, c, t))).collect();
+    points.sort_by(|a, b| {
+        a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal).then(a.2.partial_cmp(&b.2).unwrap_or(Ordering::Equal))
+    });
+    let mut best_time = f64::INFINITY;
+    for (i, _, time) in points {
+        if time < best_time {
+            results[i].pareto = true;
+            best_time = time;
+        }
+    }
 }
 
 /// "No single node holds this workload: even 8× B300 SXM (2304 GB) would need
@@ -241,6 +459,134 @@ mod tests {
         // When something fits, there is no such note.
         let small = rank(&Workload::default(), catalog, &snapshot).unwrap();
         assert_eq!(small.no_single_node, None);
+    }
+
+    fn priced(instance: &str, gpu: &str, count: u32, price: f64, spot: Option<f64>) -> Offer {
+        Offer { spot_price: spot, ..offer(instance, gpu, count, 80.0, Some(price)) }
+    }
+
+    #[test]
+    fn the_objective_orders_the_offers_and_spot_joins_where_it_is_safe() {
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = snapshot(vec![
+            priced("slow", "a10", 1, 0.60, Some(0.20)),
+            priced("fast", "h100_sxm", 1, 2.50, Some(1.00)),
+            priced("pair", "h100_sxm", 2, 5.00, None),
+        ]);
+        // A fine-tune: spot rows join (it checkpoints); cheapest job first.
+        let w = Workload {
+            task: Task::Finetune,
+            model: "llama-3.2-1b".into(),
+            training_tokens: 2e8,
+            ..Workload::default()
+        };
+        let report = rank(&w, catalog, &snapshot).unwrap();
+        assert_eq!(report.objective, Objective::Cost);
+        assert_eq!(report.results.len(), 5);
+        let costs: Vec<f64> = report.results.iter().map(|r| r.cost.as_ref().unwrap().job_cost).collect();
+        assert!(costs.windows(2).all(|c| c[0] <= c[1]), "{costs:?}");
+        assert!(report.results[0].spot && report.results[0].badges.contains(&Badge::SpotSafe));
+        // Fastest first puts the H100 pair ahead.
+        let fast = rank(&Workload { objective: Some(Objective::Fast), ..w.clone() }, catalog, &snapshot).unwrap();
+        assert_eq!(snapshot.offers[fast.results[0].offer].instance, "pair");
+        // Serving leaves spot out and says why.
+        let serving = rank(&Workload::default(), catalog, &snapshot).unwrap();
+        assert!(serving.results.iter().all(|r| !r.spot));
+        assert!(serving.advice.iter().any(|a| a.starts_with("Spot prices are left out")), "{:?}", serving.advice);
+        // Unless the user insists.
+        let insist =
+            rank(&Workload { spot: crate::engine::SpotPolicy::Yes, ..Workload::default() }, catalog, &snapshot)
+                .unwrap();
+        assert!(insist.results.iter().any(|r| r.spot));
+    }
+
+    #[test]
+    fn the_pareto_frontier_holds_what_nothing_beats_on_both_cost_and_time() {
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = snapshot(vec![
+            priced("cheap-slow", "a10", 1, 0.60, None),
+            priced("dear-fast", "h100_sxm", 1, 2.50, None),
+            priced("dear-slow", "a10", 1, 5.00, None),
+        ]);
+        let w = Workload::for_task(Task::Image);
+        let report = rank(&w, catalog, &snapshot).unwrap();
+        let frontier: Vec<(&str, bool)> =
+            report.results.iter().map(|r| (snapshot.offers[r.offer].instance.as_str(), r.pareto)).collect();
+        assert!(frontier.contains(&("dear-slow", false)), "{frontier:?}");
+        assert!(frontier.iter().filter(|(_, p)| *p).count() >= 1);
+        // Everything on the frontier: no other row is both cheaper and faster.
+        for a in report.results.iter().filter(|r| r.pareto) {
+            let (ca, ta) = (a.cost.as_ref().unwrap().job_cost, a.cost.as_ref().unwrap().job_hours);
+            assert!(!report.results.iter().any(|b| {
+                let (cb, tb) = (b.cost.as_ref().unwrap().job_cost, b.cost.as_ref().unwrap().job_hours);
+                cb < ca && tb < ta
+            }));
+        }
+    }
+
+    #[test]
+    fn filters_leave_offers_out_with_the_filter_as_the_reason() {
+        let catalog = Catalog::bundled().unwrap();
+        let mut other = priced("elsewhere", "h100_sxm", 1, 2.0, None);
+        other.provider = "aws".into();
+        other.regions = vec!["eu-west-1".into()];
+        let snapshot = snapshot(vec![
+            priced("a10", "a10", 1, 0.6, None),
+            priced("h100", "h100_sxm", 1, 2.5, None),
+            priced("eight", "h100_sxm", 8, 20.0, None),
+            other,
+        ]);
+        let w = Workload {
+            providers: "lambda".into(),
+            region: "US-EAST".into(),
+            max_price_per_hour: Some(3.0),
+            max_gpus: Some(4),
+            vendor: "nvidia".into(),
+            ..Workload::default()
+        };
+        let report = rank(&w, catalog, &snapshot).unwrap();
+        let listed: Vec<&str> = report.results.iter().map(|r| snapshot.offers[r.offer].instance.as_str()).collect();
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        let reasons: Vec<&str> = report.excluded.iter().map(|e| e.reason.as_str()).collect();
+        assert!(reasons.contains(&"outside your filters: 8 GPUs, more than 4"), "{reasons:?}");
+        assert!(reasons.contains(&"outside your filters: provider is not lambda"), "{reasons:?}");
+        let cheap =
+            rank(&Workload { max_price_per_hour: Some(1.0), ..Workload::default() }, catalog, &snapshot).unwrap();
+        assert!(cheap.excluded.iter().any(|e| e.reason == "outside your filters: more than $1.00/h"));
+        let amd = rank(&Workload { vendor: "amd".into(), ..Workload::default() }, catalog, &snapshot).unwrap();
+        assert!(
+            amd.results.is_empty() && amd.excluded.iter().all(|e| e.reason == "outside your filters: not a amd GPU")
+        );
+    }
+
+    #[test]
+    fn badges_and_advice_follow_the_case() {
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot =
+            snapshot(vec![priced("pair-nvlink", "h100_sxm", 2, 5.0, None), priced("pair-pcie", "l40s", 4, 4.0, None)]);
+        // Llama 3.1 70B in BF16 spans GPUs: NVLink and PCIe-only badges, and
+        // the advice to choose NVLink.
+        let w = Workload { model: "llama-3.1-70b".into(), ..Workload::default() };
+        let report = rank(&w, catalog, &snapshot).unwrap();
+        let of = |name: &str| report.results.iter().find(|r| snapshot.offers[r.offer].instance == name).unwrap();
+        assert!(of("pair-nvlink").badges.contains(&Badge::Nvlink) && of("pair-nvlink").badges.contains(&Badge::Hbm));
+        assert!(of("pair-pcie").badges.contains(&Badge::PcieOnly));
+        assert!(of("pair-nvlink").badges.contains(&Badge::Fp8));
+        assert!(
+            report.advice.iter().any(|a| a.starts_with("Your model spans at least 2 GPUs: choose NVLink")),
+            "{:?}",
+            report.advice
+        );
+        assert!(report.advice.iter().any(|a| a.starts_with("Decoding is memory-bound")), "{:?}", report.advice);
+        // A small job on per-hour billing: the advice puts a number on it.
+        let mut hourly = snapshot.clone();
+        hourly.providers[0].billing_increment_s = Some(3600);
+        hourly.providers[0].minimum_charge_s = Some(3600);
+        let short = Workload { items: 100, ..Workload::for_task(Task::Image) };
+        let report = rank(&short, catalog, &hourly).unwrap();
+        assert!(report.results[0].badges.contains(&Badge::PerHourBilling));
+        let billing = report.advice.iter().find(|a| a.contains("billed as 1 hour(s)")).unwrap();
+        assert!(billing.contains("-minute job") && billing.contains("per-hour billing"), "{billing}");
     }
 
     #[test]

@@ -272,6 +272,91 @@ impl TryFrom<String> for Resolution {
     }
 }
 
+/// What the ranking puts first (URL key `obj`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Objective {
+    /// The cheapest whole job (billed GPU time, storage and egress).
+    Cost,
+    /// The cheapest per unit of output ($/1M tokens, $/1000 images, …).
+    Unit,
+    /// The shortest job, or the most output per second.
+    Fast,
+    /// Serving: the fastest tokens per second for each user.
+    Latency,
+    /// Serving: the most memory bandwidth per dollar.
+    Bandwidth,
+}
+
+impl Objective {
+    pub const ALL: [Objective; 5] =
+        [Objective::Cost, Objective::Unit, Objective::Fast, Objective::Latency, Objective::Bandwidth];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            Objective::Cost => "cost",
+            Objective::Unit => "unit",
+            Objective::Fast => "fast",
+            Objective::Latency => "latency",
+            Objective::Bandwidth => "bandwidth",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Objective::Cost => "Cheapest whole job",
+            Objective::Unit => "Cheapest per unit of output",
+            Objective::Fast => "Fastest",
+            Objective::Latency => "Lowest latency per user",
+            Objective::Bandwidth => "Most memory bandwidth per dollar",
+        }
+    }
+
+    /// The default for a task: serving is judged per token, every other job
+    /// by what the whole of it costs.
+    pub const fn for_task(task: Task) -> Objective {
+        match task {
+            Task::Infer => Objective::Unit,
+            _ => Objective::Cost,
+        }
+    }
+}
+
+/// Whether spot (interruptible) capacity may be used (URL key `spot`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum SpotPolicy {
+    /// Where the work survives interruptions: batch generation, and
+    /// training that checkpoints; never for an always-on endpoint.
+    Auto,
+    /// Also for serving: the user accepts interruptions.
+    Yes,
+    /// On-demand only.
+    No,
+}
+
+impl SpotPolicy {
+    pub const ALL: [SpotPolicy; 3] = [SpotPolicy::Auto, SpotPolicy::Yes, SpotPolicy::No];
+
+    pub const fn key(self) -> &'static str {
+        match self {
+            SpotPolicy::Auto => "auto",
+            SpotPolicy::Yes => "yes",
+            SpotPolicy::No => "no",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            SpotPolicy::Auto => "Where it is safe",
+            SpotPolicy::Yes => "Always allowed",
+            SpotPolicy::No => "Never (on-demand only)",
+        }
+    }
+}
+
+option_enum!(Objective, "objective");
+option_enum!(SpotPolicy, "spot policy");
 option_enum!(Offload, "offload mode");
 option_enum!(CrossEntropy, "cross-entropy mode");
 option_enum!(Task, "task");
@@ -341,6 +426,36 @@ pub struct Workload {
     pub training_tokens: f64,
     /// Passes over the dataset. URL key `epochs`.
     pub epochs: u32,
+    /// What the ranking puts first; `None` for the task's default. URL key `obj`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<Objective>,
+    /// URL key `spot`.
+    pub spot: SpotPolicy,
+    /// Minutes between training checkpoints, which bounds the work lost to
+    /// a spot interruption. URL key `ckpt_every`.
+    pub checkpoint_minutes: u32,
+    /// Serving: hours a day the endpoint is up. URL key `uptime`.
+    pub uptime_hours: f64,
+    /// Serving: requests a day the endpoint must answer; 0 when not stated.
+    /// URL key `rpd`.
+    pub requests_per_day: u32,
+    /// Batch jobs and training: runs a month (4 for a weekly job). URL key `runs`.
+    pub runs_per_month: u32,
+    /// Filters: provider ids, comma-separated (empty: all). URL key `provider`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub providers: String,
+    /// Filters: text a region name must contain (empty: all). URL key `region`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub region: String,
+    /// Filters: the most USD per hour for an instance. URL key `max_ph`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_price_per_hour: Option<f64>,
+    /// Filters: the most GPUs per instance. URL key `max_gpus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_gpus: Option<u32>,
+    /// Filters: the GPU vendor, lower case (empty: all). URL key `vendor`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub vendor: String,
     /// A model given by its numbers instead of a catalog id (`model=custom`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<CustomModel>,
@@ -465,6 +580,17 @@ impl Default for Workload {
             offload: Offload::None,
             training_tokens: 1e8,
             epochs: 1,
+            objective: None,
+            spot: SpotPolicy::Auto,
+            checkpoint_minutes: 30,
+            uptime_hours: 24.0,
+            requests_per_day: 0,
+            runs_per_month: 1,
+            providers: String::new(),
+            region: String::new(),
+            max_price_per_hour: None,
+            max_gpus: None,
+            vendor: String::new(),
             custom: None,
         }
     }
@@ -492,6 +618,13 @@ pub const ITEMS: (&str, u32, u32) = ("n", 1, 1_000_000_000);
 /// pretraining corpus (Llama 3: 15T tokens).
 pub const TRAINING_TOKENS: (&str, f64, f64) = ("tokens", 1e3, 1e15);
 pub const EPOCHS: (&str, u32, u32) = ("epochs", 1, 10_000);
+pub const CHECKPOINT_MINUTES: (&str, u32, u32) = ("ckpt_every", 1, 10_080);
+/// From six minutes to the whole day.
+pub const UPTIME_HOURS: (&str, f64, f64) = ("uptime", 0.1, 24.0);
+pub const REQUESTS_PER_DAY: (&str, u32, u32) = ("rpd", 0, 1_000_000_000);
+pub const RUNS_PER_MONTH: (&str, u32, u32) = ("runs", 1, 1_000);
+pub const MAX_PRICE_PER_HOUR: (&str, f64, f64) = ("max_ph", 0.01, 10_000.0);
+pub const MAX_GPUS: (&str, u32, u32) = ("max_gpus", 1, 1_024);
 /// From a minute to a million hours of audio.
 pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);
 /// Custom models from a million to ten trillion parameters.
@@ -506,6 +639,11 @@ pub const EXPERTS: (&str, u32, u32) = ("experts", 1, 1_024);
 pub const VOCAB: (&str, u32, u32) = ("vocab", 1, 2_000_000);
 
 impl Workload {
+    /// The objective in effect: the user's, or the task's default.
+    pub fn objective(&self) -> Objective {
+        self.objective.unwrap_or(Objective::for_task(self.task))
+    }
+
     /// The defaults for `task`, with its default model.
     pub fn for_task(task: Task) -> Workload {
         // A fine-tune runs over a dataset of about 100M tokens; a pretraining

@@ -160,8 +160,10 @@ impl Collected {
         let mut price = rounded(raw.price);
         let mut spot_price = rounded(raw.spot_price);
         let datacenter = gpu.segment.as_deref() == Some("datacenter");
+        let mut placeholder_row = false;
         if let Some(p) = price {
             if p <= 0.0 || (datacenter && p / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR) {
+                placeholder_row = true;
                 self.anomaly(
                     source,
                     raw.line,
@@ -181,6 +183,19 @@ impl Collected {
                     source,
                     raw.line,
                     format!("{} {}: spot ${s}/h is not a price; spot dropped", raw.instance, raw.region),
+                );
+                spot_price = None;
+            } else if placeholder_row && s / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR {
+                // The row's on-demand price was a placeholder: its spot price
+                // at the same level is one too (Mithril lists both at
+                // $0.01/GPU-hour).
+                self.anomaly(
+                    source,
+                    raw.line,
+                    format!(
+                        "{} {}: spot ${s}/h on a placeholder row is implausible; spot dropped",
+                        raw.instance, raw.region
+                    ),
                 );
                 spot_price = None;
             } else if price.is_some_and(|p| s >= p) {
@@ -465,12 +480,15 @@ mod tests {
         collected.add("s", raw(5, "d", Some(55.04), Some(0.09)), catalog()).unwrap();
         collected.add("s", raw(3, "b", Some(55.04), Some(0.0)), catalog()).unwrap();
         collected.add("s", raw(4, "c", Some(55.04), Some(60.0)), catalog()).unwrap();
+        // Mithril lists both prices at $0.01/GPU-hour: both are placeholders.
+        collected.add("s", raw(6, "e", Some(0.08), Some(0.08)), catalog()).unwrap();
         collected.finish_source();
         let whats: Vec<&str> = collected.anomalies.iter().map(|a| a.what.as_str()).collect();
         assert!(whats[0].contains("implausible; price dropped"), "{whats:?}");
         assert!(whats.iter().filter(|w| w.contains("spot $0/h is not a price")).count() == 2, "{whats:?}");
         assert!(whats.iter().any(|w| w.contains("not below on-demand")), "{whats:?}");
-        assert_eq!(collected.skipped.values().sum::<usize>(), 1, "the all-placeholder row is skipped");
+        assert!(whats.iter().any(|w| w.contains("spot $0.08/h on a placeholder row is implausible")), "{whats:?}");
+        assert_eq!(collected.skipped.values().sum::<usize>(), 2, "the all-placeholder rows are skipped");
         assert_eq!(collected.offers.len(), 1);
         assert_eq!((collected.offers[0].price, collected.offers[0].spot_price), (Some(55.04), Some(0.09)));
     }

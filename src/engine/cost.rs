@@ -1,0 +1,271 @@
+//! What a whole job costs on one offer: GPU time as the provider bills it
+//! (increment and minimum charge, start-up included), spot interruptions,
+//! storage and egress where the provider's prices are known, and the cost
+//! per unit of output.
+
+use super::memory::{MemoryBreakdown, BYTES_PER_GB};
+use super::speed::Speed;
+use super::{FinetuneMethod, Model, Offer, Provider, SpotPolicy, Task, Workload};
+use serde::Serialize;
+
+/// Seconds from asking for an instance to running the job: boot, drivers,
+/// container pull. An estimate (cloud GPU VMs typically take 2–5 minutes).
+pub const BOOT_S: f64 = 180.0;
+
+/// Bytes per second when downloading weights to a fresh instance (Hugging
+/// Face Hub or object storage into a cloud VM). An estimate.
+pub const DOWNLOAD_BYTES_PER_S: f64 = 500e6;
+
+/// Spot interruptions per hour of spot capacity: one per 20 hours. An
+/// assumption: providers publish no rates for GPU spot capacity (AWS's Spot
+/// Instance Advisor gives monthly bands by instance type).
+pub const SPOT_INTERRUPTIONS_PER_HOUR: f64 = 0.05;
+
+/// Days per month, 365.25 / 12.
+pub const DAYS_PER_MONTH: f64 = 30.4375;
+
+/// Hours per month, as storage is priced (GB-month).
+const HOURS_PER_MONTH: f64 = DAYS_PER_MONTH * 24.0;
+
+/// Bytes stored per token of a tokenized dataset (32-bit token ids).
+const DATASET_BYTES_PER_TOKEN: f64 = 4.0;
+
+/// Bytes of a PNG image per pixel: lossless RGB compresses natural images
+/// to about half of 3 bytes per pixel (an estimate).
+const IMAGE_BYTES_PER_PIXEL: f64 = 1.5;
+
+/// Bytes per second of video: H.264 at 5 Mbit/s, a common web rate.
+const VIDEO_BYTES_PER_SECOND: f64 = 625_000.0;
+
+/// Frames per second of the generated video (Wan 2.1 renders 16 fps;
+/// an estimate for the others).
+const VIDEO_FPS: f64 = 16.0;
+
+/// Bytes of transcript per hour of speech: about 9,000 words of ~6 bytes.
+const TRANSCRIPT_BYTES_PER_HOUR: f64 = 54_000.0;
+
+/// Bytes of a generated token returned to the client (JSON, UTF-8).
+const RESPONSE_BYTES_PER_TOKEN: f64 = 4.0;
+
+/// The unit of output that costs are quoted per.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    MillionOutputTokens,
+    ThousandImages,
+    Clip,
+    AudioHour,
+    Job,
+}
+
+impl Unit {
+    pub const fn for_task(task: Task) -> Unit {
+        match task {
+            Task::Infer => Unit::MillionOutputTokens,
+            Task::Image => Unit::ThousandImages,
+            Task::Video => Unit::Clip,
+            Task::Audio => Unit::AudioHour,
+            Task::Finetune | Task::Pretrain => Unit::Job,
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Unit::MillionOutputTokens => "1M output tokens",
+            Unit::ThousandImages => "1,000 images",
+            Unit::Clip => "clip",
+            Unit::AudioHour => "audio hour",
+            Unit::Job => "job",
+        }
+    }
+}
+
+/// Whether spot capacity may run this workload, and if not, why.
+pub fn spot_allowed(workload: &Workload) -> Result<(), &'static str> {
+    match (workload.spot, workload.task) {
+        (SpotPolicy::No, _) => Err("spot not allowed (spot=no)"),
+        (SpotPolicy::Yes, _) => Ok(()),
+        (SpotPolicy::Auto, Task::Infer) => {
+            Err("spot capacity can be taken back at any time, which an always-on endpoint must not suffer; set spot=yes to accept it")
+        }
+        (SpotPolicy::Auto, _) => Ok(()),
+    }
+}
+
+/// Seconds billed for `seconds` of use: rounded up to the billing increment,
+/// at least the minimum charge. `None` when the provider's increment is not
+/// known (the use is then billed as is, and the result says so).
+pub fn billed_seconds(seconds: f64, provider: Option<&Provider>) -> (f64, bool) {
+    let increment = provider.and_then(|p| p.billing_increment_s).map(f64::from);
+    let minimum = provider.and_then(|p| p.minimum_charge_s).map_or(0.0, f64::from);
+    match increment {
+        Some(step) if step > 0.0 => (((seconds / step).ceil() * step).max(minimum), true),
+        _ => (seconds.max(minimum), false),
+    }
+}
+
+/// The costed job on one offer, on-demand or spot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Costed {
+    pub spot: bool,
+    /// USD per hour for the instance at this capacity type.
+    pub price_per_hour: f64,
+    /// Instances the job uses (serving: replicas for the stated load).
+    pub instances: u32,
+    /// Wall-clock hours of one job (serving: one month of uptime),
+    /// start-up and expected spot interruptions included.
+    pub job_hours: f64,
+    /// Hours billed for it per instance.
+    pub billed_hours: f64,
+    /// Whether the provider's billing increment is known.
+    pub billing_known: bool,
+    pub gpu_cost: f64,
+    /// `None` where the provider's price is unknown.
+    pub storage_cost: Option<f64>,
+    pub egress_cost: Option<f64>,
+    /// GPU time plus the known storage and egress.
+    pub job_cost: f64,
+    /// Batch and training: `runs` jobs a month; serving: the month.
+    pub monthly_cost: f64,
+    pub cost_per_unit: f64,
+    pub unit: Unit,
+    /// GPU-hours billed.
+    pub gpu_hours: f64,
+}
+
+/// Bytes of weights a fresh instance downloads and keeps: every
+/// parameter of the model (all pipeline components) at its precision.
+fn model_bytes(workload: &Workload, model: &Model) -> f64 {
+    model.params * workload.weight_precision.bits_per_weight() / 8.0
+}
+
+/// Costs `workload` on `offer` at `speed`, on spot or on-demand capacity.
+/// `None` when the offer has no price of that kind or the speed lacks the
+/// figure the task needs.
+pub fn cost(
+    workload: &Workload,
+    model: &Model,
+    memory: &MemoryBreakdown,
+    speed: &Speed,
+    offer: &Offer,
+    provider: Option<&Provider>,
+    spot: bool,
+) -> Option<Costed> {
+    let price = if spot { offer.spot_price? } else { offer.price? };
+    let weights = model_bytes(workload, model);
+    let download_s = weights / DOWNLOAD_BYTES_PER_S;
+    let startup_s = BOOT_S + download_s;
+    let unit = Unit::for_task(workload.task);
+    let gb = |bytes: f64| bytes / BYTES_PER_GB;
+    let storage_rate = provider.and_then(|p| p.block_storage_usd_per_gb_month);
+    let egress_rate = provider.and_then(|p| p.egress_usd_per_gb);
+
+    // Work seconds, bytes to keep while it runs, bytes sent out, and the
+    // units of output one job makes.
+    let (work_s, stored_bytes, egress_bytes, units, instances) = match workload.task {
+        Task::Infer => {
+            let per_instance = speed.output_tokens_per_s?;
+            let uptime_s = workload.uptime_hours * 3600.0;
+            // Replicas for the stated load; one when none is stated.
+            let daily_tokens = f64::from(workload.requests_per_day) * f64::from(workload.output_tokens);
+            let instances =
+                if daily_tokens > 0.0 { (daily_tokens / (per_instance * uptime_s)).ceil().max(1.0) } else { 1.0 };
+            // Tokens a month: the stated load, else the instances running flat out.
+            let monthly_tokens = if daily_tokens > 0.0 {
+                daily_tokens * DAYS_PER_MONTH
+            } else {
+                per_instance * uptime_s * DAYS_PER_MONTH
+            };
+            let units = monthly_tokens / 1e6;
+            (uptime_s, weights, monthly_tokens * RESPONSE_BYTES_PER_TOKEN, units, instances)
+        }
+        Task::Finetune | Task::Pretrain => {
+            let tokens = workload.training_tokens * f64::from(workload.epochs);
+            let work = tokens / speed.train_tokens_per_s?;
+            let full = workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full;
+            // A checkpoint holds the trained weights and optimizer state.
+            let checkpoint = if full {
+                memory.weights_bytes + memory.optimizer_bytes
+            } else {
+                memory.adapters_bytes + memory.optimizer_bytes
+            };
+            let dataset = workload.training_tokens * DATASET_BYTES_PER_TOKEN;
+            let result = if full { memory.weights_bytes } else { memory.adapters_bytes };
+            (work, weights + checkpoint + dataset, result, 1.0, 1.0)
+        }
+        Task::Image | Task::Video => {
+            let items = f64::from(workload.items);
+            let per_item = speed.seconds_per_image.or(speed.seconds_per_clip)?;
+            let item_bytes = match workload.task {
+                Task::Image => {
+                    let (w, h) =
+                        workload.resolution.map_or((1024.0, 1024.0), |r| (f64::from(r.width), f64::from(r.height)));
+                    w * h * IMAGE_BYTES_PER_PIXEL
+                }
+                _ => f64::from(workload.frames.unwrap_or(81)) / VIDEO_FPS * VIDEO_BYTES_PER_SECOND,
+            };
+            let out = items * item_bytes;
+            let units = if workload.task == Task::Image { items / 1000.0 } else { items };
+            (items * per_item, weights + out, out, units, 1.0)
+        }
+        Task::Audio => {
+            let audio_s = workload.audio_hours * 3600.0;
+            let work = audio_s * speed.realtime_factor?;
+            // The audio itself is kept while it is transcribed: 16 kHz 16-bit mono.
+            let audio_bytes = audio_s * 32_000.0;
+            let transcripts = workload.audio_hours * TRANSCRIPT_BYTES_PER_HOUR;
+            (work, weights + audio_bytes, transcripts, workload.audio_hours, 1.0)
+        }
+    };
+    if !work_s.is_finite() || work_s < 0.0 {
+        return None;
+    }
+
+    // Spot: each interruption costs a restart and, for training, the work
+    // since the last checkpoint (half an interval on average).
+    let lost_per_interruption = startup_s
+        + match workload.task {
+            Task::Finetune | Task::Pretrain => f64::from(workload.checkpoint_minutes) * 60.0 / 2.0,
+            _ => 0.0,
+        };
+    let interruptions = if spot { SPOT_INTERRUPTIONS_PER_HOUR * work_s / 3600.0 } else { 0.0 };
+    let run_s = startup_s + work_s + interruptions * lost_per_interruption;
+
+    // An endpoint up all day runs the month through; one up part of the day
+    // starts (and pays its minimum charge) every day.
+    let (billed_s, known) = billed_seconds(run_s, provider);
+    let (job_hours, billed_hours) = match workload.task {
+        Task::Infer if workload.uptime_hours >= 24.0 => (HOURS_PER_MONTH, HOURS_PER_MONTH),
+        Task::Infer => (run_s / 3600.0 * DAYS_PER_MONTH, billed_s / 3600.0 * DAYS_PER_MONTH),
+        _ => (run_s / 3600.0, billed_s / 3600.0),
+    };
+    let gpu_cost = price * billed_hours * instances;
+    // Storage for the job's duration; serving keeps its weights all month.
+    let storage_hours = if workload.task == Task::Infer { HOURS_PER_MONTH } else { job_hours };
+    let storage_cost = storage_rate.map(|rate| gb(stored_bytes) * rate * storage_hours / HOURS_PER_MONTH * instances);
+    let egress_cost = egress_rate.map(|rate| gb(egress_bytes) * rate);
+    let job_cost = gpu_cost + storage_cost.unwrap_or(0.0) + egress_cost.unwrap_or(0.0);
+    let monthly_cost = match workload.task {
+        Task::Infer => job_cost,
+        _ => job_cost * f64::from(workload.runs_per_month),
+    };
+    Some(Costed {
+        spot,
+        price_per_hour: price,
+        instances: instances as u32,
+        job_hours,
+        billed_hours,
+        billing_known: known,
+        gpu_cost,
+        storage_cost,
+        egress_cost,
+        job_cost,
+        monthly_cost,
+        cost_per_unit: job_cost / units.max(f64::MIN_POSITIVE),
+        unit,
+        gpu_hours: billed_hours * instances * f64::from(offer.gpu_count),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+use super::*;
+use crate::engine::memory::fit;
+use crate::engine::speed::speed;
+use crate::engine::{Catalog, Offer, Provider};
+
+fn provider(increment: Option<u32>, minimum: Option<u32>) -> Provider {
+    Provider {
+        id: "p".into(),
+        name: "P".into(),
+        billing_increment_s: increment,
+        minimum_charge_s: minimum,
+        spot_available: Some(true),
+        block_storage_usd_per_gb_month: Some(0.10),
+        egress_usd_per_gb: Some(0.09),
+        pricing_page: None,
+    }
+}
+
+fn offer(gpu: &str, count: u32, price: f64, spot: Option<f64>) -> Offer {
+    Offer {
+        provider: "p".into(),
+        underlying_cloud: None,
+        instance: "i".into(),
+        regions: vec!["r".into()],
+        gpu: gpu.into(),
+        gpu_count: count,
+        vram_gb: 80.0,
+        vcpus: None,
+        ram_gb: None,
+        price: Some(price),
+        spot_price: spot,
+        source: "s".into(),
+    }
+}
+
+#[test]
+fn billing_rounds_up_to_the_increment_and_the_minimum() {
+    // Product brief: a 10-minute job on per-hour billing pays an hour; on
+    // per-second billing with a 60 s minimum it pays 10 minutes.
+    assert_eq!(billed_seconds(600.0, Some(&provider(Some(3600), Some(3600)))), (3600.0, true));
+    assert_eq!(billed_seconds(600.0, Some(&provider(Some(1), Some(60)))), (600.0, true));
+    assert_eq!(billed_seconds(20.0, Some(&provider(Some(1), Some(60)))), (60.0, true));
+    // Per-minute billing rounds 10.5 minutes up to 11.
+    assert_eq!(billed_seconds(630.0, Some(&provider(Some(60), None))), (660.0, true));
+    // Unknown rules: billed as used, and said so.
+    assert_eq!(billed_seconds(600.0, Some(&provider(None, None))), (600.0, false));
+}
+
+/// Costs `workload` on one offer the way the ranking does.
+fn costed(workload: &Workload, offer: &Offer, provider: &Provider, spot: bool) -> Costed {
+    let catalog = Catalog::bundled().unwrap();
+    let model = workload.resolve_model(catalog).unwrap();
+    let gpu = catalog.gpu(&offer.gpu).unwrap();
+    let sized = fit(workload, &model, gpu, offer.gpu_count).unwrap();
+    let timed = speed(workload, &model, gpu, offer.gpu_count, &sized).unwrap();
+    cost(workload, &model, &sized.memory, &timed, offer, Some(provider), spot).unwrap()
+}
+
+#[test]
+fn a_short_job_costs_more_on_per_hour_billing() {
+    // 200 SDXL images on an H100: minutes of work.
+    let w = Workload { items: 200, ..Workload::for_task(Task::Image) };
+    let h100 = offer("h100_sxm", 1, 3.0, None);
+    let per_second = costed(&w, &h100, &provider(Some(1), Some(60)), false);
+    let per_hour = costed(&w, &h100, &provider(Some(3600), Some(3600)), false);
+    assert!(per_second.job_hours < 0.5, "{per_second:?}");
+    assert_eq!(per_hour.billed_hours, 1.0);
+    assert!((per_second.billed_hours - per_second.job_hours).abs() < 1e-3);
+    assert!(per_hour.gpu_cost > 2.0 * per_second.gpu_cost);
+    // The unit is 1,000 images; start-up (boot and the weights' download) is billed.
+    assert_eq!(per_second.unit, Unit::ThousandImages);
+    assert!((per_second.cost_per_unit - per_second.job_cost / 0.2).abs() < 1e-9);
+    assert!(per_second.job_hours * 3600.0 > BOOT_S);
+}
+
+#[test]
+fn spot_pays_for_interruptions_with_lost_work_and_restarts() {
+    let w = Workload { task: Task::Finetune, training_tokens: 5e8, ..Workload::default() };
+    let a100 = offer("a100_sxm_80gb", 1, 2.0, Some(0.8));
+    let p = provider(Some(1), Some(60));
+    let on_demand = costed(&w, &a100, &p, false);
+    let spot = costed(&w, &a100, &p, true);
+    // One interruption per 20 hours, each losing a restart and 15 minutes.
+    let expected_extra = SPOT_INTERRUPTIONS_PER_HOUR * (on_demand.job_hours - BOOT_S / 3600.0);
+    let lost = (spot.job_hours - on_demand.job_hours) / expected_extra;
+    assert!(lost > 0.25 && lost < 0.40, "{lost} h lost per interruption");
+    assert!(spot.job_cost < 0.5 * on_demand.job_cost);
+    // Checkpointing less often loses more.
+    let rare = Workload { checkpoint_minutes: 240, ..w };
+    assert!(costed(&rare, &a100, &p, true).job_hours > spot.job_hours);
+}
+
+#[test]
+fn serving_costs_a_month_of_uptime_and_replicas_follow_the_load() {
+    let w = Workload { concurrency: 32, ..Workload::default() };
+    let h100 = offer("h100_sxm", 1, 2.5, None);
+    let p = provider(Some(1), Some(60));
+    let always = costed(&w, &h100, &p, false);
+    assert_eq!(always.instances, 1);
+    assert!((always.gpu_cost - 2.5 * HOURS_PER_MONTH).abs() < 1e-6);
+    assert_eq!(always.unit, Unit::MillionOutputTokens);
+    // Eight hours a day costs a third, plus a start-up every day.
+    let office = Workload { uptime_hours: 8.0, ..w.clone() };
+    let part = costed(&office, &h100, &p, false);
+    assert!(part.gpu_cost > always.gpu_cost / 3.0 && part.gpu_cost < always.gpu_cost / 3.0 * 1.02);
+    // A stated load needs as many replicas as its tokens take.
+    let busy = Workload { requests_per_day: 2_000_000, ..w };
+    let loaded = costed(&busy, &h100, &p, false);
+    assert!(loaded.instances > 1, "{loaded:?}");
+    // Storage and egress are counted where the provider's prices are known,
+    // and left unknown, not zero, where they are not.
+    assert!(loaded.storage_cost.unwrap() > 0.0 && loaded.egress_cost.unwrap() > 0.0);
+    let unknown = Provider { block_storage_usd_per_gb_month: None, egress_usd_per_gb: None, ..p };
+    let c = costed(&busy, &h100, &unknown, false);
+    assert_eq!((c.storage_cost, c.egress_cost), (None, None));
+}
+
+#[test]
+fn spot_is_refused_for_an_always_on_endpoint_unless_the_user_insists() {
+    assert!(spot_allowed(&Workload::default()).unwrap_err().contains("always-on endpoint"));
+    assert!(spot_allowed(&Workload { spot: SpotPolicy::Yes, ..Workload::default() }).is_ok());
+    assert!(spot_allowed(&Workload::for_task(Task::Image)).is_ok());
+    assert!(spot_allowed(&Workload { spot: SpotPolicy::No, ..Workload::for_task(Task::Image) }).is_err());
+}
