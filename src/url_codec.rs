@@ -271,7 +271,14 @@ const FIELDS: [Field; 48] = [
     Field {
         key: "obj",
         bounds: None,
-        set: |w, v, _| parse_option(v).map(|value| w.objective = Some(value)),
+        // Empty: the task's default.
+        set: |w, v, _| match v.trim() {
+            "" => {
+                w.objective = None;
+                Ok(())
+            }
+            _ => parse_option(v).map(|value| w.objective = Some(value)),
+        },
         get: |w| w.objective.map(|o| o.to_string()).unwrap_or_default(),
     },
     option_field!("spot", spot),

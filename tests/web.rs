@@ -169,12 +169,12 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     let rows = texts(&root, "tbody tr td:nth-child(2)");
     assert_eq!(rows, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(6)"), ["$6.38"]);
-    // The speed estimate and its bound close the row.
-    let speed = texts(&root, "tbody tr:first-child td:last-child");
+    // The speed estimate and its bound, then the job's time, cost and cost per unit.
+    let speed = texts(&root, "tbody tr:first-child td:nth-child(7)");
     assert!(speed[0].contains(" tok/s each, ") && speed[0].ends_with("-bound"), "{speed:?}");
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 +2 more"]);
-    assert_eq!(texts(&root, "caption"), ["2 of 3 offers hold this workload:"]);
-    assert_eq!(texts(&root, "thead th").len(), 7);
+    assert_eq!(texts(&root, "caption"), ["2 of 3 offers hold this workload, cheapest per unit of output:"]);
+    assert_eq!(texts(&root, "thead th").len(), 11);
 }
 
 #[wasm_bindgen_test]

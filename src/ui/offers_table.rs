@@ -7,21 +7,27 @@ use std::sync::Arc;
 /// How many rows the table shows before "show more" (issue 7 virtualises).
 pub const VISIBLE_ROWS: usize = 50;
 
-/// The offers that hold the workload, cheapest $/h first.
+/// The offers that hold the workload, best first for the objective.
 #[component]
 pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
-    let fitting = report.results.len();
+    let rows_listed = report.results.len();
+    // Offers, not rows: an offer may be listed on-demand and spot.
+    let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
+    offers.sort_unstable();
+    offers.dedup();
+    let fitting = offers.len();
     let total = snapshot.offers.len();
-    let shown = fitting.min(VISIBLE_ROWS);
+    let shown = rows_listed.min(VISIBLE_ROWS);
+    let by = report.objective.label().to_lowercase();
     let caption = if fitting == 0 {
         match &report.no_single_node {
             Some(note) => format!("None of the {total} offers holds this workload. {note}"),
             None => format!("None of the {total} offers holds this workload."),
         }
-    } else if fitting > shown {
-        format!("{fitting} of {total} offers hold this workload; the {shown} cheapest:")
+    } else if rows_listed > shown {
+        format!("{fitting} of {total} offers hold this workload; the {shown} best rows, {by}:")
     } else {
-        format!("{fitting} of {total} offers hold this workload:")
+        format!("{fitting} of {total} offers hold this workload, {by}:")
     };
     let rows = report
         .results
@@ -36,31 +42,52 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 Some(cloud) => format!("{provider} · {cloud}"),
                 None => provider,
             };
+            let (speed, bound) = ranked
+                .speed
+                .as_ref()
+                .map_or((String::from("–"), String::new()), |s| (s.headline(), format!("{:?}", s.bound).to_lowercase()));
+            let cost = ranked.cost.as_ref();
+            let job = cost.map_or(String::from("–"), |c| hours_label(c.job_hours));
+            let billed = cost.map_or(String::new(), |c| format!("billed {}", hours_label(c.billed_hours)));
+            let total = cost.map_or(String::from("–"), |c| {
+                let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
+                format!("{}{extras}", dollars(c.job_cost))
+            });
+            let per_unit = cost.map_or(String::from("–"), |c| format!("{} / {}", dollars(c.cost_per_unit), c.unit.label()));
+            let badges = ranked.badges.iter().map(|b| view! { <span class="badge">{b.label()}</span> }).collect_view();
             view! {
-                <tr data-testid="offer-row">
+                <tr data-testid="offer-row" class:pareto=ranked.pareto>
                     <td>{provider}</td>
                     <td>{offer.instance.clone()}</td>
                     <td>{format!("{}× {gpu_name}", offer.gpu_count)}</td>
                     <td class="num">{format!("{:.0} GB", offer.total_vram_gb())}</td>
                     <td title=offer.regions.join(", ")>{offer.regions_label()}</td>
-                    <td class="num">{format!("${:.2}", ranked.price_per_hour)}</td>
-                    {
-                        let (speed, bound) = ranked
-                            .speed
-                            .as_ref()
-                            .map_or((String::from("–"), String::new()), |s| (s.headline(), format!("{:?}", s.bound).to_lowercase()));
-                        view! {
-                            <td class="speed" data-testid="offer-speed">
-                                {speed}
-                                {(!bound.is_empty()).then(|| view! { <span class="bound">{format!("{bound}-bound")}</span> })}
-                            </td>
-                        }
-                    }
+                    <td class="num" data-testid="offer-price">
+                        {format!("${:.2}", ranked.price_per_hour)}
+                        {ranked.spot.then(|| view! { <span class="spot">"spot"</span> })}
+                    </td>
+                    <td class="speed" data-testid="offer-speed">
+                        {speed}
+                        {(!bound.is_empty()).then(|| view! { <span class="bound">{format!("{bound}-bound")}</span> })}
+                    </td>
+                    <td class="num" data-testid="offer-job">{job}<span class="bound">{billed}</span></td>
+                    <td class="num" data-testid="offer-cost">{total}</td>
+                    <td class="num" data-testid="offer-unit-cost">{per_unit}</td>
+                    <td class="badges">
+                        {ranked.pareto.then(|| view! { <span class="badge pareto" title="Nothing else is both cheaper and faster">"best trade-off"</span> })}
+                        {badges}
+                    </td>
                 </tr>
             }
         })
         .collect_view();
+    let advice = report.advice.clone();
     view! {
+        {(!advice.is_empty()).then(|| view! {
+            <ul class="advice" data-testid="advice">
+                {advice.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+            </ul>
+        })}
         <div class="table-scroll">
         <table class="offers" data-testid="offers-table">
             <caption data-testid="offers-caption">{caption}</caption>
@@ -71,8 +98,12 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                     <th scope="col">"GPUs"</th>
                     <th scope="col" class="num">"VRAM"</th>
                     <th scope="col">"Regions"</th>
-                    <th scope="col" class="num">"$/h on-demand"</th>
+                    <th scope="col" class="num">"$/h"</th>
                     <th scope="col">"Speed (estimate)"</th>
+                    <th scope="col" class="num">"Job time"</th>
+                    <th scope="col" class="num">"Job cost"</th>
+                    <th scope="col" class="num">"Per unit"</th>
+                    <th scope="col">"Notes"</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
@@ -81,10 +112,40 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
         {report.results.first().and_then(|r| r.speed.as_ref()).map(|s| {
             view! {
                 <p class="estimate-note" data-testid="speed-note">
-                    {format!("Speeds are estimates from each GPU's datasheet bandwidth and throughput. The cheapest offer is {}", s.bound.explanation())}
+                    {format!("Speeds are estimates from each GPU's datasheet bandwidth and throughput. The first offer is {}", s.bound.explanation())}
                     "."
                 </p>
             }
         })}
+    }
+}
+
+/// "45 min", "3.2 h", "4.1 days".
+fn hours_label(hours: f64) -> String {
+    if hours < 1.0 {
+        format!("{:.0} min", (hours * 60.0).max(1.0))
+    } else if hours < 48.0 {
+        format!("{hours:.1} h")
+    } else {
+        format!("{:.1} days", hours / 24.0)
+    }
+}
+
+/// "$0.042", "$3.50", "$1,234".
+fn dollars(amount: f64) -> String {
+    if amount < 1.0 {
+        format!("${amount:.3}")
+    } else if amount < 1000.0 {
+        format!("${amount:.2}")
+    } else {
+        let whole = format!("{amount:.0}");
+        let mut grouped = String::new();
+        for (i, digit) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(digit);
+        }
+        format!("${grouped}")
     }
 }

@@ -6,7 +6,8 @@
 
 use crate::engine::workload::{Offload, CUSTOM_MODEL};
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, Runtime, Task, Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, Runtime, SpotPolicy, Task,
+    Workload,
 };
 use crate::url_codec;
 use leptos::prelude::*;
@@ -48,8 +49,18 @@ pub fn WorkloadForm(
     let default_steps = Signal::derive(move || pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
     let default_frames = Signal::derive(move || pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
     let precisions = options(&Precision::ALL.map(|p| (p.key(), p.label())));
+    // "Task default" leaves `obj` out of the link.
+    let mut objectives = vec![(String::new(), "The task's default".to_string())];
+    objectives.extend(Objective::ALL.map(|o| (o.key().to_string(), o.label().to_string())));
+    // The catalog's vendors, lower case, as the filter compares them.
+    let mut vendors = vec![(String::new(), "Any".to_string())];
+    let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_lowercase()).collect();
+    seen.sort();
+    seen.dedup();
+    vendors.extend(seen.into_iter().map(|v| (v.clone(), v)));
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
+            <div class="fields">
             <SelectField catalog=catalog workload=workload key="task" label="Task" options=tasks testid="task-select" />
             <SelectField catalog=catalog workload=workload key="model" label="Model" options=models testid="model-select" />
             <Show when=custom>
@@ -99,7 +110,26 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key="tp" label="Tensor parallel" />
                 <NumberField catalog=catalog workload=workload key="pp" label="Pipeline stages" />
                 <CheckboxField workload=workload label="Activation checkpointing" />
+                <NumberField catalog=catalog workload=workload key="ckpt_every" label="Minutes between checkpoints" />
             </Show>
+            </div>
+            <fieldset class="rental">
+                <legend>"Renting"</legend>
+                <SelectField catalog=catalog workload=workload key="obj" label="Rank by" options=objectives testid="objective-select" />
+                <SelectField catalog=catalog workload=workload key="spot" label="Spot capacity" options=options(&SpotPolicy::ALL.map(|p| (p.key(), p.label()))) testid="spot-select" />
+                <Show when=serving>
+                    <NumberField catalog=catalog workload=workload key="uptime" label="Hours up per day" />
+                    <NumberField catalog=catalog workload=workload key="rpd" label="Requests per day (0: not stated)" />
+                </Show>
+                <Show when=move || !serving()>
+                    <NumberField catalog=catalog workload=workload key="runs" label="Runs per month" />
+                </Show>
+                <NumberField catalog=catalog workload=workload key="max_ph" label="Most $/h" />
+                <NumberField catalog=catalog workload=workload key="max_gpus" label="Most GPUs per instance" />
+                <NumberField catalog=catalog workload=workload key="region" label="Region contains" input_type="text" />
+                <NumberField catalog=catalog workload=workload key="provider" label="Providers (ids, comma-separated)" input_type="text" />
+                <SelectField catalog=catalog workload=workload key="vendor" label="GPU vendor" options=vendors testid="vendor-select" />
+            </fieldset>
         </form>
     }
 }

@@ -108,3 +108,38 @@ test('every offer shows its speed estimate and what bounds it', async () => {
   assert.match(await app.page.getByTestId('offer-speed').first().textContent(), /^[\d.]+ tok\/s(compute|interconnect)-bound$/);
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('a batch job is ranked by its whole cost with spot, advice and the objective in the link', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=10000');
+  await app.waitForResults();
+  assert.match(await app.caption(), /offers hold this workload.*cheapest whole job:$/);
+  // Each row shows its job time, billed cost and cost per 1,000 images; spot rows say so.
+  assert.match(await app.page.getByTestId('offer-cost').first().textContent(), /^\$[\d,.]+( \+\?)?$/);
+  assert.match(await app.page.getByTestId('offer-unit-cost').first().textContent(), /^\$[\d,.]+ \/ 1,000 images$/);
+  assert.ok((await app.page.locator('[data-testid=offer-price] .spot').count()) > 0);
+  assert.match(await app.page.getByTestId('advice').textContent(), /Spot saves \d+% on the whole job/);
+  // Ranking for speed instead puts it in the link and reorders the table.
+  const cheapest = await app.firstRowText();
+  await app.page.getByTestId('objective-select').selectOption('fast');
+  await waitForParam(app, 'obj', 'fast');
+  assert.match(await app.caption(), /fastest:$/);
+  assert.notEqual(await app.firstRowText(), cheapest);
+  // On-demand only: no spot rows are left.
+  await app.page.getByTestId('spot-select').selectOption('no');
+  await waitForParam(app, 'spot', 'no');
+  await app.waitForResults();
+  assert.equal(await app.page.locator('[data-testid=offer-price] .spot').count(), 0);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('serving leaves spot out and says why; filters narrow the offers', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?max_ph=2&max_gpus=1');
+  await app.waitForResults();
+  assert.match(await app.page.getByTestId('advice').textContent(), /Spot prices are left out: .*always-on endpoint/);
+  assert.equal(await app.page.locator('[data-testid=offer-price] .spot').count(), 0);
+  const prices = await app.page.getByTestId('offer-price').allTextContents();
+  assert.ok(prices.every((p) => Number(p.replace(/[^\d.]/g, '')) <= 2), prices.join());
+  const gpus = await app.page.locator('[data-testid=offers-table] tbody tr td:nth-child(3)').allTextContents();
+  assert.ok(gpus.every((g) => g.startsWith('1×')), gpus.join());
+  assert.deepEqual(app.consoleErrors, []);
+});
