@@ -47,6 +47,17 @@ const TRANSCRIPT_BYTES_PER_HOUR: f64 = 54_000.0;
 /// Bytes of a generated token returned to the client (JSON, UTF-8).
 const RESPONSE_BYTES_PER_TOKEN: f64 = 4.0;
 
+/// A duration for people: "45 min", "3.2 h", "4.1 days".
+pub fn hours_label(hours: f64) -> String {
+    if hours < 1.0 {
+        format!("{:.0} min", (hours * 60.0).max(1.0))
+    } else if hours < 48.0 {
+        format!("{hours:.1} h")
+    } else {
+        format!("{:.1} days", hours / 24.0)
+    }
+}
+
 /// The unit of output that costs are quoted per.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

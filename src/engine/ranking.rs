@@ -586,7 +586,12 @@ mod tests {
         let report = rank(&short, catalog, &hourly).unwrap();
         assert!(report.results[0].badges.contains(&Badge::PerHourBilling));
         let billing = report.advice.iter().find(|a| a.contains("billed as 1 hour(s)")).unwrap();
-        assert!(billing.contains("-minute job") && billing.contains("per-hour billing"), "{billing}");
+        assert!(
+            billing.starts_with("This job of ")
+                && billing.contains(" min is billed")
+                && billing.contains("per-hour billing"),
+            "{billing}"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The ranked offers table.
 
+use crate::engine::cost::hours_label;
 use crate::engine::{Catalog, Report, Snapshot};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -117,17 +118,6 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 </p>
             }
         })}
-    }
-}
-
-/// "45 min", "3.2 h", "4.1 days".
-fn hours_label(hours: f64) -> String {
-    if hours < 1.0 {
-        format!("{:.0} min", (hours * 60.0).max(1.0))
-    } else if hours < 48.0 {
-        format!("{hours:.1} h")
-    } else {
-        format!("{:.1} days", hours / 24.0)
     }
 }
 

@@ -3,19 +3,9 @@
 //! safe, NVLink once a model spans GPUs, and what bounds the speed.
 
 use super::{Badge, Report};
+use crate::engine::cost::hours_label;
 use crate::engine::speed::Bound;
 use crate::engine::{Catalog, Snapshot, Task, Workload};
-
-/// Minutes or hours, for sentences.
-fn duration(hours: f64) -> String {
-    if hours < 1.0 {
-        format!("{:.0}-minute", (hours * 60.0).max(1.0))
-    } else if hours < 48.0 {
-        format!("{hours:.1}-hour")
-    } else {
-        format!("{:.1}-day", hours / 24.0)
-    }
-}
 
 pub fn advise(
     workload: &Workload,
@@ -63,8 +53,8 @@ pub fn advise(
             .find(|(_, c)| c.billed_hours > 1.2 * c.job_hours);
         if let Some((row, c)) = rounded {
             advice.push(format!(
-                "This {} job is billed as {:.0} hour(s) on {} ({}): {:.1}× its run time. Per-second or per-minute billing protects short jobs.",
-                duration(c.job_hours),
+                "This job of {} is billed as {:.0} hour(s) on {} ({}): {:.1}× its run time. Per-second or per-minute billing protects short jobs.",
+                hours_label(c.job_hours),
                 c.billed_hours,
                 offer(row).provider,
                 if row.badges.contains(&Badge::PerHourBilling) { "per-hour billing" } else { "its minimum charge" },
