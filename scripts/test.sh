@@ -36,3 +36,5 @@ node --test --test-concurrency=1 tests/e2e/
 
 step "benchmarks (reported, not asserted)"
 node tests/e2e/bench-snapshot.mjs 15
+node tests/e2e/bench-rank.mjs 15
+cargo bench --locked --bench rank

@@ -232,4 +232,7 @@ fn the_warm_up_snapshot_is_valid_and_exercises_every_field() {
     assert!(full.underlying_cloud.is_some() && full.vcpus.is_some() && full.spot_price.is_some());
     assert_eq!(full.regions.len(), 2);
     assert!(warm.offers[1].regions.is_empty() && warm.offers[1].spot_price.is_none());
+    // Its GPUs are real, so ranking it exercises sizing, speed and cost.
+    let report = rank(&Workload::default(), Catalog::bundled().unwrap(), &warm).unwrap();
+    assert!(report.results.iter().any(|r| r.cost.is_some()), "{report:?}");
 }

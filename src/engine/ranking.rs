@@ -13,6 +13,7 @@ use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What an offer has that matters for the choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -64,8 +65,9 @@ pub struct RankedOffer {
     /// Serving: concurrent sequences of the requested length the instance holds.
     pub max_concurrency: Option<u32>,
     /// How fast it runs there; `None` where the GPU lacks the figures.
+    /// Shared by every offer of the same GPU shape.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub speed: Option<Speed>,
+    pub speed: Option<Arc<Speed>>,
     /// What the whole job costs there; `None` without a speed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<Costed>,
@@ -100,10 +102,32 @@ pub struct Report {
     pub advice: Vec<String>,
 }
 
+/// FNV-1a: a fast hash for the short ids the ranking looks up thousands of
+/// times (the standard SipHash was a tenth of the ranking's time). The keys
+/// come from our own snapshot, so flooding is not a concern.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for byte in bytes {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
 /// One GPU shape's fit, and its speed when it fits.
 struct Shape {
     fit: Result<Fit, String>,
-    speed: Option<Speed>,
+    speed: Option<Arc<Speed>>,
     single_gpu_fits: bool,
 }
 
@@ -163,12 +187,15 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let spot_ok = spot_allowed(workload);
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
     // time each once.
-    let mut shapes: HashMap<(&str, u32), Shape> = HashMap::new();
-    let mut singles: HashMap<&str, bool> = HashMap::new();
+    let mut shapes: FastMap<(&str, u32), Shape> = FastMap::default();
+    let mut singles: FastMap<&str, bool> = FastMap::default();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
+    // Lookups by id, built once: offers name GPUs and providers thousands of times.
+    let gpus: FastMap<&str, &Gpu> = catalog.gpus.iter().map(|g| (g.id.as_str(), g)).collect();
+    let providers: FastMap<&str, &super::Provider> = snapshot.providers.iter().map(|p| (p.id.as_str(), p)).collect();
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        let gpu = catalog.gpu(&offer.gpu);
+        let gpu = gpus.get(offer.gpu.as_str()).copied().ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
         if let Some(reason) = filtered_out(workload, offer, gpu.as_ref().ok().copied()) {
             excluded.push(Exclusion { offer: index, reason });
             continue;
@@ -186,7 +213,8 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             match fit(workload, model, gpu, offer.gpu_count) {
                 Ok(f) => {
                     // Speed only for what fits; sizing errors are the reason.
-                    let timed = f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten();
+                    let timed =
+                        f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten().map(Arc::new);
                     Shape { fit: Ok(f), speed: timed, single_gpu_fits }
                 }
                 Err(e) => Shape { fit: Err(e.to_string()), speed: None, single_gpu_fits },
@@ -203,7 +231,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             }
             Ok(f) => f,
         };
-        let provider = snapshot.provider(&offer.provider);
+        let provider = providers.get(offer.provider.as_str()).copied();
         // Spot rows where spot is allowed and the provider offers it.
         let spot_row =
             offer.spot_price.is_some() && spot_ok.is_ok() && provider.and_then(|p| p.spot_available) != Some(false);
@@ -275,20 +303,20 @@ fn objective_key(
     }
 }
 
-fn sort(results: &mut [RankedOffer], objective: Objective, task: Task, snapshot: &Snapshot, catalog: &Catalog) {
-    let keyed = |row: &RankedOffer| objective_key(row, objective, task, catalog, snapshot);
-    results.sort_by(|a, b| {
-        let order = match (keyed(a), keyed(b)) {
-            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => Ordering::Equal,
-        };
-        order
-            .then_with(|| a.price_per_hour.partial_cmp(&b.price_per_hour).unwrap_or(Ordering::Equal))
-            .then_with(|| a.spot.cmp(&b.spot))
-            .then_with(|| offer_key(&snapshot.offers[a.offer]).cmp(&offer_key(&snapshot.offers[b.offer])))
-    });
+/// Orders the rows by the objective, then price, on-demand before spot,
+/// then snapshot order: keys are computed once per row, not per comparison.
+fn sort(results: &mut Vec<RankedOffer>, objective: Objective, task: Task, snapshot: &Snapshot, catalog: &Catalog) {
+    let mut keyed: Vec<(f64, f64, bool, usize, usize)> = results
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let key = objective_key(row, objective, task, catalog, snapshot).unwrap_or(f64::INFINITY);
+            (key, row.price_per_hour, row.spot, row.offer, i)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.3.cmp(&b.3)));
+    let mut rows: Vec<Option<RankedOffer>> = std::mem::take(results).into_iter().map(Some).collect();
+    *results = keyed.into_iter().filter_map(|(.., i)| rows[i].take()).collect();
 }
 
 /// (cost, time) of a row for the frontier: serving weighs $/1M tokens
@@ -342,11 +370,6 @@ fn largest_node_shortfall(
             super::memory::format_gb(sized.memory.per_gpu_bytes)
         )
     })
-}
-
-/// Stable tie-break so equal prices always list in the same order.
-fn offer_key(offer: &Offer) -> (&str, &str, &[String]) {
-    (&offer.provider, &offer.instance, &offer.regions)
 }
 
 #[cfg(test)]

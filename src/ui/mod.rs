@@ -1,10 +1,12 @@
 //! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
-//! module: `url_state` (location and history), `snapshot_loader` (fetch).
+//! module: `url_state` (location and history), `snapshot_loader` (fetch),
+//! `timing` (User Timing marks for benchmarks).
 
 mod app;
 mod offers_table;
 mod snapshot_info;
 pub mod snapshot_loader;
+mod timing;
 pub mod url_state;
 mod workload_form;
 

@@ -13,19 +13,24 @@ pub const OFFERS_URL: &str = "data/offers.json";
 const PARSE_HEAP_BYTES: usize = 4 << 20;
 
 /// A small valid snapshot, parsed while the real one downloads.
-pub const WARM_UP_SNAPSHOT: &str = r#"{"schema_version":1,"snapshot_date":"2026-09","sources":[{"id":"s","name":"n","upstream":"u","commit":"c","as_of":"2026-09"}],"providers":[{"id":"p","name":"P","billing_increment_s":1,"minimum_charge_s":60,"spot_available":true,"block_storage_usd_per_gb_month":0.1,"egress_usd_per_gb":0.1,"pricing_page":"x"}],"offers":[{"provider":"p","underlying_cloud":"c","instance":"i","regions":["r","q"],"gpu":"g","gpu_count":8,"vram_gb":80.0,"vcpus":96.0,"ram_gb":1024.0,"price":1.5,"spot_price":0.5,"source":"s"},{"provider":"p","instance":"j","gpu":"g","gpu_count":1,"vram_gb":24,"price":0.5,"source":"s"}]}"#;
+pub const WARM_UP_SNAPSHOT: &str = r#"{"schema_version":1,"snapshot_date":"2026-09","sources":[{"id":"s","name":"n","upstream":"u","commit":"c","as_of":"2026-09"}],"providers":[{"id":"p","name":"P","billing_increment_s":1,"minimum_charge_s":60,"spot_available":true,"block_storage_usd_per_gb_month":0.1,"egress_usd_per_gb":0.1,"pricing_page":"x"}],"offers":[{"provider":"p","underlying_cloud":"c","instance":"i","regions":["r","q"],"gpu":"h100_sxm","gpu_count":8,"vram_gb":80.0,"vcpus":96.0,"ram_gb":1024.0,"price":1.5,"spot_price":0.5,"source":"s"},{"provider":"p","instance":"j","gpu":"rtx_4090","gpu_count":1,"vram_gb":24,"price":0.5,"source":"s"}]}"#;
 
 /// Downloads and validates the snapshot; the error is a sentence to show.
 ///
-/// The request starts first; while it is in flight the parser runs once on
-/// a tiny snapshot, so the browser compiles its WebAssembly before the real
-/// file arrives instead of after (a cold first parse took 2–3× a warm one in
-/// tests/e2e/bench-snapshot.mjs).
+/// The request starts first; while it is in flight the parser and the
+/// ranking run once on a tiny snapshot, so the browser compiles their
+/// WebAssembly before the real file arrives instead of after (a cold first
+/// parse took 2–3× a warm one in tests/e2e/bench-snapshot.mjs, a cold first
+/// ranking 4× a warm one in tests/e2e/bench-rank.mjs).
 pub async fn load_snapshot() -> Result<Arc<Snapshot>, String> {
     let download = |e: String| format!("offer data could not be downloaded: {e}");
     let window = web_sys::window().ok_or_else(|| download("no browser window".to_string()))?;
     let pending = window.fetch_with_str(OFFERS_URL);
-    let _ = Snapshot::from_json(WARM_UP_SNAPSHOT);
+    // Ranking the tiny snapshot too runs the sizing, speed and cost code
+    // once before the first real ranking needs it compiled.
+    if let (Ok(warm), Ok(catalog)) = (Snapshot::from_json(WARM_UP_SNAPSHOT), crate::engine::Catalog::bundled()) {
+        let _ = crate::engine::rank(&crate::engine::Workload::default(), catalog, &warm);
+    }
     // Grow the WebAssembly heap once, up front, instead of in many small
     // steps in the middle of the parse.
     drop(Vec::<u8>::with_capacity(PARSE_HEAP_BYTES));
@@ -44,32 +49,5 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, String> {
         ));
     }
     let text = response.text().await.map_err(|e| format!("offer data could not be downloaded: {e}"))?;
-    let timing = ParseTiming::start();
-    let snapshot = Snapshot::from_json(&text).map(Arc::new).map_err(|e| e.to_string());
-    timing.finish();
-    snapshot
-}
-
-/// A User Timing entry, `whichgpu:parse-offers`, around parsing and
-/// validating the snapshot, so benchmarks read the parse time in Chromium
-/// (`performance.getEntriesByName`). Missing timing APIs are ignored.
-struct ParseTiming(Option<web_sys::Performance>);
-
-const PARSE_START: &str = "whichgpu:parse-offers-start";
-const PARSE_MEASURE: &str = "whichgpu:parse-offers";
-
-impl ParseTiming {
-    fn start() -> ParseTiming {
-        let performance = web_sys::window().and_then(|w| w.performance());
-        if let Some(p) = &performance {
-            let _ = p.mark(PARSE_START);
-        }
-        ParseTiming(performance)
-    }
-
-    fn finish(self) {
-        if let Some(p) = self.0 {
-            let _ = p.measure_with_str(PARSE_MEASURE, PARSE_START);
-        }
-    }
+    super::timing::measure("parse-offers", || Snapshot::from_json(&text).map(Arc::new).map_err(|e| e.to_string()))
 }

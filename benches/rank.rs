@@ -1,0 +1,76 @@
+//! Benchmark, not a test (issue 6): ranking the bundled snapshot for one
+//! workload of each task, and a synthetic snapshot of 10,000 to 100,000
+//! offers to show the cost grows linearly. Prints medians.
+//!   cargo bench --bench rank
+
+use std::time::Instant;
+use whichgpu::engine::{rank, Catalog, Snapshot, Task, Workload};
+use whichgpu::url_codec;
+
+/// Median wall time of `runs` calls, in milliseconds.
+fn median_ms(runs: usize, mut work: impl FnMut()) -> f64 {
+    work();
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// `offers` offers made from the real ones, each copy in its own made-up
+/// region and with its price nudged, so no two are alike.
+fn synthetic(real: &Snapshot, offers: usize) -> Snapshot {
+    let mut snapshot = real.clone();
+    snapshot.offers = (0..offers)
+        .map(|i| {
+            let mut offer = real.offers[i % real.offers.len()].clone();
+            let copy = i / real.offers.len();
+            offer.regions = vec![format!("synthetic-{copy}")];
+            offer.price = offer.price.map(|p| p * (1.0 + copy as f64 * 0.001));
+            offer
+        })
+        .collect();
+    snapshot
+}
+
+fn main() {
+    let text = std::fs::read_to_string("public/data/offers.json").expect("public/data/offers.json");
+    let snapshot = Snapshot::from_json(&text).expect("snapshot");
+    let catalog = Catalog::bundled().expect("catalog");
+    // `cargo bench --bench rank -- image` ranks only that task, 500 times
+    // (for a profiler).
+    if let Some(task) = std::env::args().skip(1).find_map(|a| a.parse::<Task>().ok()) {
+        let workload = Workload::for_task(task);
+        let ms = median_ms(500, || {
+            rank(&workload, catalog, &snapshot).expect("rank");
+        });
+        println!("{task}: median {ms:.2} ms");
+        return;
+    }
+    println!("ranking {} offers (native, release):", snapshot.offers.len());
+    for task in Task::ALL {
+        let workload = Workload::for_task(task);
+        let ms = median_ms(21, || {
+            rank(&workload, catalog, &snapshot).expect("rank");
+        });
+        println!("  {:<10} median {ms:.2} ms", task.key());
+    }
+    let serving = url_codec::decode("model=llama-3.1-70b&conc=32", catalog).workload;
+    println!("synthetic snapshots, {}:", url_codec::encode(&serving));
+    let mut per_offer = Vec::new();
+    for offers in [10_000, 50_000, 100_000] {
+        let big = synthetic(&snapshot, offers);
+        let ms = median_ms(5, || {
+            rank(&serving, catalog, &big).expect("rank");
+        });
+        per_offer.push(ms / offers as f64 * 1e3);
+        println!("  {offers:>7} offers: median {ms:.1} ms ({:.2} µs per offer)", ms / offers as f64 * 1e3);
+    }
+    let spread =
+        per_offer.iter().cloned().fold(f64::MIN, f64::max) / per_offer.iter().cloned().fold(f64::MAX, f64::min);
+    println!("  cost per offer varies {spread:.2}× from 10k to 100k offers (1.0 is perfectly linear)");
+}

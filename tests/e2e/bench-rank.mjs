@@ -1,0 +1,53 @@
+// Benchmark, not a test (issue 6): how long ranking takes in the page, in
+// headless Chromium, read from the app's `whichgpu:rank` User Timing
+// entries. First the bundled snapshot (the first ranking after load, then
+// re-rankings as the concurrency field changes), then a synthetic snapshot
+// of 100,000 offers made from the real ones.
+//   node tests/e2e/bench-rank.mjs [edits]
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { serveDist, launchBrowser, WhichGpuPage, DIST } from './harness.mjs';
+
+const edits = Number(process.argv[2] ?? 15);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rankTimes = (app) => app.page.evaluate(() => performance.getEntriesByName('whichgpu:rank').map((e) => e.duration));
+
+/** Loads `url`, then edits the concurrency field `edits` times; returns the rank durations. */
+async function measure(browser, url) {
+  const app = await WhichGpuPage.open(browser, url);
+  await app.rows().first().waitFor({ state: 'visible', timeout: 120000 });
+  for (let i = 0; i < edits; i++) {
+    const before = (await rankTimes(app)).length;
+    await app.page.locator('#conc').fill(String(2 + i));
+    await app.page.waitForFunction((n) => performance.getEntriesByName('whichgpu:rank').length > n, before);
+  }
+  const times = await rankTimes(app);
+  await app.page.context().close();
+  return times;
+}
+
+const browser = await launchBrowser();
+const real = JSON.parse(await fs.readFile(path.join(DIST, 'data/offers.json'), 'utf8'));
+const server = await serveDist();
+const times = await measure(browser, server.url);
+console.log(
+  `ranking ${real.offers.length} offers in Chromium (WebAssembly): first ${times[0].toFixed(1)} ms, then median ${median(times.slice(1)).toFixed(1)} ms over ${times.length - 1} edits`,
+);
+await server.close();
+
+const synthetic = { ...real, offers: [] };
+for (let i = 0; synthetic.offers.length < 100000; i++) {
+  const offer = real.offers[i % real.offers.length];
+  const copy = Math.floor(i / real.offers.length);
+  synthetic.offers.push({ ...offer, regions: [`synthetic-${copy}`], price: offer.price && offer.price * (1 + copy * 0.001) });
+}
+const body = JSON.stringify(synthetic);
+const big = await serveDist({
+  routes: { 'data/offers.json': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body) },
+});
+const bigTimes = await measure(browser, big.url);
+console.log(
+  `ranking 100,000 synthetic offers in Chromium: first ${bigTimes[0].toFixed(1)} ms, then median ${median(bigTimes.slice(1)).toFixed(1)} ms over ${bigTimes.length - 1} edits`,
+);
+await big.close();
+await browser.close();
