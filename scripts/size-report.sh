@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Prints raw and gzip bytes of what dist/ serves, and fails when the page's
-# code (wasm + js, gzip) exceeds the budget of issue 2: 250 KB.
+# code (wasm + js, gzip) exceeds the budget the calculator page has in
+# issue 7: 350 KB (issue 2's skeleton had 250 KB).
 set -euo pipefail
 DIST=${1:-dist}
-BUDGET_BYTES=${WASM_JS_GZIP_BUDGET_BYTES:-250000}
+BUDGET_BYTES=${WASM_JS_GZIP_BUDGET_BYTES:-350000}
 
 gz() { gzip -9 -c "$1" | wc -c; }
 printf '%-44s %10s %10s\n' file raw gzip

@@ -140,44 +140,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let decoded = url_codec::decode(query, catalog);
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
 
-    let wanted_region = decoded.workload.region.to_lowercase();
-    let region_of = |offer: &crate::engine::Offer| {
-        offer.regions.iter().find(|r| r.to_lowercase().contains(&wanted_region)).or(offer.regions.first()).cloned()
-    };
-    let results: Vec<_> = report
-        .results
-        .iter()
-        .take(top)
-        .map(|ranked| {
-            let offer = &snapshot.offers[ranked.offer];
-            let cost = ranked.cost.as_ref();
-            json!({
-                "provider": offer.provider,
-                "instance": offer.instance,
-                "region": region_of(offer),
-                "regions": offer.regions,
-                "gpu": offer.gpu,
-                "gpu_count": offer.gpu_count,
-                "vram_gb": offer.vram_gb,
-                "spot": ranked.spot,
-                "price_per_hour": ranked.price_per_hour,
-                "instances": cost.map(|c| c.instances),
-                "job_hours": cost.map(|c| c.job_hours),
-                "billed_hours": cost.map(|c| c.billed_hours),
-                "job_cost": cost.map(|c| c.job_cost),
-                "monthly_cost": cost.map(|c| c.monthly_cost),
-                "storage_cost": cost.and_then(|c| c.storage_cost),
-                "egress_cost": cost.and_then(|c| c.egress_cost),
-                "gpu_hours": cost.map(|c| c.gpu_hours),
-                "cost_per_unit": cost.map(|c| c.cost_per_unit),
-                "unit": cost.map(|c| c.unit),
-                "badges": ranked.badges,
-                "pareto": ranked.pareto,
-                "max_concurrency": ranked.max_concurrency,
-                "speed": ranked.speed,
-            })
-        })
-        .collect();
+    let results = crate::export::results_json(&report, &snapshot, &decoded.workload.region, top);
     if flags.has("--json") {
         let excluded: Vec<_> = report
             .excluded

@@ -3,10 +3,14 @@
 //!
 //! - [`engine`]: the pure sizing and ranking engine.
 //! - [`url_codec`]: the workload ⇄ URL query string.
+//! - [`presets`]: starting points for common jobs, as link queries.
+//! - [`export`]: the ranked offers as JSON and CSV.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod engine;
+pub mod export;
+pub mod presets;
 pub mod url_codec;
 
 #[cfg(not(target_arch = "wasm32"))]

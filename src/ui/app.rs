@@ -1,7 +1,7 @@
 //! The page: the workload form, the memory it needs, and the offers.
 
 use super::snapshot_loader::load_snapshot;
-use super::{url_state, OffersTable, SnapshotInfo, WorkloadForm};
+use super::{url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::memory::{estimate, format_gb};
 use crate::engine::{rank, Catalog};
 use crate::url_codec;
@@ -58,6 +58,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     Err(e) => e.to_string(),
                 }}
             </p>
+            {move || memory().ok().map(|m| view! { <MemoryBar memory=m /> })}
             <section class="results" data-testid="results" aria-live="polite">
                 {move || match snapshot.get() {
                     None => view! { <p class="loading" data-testid="loading">"Loading offers…"</p> }.into_any(),

@@ -1,8 +1,10 @@
 //! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
 //! module: `url_state` (location and history), `snapshot_loader` (fetch),
-//! `timing` (User Timing marks for benchmarks).
+//! `timing` (User Timing marks for benchmarks), `download` (files).
 
 mod app;
+mod download;
+mod memory_bar;
 mod offers_table;
 mod snapshot_info;
 pub mod snapshot_loader;
@@ -11,6 +13,7 @@ pub mod url_state;
 mod workload_form;
 
 pub use app::App;
+pub use memory_bar::MemoryBar;
 pub use offers_table::OffersTable;
 pub use snapshot_info::SnapshotInfo;
 pub use workload_form::WorkloadForm;

@@ -11,6 +11,7 @@ pub const VISIBLE_ROWS: usize = 50;
 /// The offers that hold the workload, best first for the objective.
 #[component]
 pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
+    let report = Arc::new(report);
     let rows_listed = report.results.len();
     // Offers, not rows: an offer may be listed on-demand and spot.
     let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
@@ -83,6 +84,52 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
         })
         .collect_view();
     let advice = report.advice.clone();
+    // The exports, made on demand: every row, as CSV and as the CLI's
+    // `rank --json` rows.
+    let export_problem = RwSignal::new(None::<String>);
+    let (csv_report, csv_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    let csv = move || crate::export::results_csv(&csv_report, &csv_snapshot);
+    let (json_report, json_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    let json = move || {
+        serde_json::to_string_pretty(&serde_json::json!({
+            "snapshot": {"date": json_snapshot.snapshot_date, "offers": json_snapshot.offers.len()},
+            "objective": json_report.objective,
+            "results": crate::export::results_json(&json_report, &json_snapshot, "", usize::MAX),
+            "advice": json_report.advice,
+        }))
+        .unwrap_or_default()
+    };
+    // Offers left out, grouped by reason, the most common first.
+    let mut groups: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+    for exclusion in &report.excluded {
+        groups.entry(exclusion.reason.as_str()).or_default().push(exclusion.offer);
+    }
+    let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().map(|(r, o)| (r.to_string(), o)).collect();
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    let excluded_count = report.excluded.len();
+    let excluded = groups
+        .into_iter()
+        .map(|(reason, offers)| {
+            let examples: Vec<String> = offers
+                .iter()
+                .take(3)
+                .map(|&i| {
+                    let offer = &snapshot.offers[i];
+                    format!("{} {} ({}× {})", offer.provider, offer.instance, offer.gpu_count, offer.gpu)
+                })
+                .collect();
+            let more = offers.len().saturating_sub(examples.len());
+            let examples =
+                if more > 0 { format!("{} and {more} more", examples.join(", ")) } else { examples.join(", ") };
+            view! {
+                <li>
+                    <strong>{format!("{} × ", offers.len())}</strong>
+                    {reason}
+                    <span class="examples">{format!(": {examples}")}</span>
+                </li>
+            }
+        })
+        .collect_view();
     view! {
         {(!advice.is_empty()).then(|| view! {
             <ul class="advice" data-testid="advice">
@@ -110,6 +157,26 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
             <tbody>{rows}</tbody>
         </table>
         </div>
+        <p class="export">
+            <button type="button" data-testid="export-csv" on:click=move |_| {
+                if let Err(message) = super::download::download("whichgpu-offers.csv", "text/csv", &csv()) {
+                    export_problem.set(Some(message));
+                }
+            }>"Download CSV"</button>
+            " "
+            <button type="button" data-testid="export-json" on:click=move |_| {
+                if let Err(message) = super::download::download("whichgpu-offers.json", "application/json", &json()) {
+                    export_problem.set(Some(message));
+                }
+            }>"Download JSON"</button>
+            <span role="alert">{move || export_problem.get()}</span>
+        </p>
+        {(excluded_count > 0).then(|| view! {
+            <details class="excluded" data-testid="excluded">
+                <summary>{format!("{excluded_count} offers left out, and why")}</summary>
+                <ul>{excluded}</ul>
+            </details>
+        })}
         {report.results.first().and_then(|r| r.speed.as_ref()).map(|s| {
             view! {
                 <p class="estimate-note" data-testid="speed-note">

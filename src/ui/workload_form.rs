@@ -9,6 +9,7 @@ use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, Runtime, SpotPolicy, Task,
     Workload,
 };
+use crate::presets::PRESETS;
 use crate::url_codec;
 use leptos::prelude::*;
 
@@ -61,6 +62,20 @@ pub fn WorkloadForm(
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
             <div class="fields">
+            <label for="preset">"Start from"</label>
+            <select
+                id="preset"
+                data-testid="preset-select"
+                on:change=move |ev| {
+                    let chosen = event_target_value(&ev);
+                    if let Some((_, query)) = PRESETS.iter().find(|(label, _)| *label == chosen) {
+                        workload.set(url_codec::decode(query, catalog).workload);
+                    }
+                }
+            >
+                <option value="" selected>"A preset…"</option>
+                {PRESETS.iter().map(|(label, _)| view! { <option value=*label>{*label}</option> }).collect_view()}
+            </select>
             <SelectField catalog=catalog workload=workload key="task" label="Task" options=tasks testid="task-select" />
             <SelectField catalog=catalog workload=workload key="model" label="Model" options=models testid="model-select" />
             <Show when=custom>
@@ -214,10 +229,31 @@ fn NumberField(
     let initial = workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default());
     // The same range the codec enforces.
     let bounds = url_codec::bounds_of(key);
+    // When the workload changes from elsewhere (a preset, another field),
+    // show its value, unless what is typed already means that value.
+    let input = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |previous: Option<String>| {
+        let value = workload.with(|w| url_codec::value_of(w, key).unwrap_or_default());
+        // The first run only records the value the input started with.
+        if previous.is_some_and(|before| before != value) {
+            if let Some(element) = input.get() {
+                let typed = element.value();
+                let mut probe = workload.get_untracked();
+                let same = url_codec::apply(&mut probe, key, &typed, catalog).is_ok()
+                    && url_codec::value_of(&probe, key).as_deref() == Some(value.as_str());
+                if !same {
+                    element.set_value(&value);
+                    problem.set(None);
+                }
+            }
+        }
+        value
+    });
     view! {
         <label for=key>{label}</label>
         <span class="field">
             <input
+                node_ref=input
                 id=key
                 type=input_type
                 inputmode=if input_type == "number" { "numeric" } else { "text" }

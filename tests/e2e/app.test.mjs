@@ -25,7 +25,7 @@ test('changing the form updates the results and the URL without new history entr
   await app.modelSelect().selectOption('llama-3.1-70b');
   await app.precisionSelect().selectOption('int4');
   // Llama 3.1 70B at 4 bits (group scales, 16-bit embeddings): 36.8 GiB.
-  await app.page.getByText(/weights 36\.8 GB/).waitFor();
+  await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 36\.8 GB/ }).waitFor();
   assert.notEqual(await app.caption(), before.caption);
   assert.equal(app.params().get('model'), 'llama-3.1-70b');
   assert.equal(app.params().get('wq'), 'int4');
@@ -38,7 +38,7 @@ test('opening a shared URL restores the form and the same results', async () => 
   await first.waitForResults();
   await first.modelSelect().selectOption('mixtral-8x7b');
   await first.precisionSelect().selectOption('fp8');
-  await first.page.getByText(/weights 43\.7 GB/).waitFor();
+  await first.page.locator('[data-testid=memory-summary]', { hasText: /weights 43\.7 GB/ }).waitFor();
   const shared = first.page.url();
   const expected = { caption: await first.caption(), row: await first.firstRowText() };
 
@@ -60,7 +60,7 @@ test('dist/ works when served from a sub-path', async () => {
     assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     await app.precisionSelect().selectOption('bf16');
-    await app.page.getByText(/weights 131 GB/).waitFor();
+    await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 131 GB/ }).waitFor();
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     assert.deepEqual(app.consoleErrors, []);
   } finally {
@@ -124,7 +124,7 @@ test('a custom model is sized from its numbers and kept in the link', async () =
     await app.page.locator('#' + key).fill(value);
   }
   // 70B parameters in BF16: 1.4e11 bytes = 130 GiB.
-  await app.page.getByText(/weights 130 GB/).waitFor();
+  await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 130 GB/ }).waitFor();
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('kv_heads') === '8');
   assert.equal(app.params().get('model'), 'custom');
   assert.equal(app.params().get('params'), '70000000000');

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
 import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
 
 const env = sharedBrowserAndServer();
@@ -141,5 +142,70 @@ test('serving leaves spot out and says why; filters narrow the offers', async ()
   assert.ok(prices.every((p) => Number(p.replace(/[^\d.]/g, '')) <= 2), prices.join());
   const gpus = await app.page.locator('[data-testid=offers-table] tbody tr td:nth-child(3)').allTextContents();
   assert.ok(gpus.every((g) => g.startsWith('1×')), gpus.join());
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('presets set the whole workload, fields show it, and the link is the preset', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?conc=4');
+  await app.waitForResults();
+  const presets = app.page.getByTestId('preset-select');
+  await presets.selectOption('Chat with Llama 3.1 70B (32 users)');
+  await waitForParam(app, 'model', 'llama-3.1-70b');
+  // A field that stays on screen shows the preset's value, not the old one.
+  assert.equal(await app.page.locator('#conc').inputValue(), '32');
+  await presets.selectOption('Whisper transcription of 100 hours');
+  await waitForParam(app, 'task', 'audio');
+  assert.equal(app.params().get('batch'), '8');
+  // 100 hours is the default, so the link leaves it out; the field shows it.
+  assert.equal(await app.page.locator('#hours').inputValue(), '100');
+  assert.equal(await app.page.locator('#batch').inputValue(), '8');
+  await presets.selectOption('SDXL batch of 10,000 images');
+  await waitForParam(app, 'task', 'image');
+  assert.equal(await app.page.locator('#n').inputValue(), '10000');
+  await app.waitForResults();
+  // The offers left out are listed by reason.
+  const excluded = app.page.getByTestId('excluded');
+  assert.match(await excluded.locator('summary').textContent(), /^\d+ offers left out, and why$/);
+  assert.match(await excluded.textContent(), /needs [\d.]+ GB/);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('the memory bar stacks the parts against common card sizes, with a legend', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=llama-3.1-70b&wq=int4&conc=8');
+  await app.waitForResults();
+  const bar = app.page.getByTestId('memory-bar');
+  // The axis runs through the common card sizes up to the first that holds the need.
+  const labels = await bar.locator('.tick-label').allTextContents();
+  const sizes = ['24 GB', '48 GB', '80 GB', '141 GB', '192 GB'];
+  assert.deepEqual(labels, sizes.slice(0, labels.length));
+  const need = Number((await app.memory()).match(/^Memory on one GPU: ([\d.]+) GB/)[1]);
+  assert.ok(parseFloat(labels.at(-1)) >= need && (labels.length === 1 || parseFloat(labels.at(-2)) < need), `${labels} for ${need} GB`);
+  const legend = await bar.locator('.legend li').allTextContents();
+  assert.ok(legend.some((l) => /^weights [\d.]+ GB$/.test(l)) && legend.some((l) => /^KV cache [\d.]+ GB$/.test(l)), legend.join());
+  // The segments add up to the need stated above the bar.
+  const widths = await bar.locator('rect').evaluateAll((rects) => rects.map((r) => r.width.baseVal.valueInSpecifiedUnits));
+  assert.equal(widths.length, legend.length);
+  assert.match(await bar.locator('svg').getAttribute('aria-label'), /^[\d.]+ GB per GPU against card sizes/);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('the results export as CSV and JSON', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=1000');
+  await app.waitForResults();
+  const save = async (testid) => {
+    const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId(testid).click()]);
+    return { name: download.suggestedFilename(), text: await fs.readFile(await download.path(), 'utf8') };
+  };
+  const csv = await save('export-csv');
+  assert.equal(csv.name, 'whichgpu-offers.csv');
+  const lines = csv.text.trim().split('\n');
+  assert.match(lines[0], /^provider,instance,regions,gpu,gpu_count,spot,price_per_hour,/);
+  assert.ok(lines.length > 100, `${lines.length} lines`);
+  const json = await save('export-json');
+  assert.equal(json.name, 'whichgpu-offers.json');
+  const document = JSON.parse(json.text);
+  assert.equal(document.objective, 'cost');
+  assert.equal(document.results.length, lines.length - 1);
+  assert.equal(document.results[0].unit, 'thousand_images');
   assert.deepEqual(app.consoleErrors, []);
 });

@@ -1,0 +1,125 @@
+//! The ranked offers as JSON and CSV: what `whichgpu rank --json` prints
+//! and what the page's export buttons download.
+
+use crate::engine::{Offer, RankedOffer, Report, Snapshot};
+use serde_json::{json, Value};
+
+/// The region a row names: the first one matching the region filter, or
+/// the first listed.
+fn region_of(offer: &Offer, filter: &str) -> Option<String> {
+    let wanted = filter.to_lowercase();
+    offer.regions.iter().find(|r| r.to_lowercase().contains(&wanted)).or(offer.regions.first()).cloned()
+}
+
+/// One result row as JSON.
+pub fn row_json(ranked: &RankedOffer, snapshot: &Snapshot, region_filter: &str) -> Value {
+    let offer = &snapshot.offers[ranked.offer];
+    let cost = ranked.cost.as_ref();
+    json!({
+        "provider": offer.provider,
+        "instance": offer.instance,
+        "region": region_of(offer, region_filter),
+        "regions": offer.regions,
+        "gpu": offer.gpu,
+        "gpu_count": offer.gpu_count,
+        "vram_gb": offer.vram_gb,
+        "spot": ranked.spot,
+        "price_per_hour": ranked.price_per_hour,
+        "instances": cost.map(|c| c.instances),
+        "job_hours": cost.map(|c| c.job_hours),
+        "billed_hours": cost.map(|c| c.billed_hours),
+        "job_cost": cost.map(|c| c.job_cost),
+        "monthly_cost": cost.map(|c| c.monthly_cost),
+        "storage_cost": cost.and_then(|c| c.storage_cost),
+        "egress_cost": cost.and_then(|c| c.egress_cost),
+        "gpu_hours": cost.map(|c| c.gpu_hours),
+        "cost_per_unit": cost.map(|c| c.cost_per_unit),
+        "unit": cost.map(|c| c.unit),
+        "badges": ranked.badges,
+        "pareto": ranked.pareto,
+        "max_concurrency": ranked.max_concurrency,
+        "speed": ranked.speed,
+    })
+}
+
+/// The first `top` rows as JSON.
+pub fn results_json(report: &Report, snapshot: &Snapshot, region_filter: &str, top: usize) -> Vec<Value> {
+    report.results.iter().take(top).map(|ranked| row_json(ranked, snapshot, region_filter)).collect()
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn number(value: Option<f64>) -> String {
+    value.map(|v| format!("{v}")).unwrap_or_default()
+}
+
+/// Every result row as CSV, one line per row, with a header.
+pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
+    let mut out = String::from(
+        "provider,instance,regions,gpu,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto\n",
+    );
+    for ranked in &report.results {
+        let offer = &snapshot.offers[ranked.offer];
+        let cost = ranked.cost.as_ref();
+        let speed = ranked.speed.as_ref();
+        let badges: Vec<&str> = ranked.badges.iter().map(|b| b.label()).collect();
+        let cells = [
+            field(&offer.provider),
+            field(&offer.instance),
+            field(&offer.regions.join(" ")),
+            field(&offer.gpu),
+            offer.gpu_count.to_string(),
+            ranked.spot.to_string(),
+            format!("{}", ranked.price_per_hour),
+            field(&speed.map(|s| s.headline()).unwrap_or_default()),
+            speed.map(|s| format!("{:?}", s.bound).to_lowercase()).unwrap_or_default(),
+            number(cost.map(|c| c.job_hours)),
+            number(cost.map(|c| c.billed_hours)),
+            number(cost.map(|c| c.job_cost)),
+            number(cost.and_then(|c| c.storage_cost)),
+            number(cost.and_then(|c| c.egress_cost)),
+            number(cost.map(|c| c.cost_per_unit)),
+            field(cost.map(|c| c.unit.label()).unwrap_or_default()),
+            field(&badges.join("; ")),
+            ranked.pareto.to_string(),
+        ];
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::engine::{rank, Catalog, Task, Workload};
+
+    #[test]
+    fn the_csv_has_a_line_per_row_and_quotes_what_needs_it() {
+        let catalog = Catalog::bundled().unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json")).unwrap();
+        let snapshot = Snapshot::from_json(&text).unwrap();
+        let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
+        let csv = results_csv(&report, &snapshot);
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let headers = reader.headers().unwrap().clone();
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), report.results.len());
+        let unit = headers.iter().position(|h| h == "unit").unwrap();
+        // Rows on GPUs without the figures a speed needs have no cost.
+        let costed = report.results.iter().filter(|r| r.cost.is_some()).count();
+        assert!(costed * 10 > rows.len() * 9, "{costed} of {}", rows.len());
+        assert_eq!(rows.iter().filter(|r| &r[unit] == "1,000 images").count(), costed);
+        assert_eq!(field("a,b \"c\""), "\"a,b \"\"c\"\"\"");
+        let json = results_json(&report, &snapshot, "", 3);
+        assert_eq!(json.len(), 3);
+        assert_eq!(json[0]["unit"], "thousand_images");
+    }
+}

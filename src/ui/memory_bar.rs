@@ -1,0 +1,74 @@
+//! The memory one GPU needs, as a stacked bar against common card sizes.
+
+use crate::engine::memory::{format_gb, MemoryBreakdown, BYTES_PER_GB};
+use leptos::prelude::*;
+
+/// Card sizes the bar is measured against (GB): 24 (RTX 4090, L4, A10),
+/// 48 (L40S, A6000), 80 (A100, H100), 141 (H200), 192 (B200, MI300X).
+const CARD_SIZES_GB: [f64; 5] = [24.0, 48.0, 80.0, 141.0, 192.0];
+
+/// One colour per part, in `MemoryBreakdown::parts` order; the legend
+/// names every part with its size, so colour is never the only signal.
+const COLOURS: [&str; 7] = ["#4e79a7", "#59a14f", "#f28e2b", "#e15759", "#b07aa1", "#76b7b2", "#9c755f"];
+
+#[component]
+pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
+    let per_gpu_gb = memory.per_gpu_bytes / BYTES_PER_GB;
+    // The parts are totals over the GPUs; scale them to one GPU's share.
+    let scale = if memory.total_bytes > 0.0 { memory.per_gpu_bytes / memory.total_bytes } else { 0.0 };
+    let parts: Vec<(usize, &'static str, f64)> = memory
+        .parts()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (_, bytes))| *bytes > 0.0)
+        .map(|(i, (name, bytes))| (i, name, bytes * scale / BYTES_PER_GB))
+        .collect();
+    // The axis reaches the first card size past the need (or the need).
+    let axis_gb = CARD_SIZES_GB.iter().copied().find(|size| *size >= per_gpu_gb).unwrap_or(per_gpu_gb).max(24.0) * 1.05;
+    let x = |gb: f64| gb / axis_gb * 100.0;
+    let mut offset = 0.0;
+    let segments = parts
+        .iter()
+        .map(|&(i, name, gb)| {
+            let start = offset;
+            offset += gb;
+            view! {
+                <rect x=format!("{:.2}%", x(start)) y="4" width=format!("{:.2}%", x(gb)) height="24" fill=COLOURS[i % COLOURS.len()]>
+                    <title>{format!("{name}: {}", format_gb(gb * BYTES_PER_GB))}</title>
+                </rect>
+            }
+        })
+        .collect_view();
+    let ticks = CARD_SIZES_GB
+        .iter()
+        .filter(|size| **size <= axis_gb)
+        .map(|&size| {
+            view! {
+                <line x1=format!("{:.2}%", x(size)) x2=format!("{:.2}%", x(size)) y1="0" y2="34" class="tick" />
+                <text x=format!("{:.2}%", x(size)) y="48" text-anchor="middle" class="tick-label">{format!("{size:.0} GB")}</text>
+            }
+        })
+        .collect_view();
+    let legend = parts
+        .iter()
+        .map(|&(i, name, gb)| {
+            view! {
+                <li>
+                    <span class="swatch" style=format!("background:{}", COLOURS[i % COLOURS.len()]) aria-hidden="true"></span>
+                    {format!("{name} {}", format_gb(gb * BYTES_PER_GB))}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="memory-bar" data-testid="memory-bar">
+            <svg width="100%" height="52" role="img" aria-label=format!("{} per GPU against card sizes of 24, 48, 80, 141 and 192 GB", format_gb(memory.per_gpu_bytes))>
+                {segments}
+                {ticks}
+            </svg>
+            <figcaption>
+                <ul class="legend">{legend}</ul>
+            </figcaption>
+        </figure>
+    }
+}
