@@ -3,6 +3,7 @@
 //! `timing` (User Timing marks for benchmarks), `download` (files).
 
 mod app;
+mod cost_chart;
 mod download;
 mod memory_bar;
 mod offers_table;

@@ -1,7 +1,8 @@
 //! The ranked offers table.
 
+use super::cost_chart::{CostChart, CostChartProps};
 use crate::engine::cost::hours_label;
-use crate::engine::{Catalog, Report, Snapshot};
+use crate::engine::{Catalog, Report, Snapshot, Task};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -10,8 +11,16 @@ pub const VISIBLE_ROWS: usize = 50;
 
 /// The offers that hold the workload, best first for the objective.
 #[component]
-pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
+pub fn OffersTable(
+    catalog: &'static Catalog,
+    snapshot: Arc<Snapshot>,
+    report: Report,
+    /// The task, for the chart's axes.
+    #[prop(optional)]
+    task: Option<Task>,
+) -> impl IntoView {
     let report = Arc::new(report);
+    let report_task = task.unwrap_or(Task::Infer);
     let rows_listed = report.results.len();
     // Offers, not rows: an offer may be listed on-demand and spot.
     let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
@@ -31,11 +40,13 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
     } else {
         format!("{fitting} of {total} offers hold this workload, {by}:")
     };
-    let rows = report
-        .results
-        .iter()
-        .take(shown)
-        .map(|ranked| {
+    // The row the chart selected; one past the first rows is shown too.
+    let selected = RwSignal::new(None::<usize>);
+    let (row_report, row_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    let render_row = move |index: usize| {
+        let ranked = &row_report.results[index];
+        let snapshot = &row_snapshot;
+        {
             let offer = &snapshot.offers[ranked.offer];
             let gpu_name = catalog.gpu(&offer.gpu).map(|g| g.name.clone()).unwrap_or_else(|_| offer.gpu.clone());
             let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
@@ -44,10 +55,9 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 Some(cloud) => format!("{provider} · {cloud}"),
                 None => provider,
             };
-            let (speed, bound) = ranked
-                .speed
-                .as_ref()
-                .map_or((String::from("–"), String::new()), |s| (s.headline(), format!("{:?}", s.bound).to_lowercase()));
+            let (speed, bound) = ranked.speed.as_ref().map_or((String::from("–"), String::new()), |s| {
+                (s.headline(), format!("{:?}", s.bound).to_lowercase())
+            });
             let cost = ranked.cost.as_ref();
             let job = cost.map_or(String::from("–"), |c| hours_label(c.job_hours));
             let billed = cost.map_or(String::new(), |c| format!("billed {}", hours_label(c.billed_hours)));
@@ -55,10 +65,20 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
                 format!("{}{extras}", dollars(c.job_cost))
             });
-            let per_unit = cost.map_or(String::from("–"), |c| format!("{} / {}", dollars(c.cost_per_unit), c.unit.label()));
+            let per_unit =
+                cost.map_or(String::from("–"), |c| format!("{} / {}", dollars(c.cost_per_unit), c.unit.label()));
             let badges = ranked.badges.iter().map(|b| view! { <span class="badge">{b.label()}</span> }).collect_view();
+            let row = NodeRef::<leptos::html::Tr>::new();
+            // Brought into view when the chart selects it.
+            Effect::new(move |_| {
+                if selected.get() == Some(index) {
+                    if let Some(element) = row.get() {
+                        element.scroll_into_view();
+                    }
+                }
+            });
             view! {
-                <tr data-testid="offer-row" class:pareto=ranked.pareto>
+                <tr data-testid="offer-row" node_ref=row class:pareto=ranked.pareto class:selected=move || selected.get() == Some(index)>
                     <td>{provider}</td>
                     <td>{offer.instance.clone()}</td>
                     <td>{format!("{}× {gpu_name}", offer.gpu_count)}</td>
@@ -81,8 +101,21 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                     </td>
                 </tr>
             }
-        })
-        .collect_view();
+        }
+    };
+    let rows = move || {
+        let mut indices: Vec<usize> = (0..shown).collect();
+        if let Some(extra) = selected.get().filter(|&i| i >= shown && i < rows_listed) {
+            indices.push(extra);
+        }
+        indices.into_iter().map(render_row.clone()).collect_view()
+    };
+    let chart = CostChart(CostChartProps {
+        report: Arc::clone(&report),
+        snapshot: Arc::clone(&snapshot),
+        task: report_task,
+        selected,
+    });
     let advice = report.advice.clone();
     // The exports, made on demand: every row, as CSV and as the CLI's
     // `rank --json` rows.
@@ -136,6 +169,7 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 {advice.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
             </ul>
         })}
+        {chart}
         <div class="table-scroll">
         <table class="offers" data-testid="offers-table">
             <caption data-testid="offers-caption">{caption}</caption>

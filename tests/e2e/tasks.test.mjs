@@ -209,3 +209,26 @@ test('the results export as CSV and JSON', async () => {
   assert.equal(document.results[0].unit, 'thousand_images');
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('the cost-vs-speed chart marks the frontier and selects a row on click', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=10000');
+  await app.waitForResults();
+  const chart = app.page.getByTestId('cost-chart');
+  const points = chart.getByTestId('chart-point');
+  assert.ok((await points.count()) > 50);
+  const frontier = await chart.locator('circle.pareto').count();
+  assert.ok(frontier >= 1);
+  assert.ok((await chart.getByTestId('chart-frontier').getAttribute('points')).split(' ').length === frontier);
+  // Hovering names the offer; clicking a point far down the ranking shows
+  // and highlights its row in the table.
+  const last = points.last();
+  const label = await last.getAttribute('aria-label');
+  assert.match(label, /^\S+ \S+: \d+× \S+.*, \$[\d.]+ and [\d.]+ h$/);
+  await last.click();
+  const selected = app.page.locator('tr.selected');
+  await selected.waitFor();
+  const [provider, instance] = label.split(':')[0].split(' ');
+  assert.ok((await selected.textContent()).includes(instance), `${instance} in ${await selected.textContent()}`);
+  assert.ok(provider.length > 0);
+  assert.deepEqual(app.consoleErrors, []);
+});

@@ -1,0 +1,152 @@
+//! Cost against speed for the ranked offers, on log scales, with the Pareto
+//! frontier drawn through the offers nothing beats on both. Hovering a
+//! point names the offer; clicking it selects its row in the table.
+
+use crate::engine::{Report, Snapshot, Task};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Points drawn at most: the best rows for the objective.
+const MAX_POINTS: usize = 400;
+
+const WIDTH: f64 = 640.0;
+const HEIGHT: f64 = 260.0;
+const MARGIN: f64 = 48.0;
+
+/// (cost, time) of a row as the chart plots it: serving puts $/1M tokens
+/// against each user's seconds per token; other jobs their cost against
+/// their hours.
+fn point(report: &Report, row: usize, task: Task) -> Option<(f64, f64)> {
+    let ranked = &report.results[row];
+    let cost = ranked.cost.as_ref()?;
+    match task {
+        Task::Infer => Some((cost.cost_per_unit, 1.0 / ranked.speed.as_ref()?.decode_tokens_per_s?)),
+        _ => Some((cost.job_cost, cost.job_hours)),
+    }
+    .filter(|(c, t)| *c > 0.0 && *t > 0.0 && c.is_finite() && t.is_finite())
+}
+
+/// A log-scale axis over `values`, padded a little.
+#[derive(Clone, Copy)]
+struct Axis {
+    low: f64,
+    high: f64,
+}
+
+impl Axis {
+    fn over(values: impl Iterator<Item = f64>) -> Axis {
+        let (low, high) = values.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (low, high) = (low.log10() - 0.05, high.log10() + 0.05);
+        if high - low < 0.2 {
+            Axis { low: low - 0.1, high: high + 0.1 }
+        } else {
+            Axis { low, high }
+        }
+    }
+
+    /// 0..1 along the axis.
+    fn at(&self, value: f64) -> f64 {
+        (value.log10() - self.low) / (self.high - self.low)
+    }
+}
+
+/// "$12", "$0.42", "3.5 h".
+fn short(value: f64, unit: &str) -> String {
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 1.0 {
+        1
+    } else {
+        3
+    };
+    match unit {
+        "$" => format!("${value:.digits$}"),
+        _ => format!("{value:.digits$} {unit}"),
+    }
+}
+
+#[component]
+pub fn CostChart(
+    report: Arc<Report>,
+    snapshot: Arc<Snapshot>,
+    task: Task,
+    /// The selected row of the table (an index into `report.results`).
+    selected: RwSignal<Option<usize>>,
+) -> impl IntoView {
+    let rows: Vec<(usize, f64, f64)> = (0..report.results.len().min(MAX_POINTS))
+        .filter_map(|row| point(&report, row, task).map(|(c, t)| (row, c, t)))
+        .collect();
+    if rows.len() < 2 {
+        return None;
+    }
+    let (cost_axis, time_axis) = (Axis::over(rows.iter().map(|r| r.1)), Axis::over(rows.iter().map(|r| r.2)));
+    let x = move |time: f64| MARGIN + time_axis.at(time) * (WIDTH - 2.0 * MARGIN);
+    let y = move |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
+    let (cost_label, time_label, time_unit) = match task {
+        Task::Infer => ("$ per 1M output tokens", "seconds per token for each user (lower is faster)", "s"),
+        _ => ("whole job, $", "job hours (lower is faster)", "h"),
+    };
+    // The frontier, cheapest first.
+    let mut frontier: Vec<(f64, f64)> =
+        rows.iter().filter(|r| report.results[r.0].pareto).map(|&(_, c, t)| (c, t)).collect();
+    frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let frontier_path: String =
+        frontier.iter().map(|&(c, t)| format!("{:.1},{:.1}", x(t), y(c))).collect::<Vec<_>>().join(" ");
+    let points = rows
+        .iter()
+        .map(|&(row, cost, time)| {
+            let ranked = &report.results[row];
+            let offer = &snapshot.offers[ranked.offer];
+            let label = format!(
+                "{} {}: {}× {}{}, {} and {}",
+                offer.provider,
+                offer.instance,
+                offer.gpu_count,
+                offer.gpu,
+                if ranked.spot { " (spot)" } else { "" },
+                short(cost, "$"),
+                short(time, time_unit)
+            );
+            let pareto = ranked.pareto;
+            let aria = label.clone();
+            view! {
+                <circle
+                    cx=format!("{:.1}", x(time))
+                    cy=format!("{:.1}", y(cost))
+                    r=if pareto { "5" } else { "3" }
+                    class=if pareto { "point pareto" } else { "point" }
+                    class:selected=move || selected.get() == Some(row)
+                    data-testid="chart-point"
+                    tabindex="0"
+                    role="button"
+                    aria-label=aria
+                    on:click=move |_| selected.set(Some(row))
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" || ev.key() == " " {
+                            selected.set(Some(row));
+                        }
+                    }
+                >
+                    <title>{label}</title>
+                </circle>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <figure class="cost-chart" data-testid="cost-chart">
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") width="100%" role="group" aria-label="Cost against speed of the best offers; the line joins those nothing beats on both">
+                <line x1=MARGIN y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
+                <line x1=MARGIN y1=MARGIN x2=MARGIN y2=HEIGHT - MARGIN class="axis" />
+                <text x=WIDTH / 2.0 y=HEIGHT - 12.0 text-anchor="middle" class="axis-label">{time_label}</text>
+                <text x="14" y=HEIGHT / 2.0 text-anchor="middle" class="axis-label" transform=format!("rotate(-90 14 {})", HEIGHT / 2.0)>{cost_label}</text>
+                <text x=MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="start" class="tick-label">{short(10f64.powf(time_axis.low), time_unit)}</text>
+                <text x=WIDTH - MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="end" class="tick-label">{short(10f64.powf(time_axis.high), time_unit)}</text>
+                <text x=MARGIN - 4.0 y=HEIGHT - MARGIN text-anchor="end" class="tick-label">{short(10f64.powf(cost_axis.low), "$")}</text>
+                <text x=MARGIN - 4.0 y=MARGIN + 4.0 text-anchor="end" class="tick-label">{short(10f64.powf(cost_axis.high), "$")}</text>
+                <polyline points=frontier_path class="frontier" data-testid="chart-frontier" />
+                {points}
+            </svg>
+            <figcaption>"Each dot is an offer; the line joins the best trade-offs (nothing else is both cheaper and faster). Click a dot to find it in the table."</figcaption>
+        </figure>
+    })
+}
