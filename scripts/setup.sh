@@ -56,8 +56,8 @@ if $WITH_TEST; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
-  if [[ ! -d tests/e2e/node_modules/playwright-core ]]; then
-    say "installing the e2e packages (playwright-core, driving /usr/bin/chromium)"
+  if [[ ! -d tests/e2e/node_modules/playwright-core || ! -d tests/e2e/node_modules/axe-core ]]; then
+    say "installing the e2e packages (playwright-core, driving /usr/bin/chromium; axe-core)"
     (cd tests/e2e && npm ci --no-audit --no-fund --silent)
   fi
 fi

@@ -170,7 +170,7 @@ pub fn OffersTable(
             </ul>
         })}
         {chart}
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Ranked offers (scrolls sideways)">
         <table class="offers" data-testid="offers-table">
             <caption data-testid="offers-caption">{caption}</caption>
             <thead>

@@ -1,0 +1,25 @@
+// Accessibility (issue 7): axe-core, injected into the page in Chromium,
+// finds no serious or critical violations on each task's page.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
+
+const env = sharedBrowserAndServer();
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+for (const query of ['', '?task=finetune', '?task=image&n=1000', '?task=audio']) {
+  test(`no serious or critical axe violations on ${query || 'the default page'}`, async () => {
+    const app = await WhichGpuPage.open(env.browser, env.server.url + query);
+    await app.waitForResults();
+    await app.page.addScriptTag({ path: path.resolve(axePath) });
+    const violations = await app.page.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+    assert.deepEqual(violations, []);
+  });
+}
