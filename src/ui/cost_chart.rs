@@ -6,8 +6,9 @@ use crate::engine::{Report, Snapshot, Task};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// Points drawn at most: the best rows for the objective.
-const MAX_POINTS: usize = 400;
+/// Points drawn at most: the best rows for the objective (every point is a
+/// focusable element, so this bounds the page's first render).
+const MAX_POINTS: usize = 200;
 
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 260.0;
@@ -92,6 +93,7 @@ pub fn CostChart(
     frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
     let frontier_path: String =
         frontier.iter().map(|&(c, t)| format!("{:.1},{:.1}", x(t), y(c))).collect::<Vec<_>>().join(" ");
+    let placed: Vec<(usize, f64, f64)> = rows.iter().map(|&(row, cost, time)| (row, x(time), y(cost))).collect();
     let points = rows
         .iter()
         .map(|&(row, cost, time)| {
@@ -115,7 +117,6 @@ pub fn CostChart(
                     cy=format!("{:.1}", y(cost))
                     r=if pareto { "5" } else { "3" }
                     class=if pareto { "point pareto" } else { "point" }
-                    class:selected=move || selected.get() == Some(row)
                     data-testid="chart-point"
                     tabindex="0"
                     role="button"
@@ -145,6 +146,13 @@ pub fn CostChart(
                 <text x=MARGIN - 4.0 y=MARGIN + 4.0 text-anchor="end" class="tick-label">{short(10f64.powf(cost_axis.high), "$")}</text>
                 <polyline points=frontier_path class="frontier" data-testid="chart-frontier" />
                 {points}
+                // One ring marks the selected offer, so the points need no
+                // reactive state of their own.
+                {move || {
+                    selected.get().and_then(|row| placed.iter().find(|p| p.0 == row)).map(|&(_, cx, cy)| {
+                        view! { <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r="8" class="selected-ring" /> }
+                    })
+                }}
             </svg>
             <figcaption>"Each dot is an offer; the line joins the best trade-offs (nothing else is both cheaper and faster). Click a dot to find it in the table."</figcaption>
         </figure>

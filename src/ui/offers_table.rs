@@ -110,12 +110,20 @@ pub fn OffersTable(
         }
         indices.into_iter().map(render_row.clone()).collect_view()
     };
-    let chart = CostChart(CostChartProps {
-        report: Arc::clone(&report),
-        snapshot: Arc::clone(&snapshot),
-        task: report_task,
-        selected,
-    });
+    // The chart draws a frame after the table, so the rows show first.
+    let chart_ready = RwSignal::new(false);
+    request_animation_frame(move || chart_ready.set(true));
+    let (chart_report, chart_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    let chart = move || {
+        chart_ready.get().then(|| {
+            CostChart(CostChartProps {
+                report: Arc::clone(&chart_report),
+                snapshot: Arc::clone(&chart_snapshot),
+                task: report_task,
+                selected,
+            })
+        })
+    };
     let advice = report.advice.clone();
     // The exports, made on demand: every row, as CSV and as the CLI's
     // `rank --json` rows.
@@ -140,36 +148,42 @@ pub fn OffersTable(
     let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().map(|(r, o)| (r.to_string(), o)).collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
     let excluded_count = report.excluded.len();
-    let excluded = groups
-        .into_iter()
-        .map(|(reason, offers)| {
-            let examples: Vec<String> = offers
-                .iter()
-                .take(3)
-                .map(|&i| {
-                    let offer = &snapshot.offers[i];
-                    format!("{} {} ({}× {})", offer.provider, offer.instance, offer.gpu_count, offer.gpu)
-                })
-                .collect();
-            let more = offers.len().saturating_sub(examples.len());
-            let examples =
-                if more > 0 { format!("{} and {more} more", examples.join(", ")) } else { examples.join(", ") };
-            view! {
-                <li>
-                    <strong>{format!("{} × ", offers.len())}</strong>
-                    {reason}
-                    <span class="examples">{format!(": {examples}")}</span>
-                </li>
-            }
-        })
-        .collect_view();
+    let opened = RwSignal::new(false);
+    let excluded_snapshot = Arc::clone(&snapshot);
+    let excluded = move || {
+        groups
+            .clone()
+            .into_iter()
+            .map(|(reason, offers)| {
+                let examples: Vec<String> = offers
+                    .iter()
+                    .take(3)
+                    .map(|&i| {
+                        let offer = &excluded_snapshot.offers[i];
+                        format!("{} {} ({}× {})", offer.provider, offer.instance, offer.gpu_count, offer.gpu)
+                    })
+                    .collect();
+                let more = offers.len().saturating_sub(examples.len());
+                let examples =
+                    if more > 0 { format!("{} and {more} more", examples.join(", ")) } else { examples.join(", ") };
+                view! {
+                    <li>
+                        <strong>{format!("{} × ", offers.len())}</strong>
+                        {reason}
+                        <span class="examples">{format!(": {examples}")}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     view! {
         {(!advice.is_empty()).then(|| view! {
             <ul class="advice" data-testid="advice">
                 {advice.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
             </ul>
         })}
-        {chart}
+        // The slot keeps the chart's height while it draws: no layout shift.
+        {(rows_listed >= 2).then(|| view! { <div class="chart-slot">{chart.clone()}</div> })}
         <div class="table-scroll" tabindex="0" role="region" aria-label="Ranked offers (scrolls sideways)">
         <table class="offers" data-testid="offers-table">
             <caption data-testid="offers-caption">{caption}</caption>
@@ -206,9 +220,10 @@ pub fn OffersTable(
             <span role="alert">{move || export_problem.get()}</span>
         </p>
         {(excluded_count > 0).then(|| view! {
-            <details class="excluded" data-testid="excluded">
+            // The list is built when first opened: it can run to hundreds of groups.
+            <details class="excluded" data-testid="excluded" on:toggle=move |_| opened.set(true)>
                 <summary>{format!("{excluded_count} offers left out, and why")}</summary>
-                <ul>{excluded}</ul>
+                <ul>{move || opened.get().then(&excluded)}</ul>
             </details>
         })}
         {report.results.first().and_then(|r| r.speed.as_ref()).map(|s| {

@@ -166,6 +166,10 @@ test('presets set the whole workload, fields show it, and the link is the preset
   // The offers left out are listed by reason.
   const excluded = app.page.getByTestId('excluded');
   assert.match(await excluded.locator('summary').textContent(), /^\d+ offers left out, and why$/);
+  // The list is built when opened.
+  assert.equal(await excluded.locator('li').count(), 0);
+  await excluded.locator('summary').click();
+  await excluded.locator('li').first().waitFor();
   assert.match(await excluded.textContent(), /needs [\d.]+ GB/);
   assert.deepEqual(app.consoleErrors, []);
 });
