@@ -278,22 +278,9 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 
 /// The speed figures that apply, the bound and why, and the job's hours.
 fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) {
-    let figures = [
-        ("decode per sequence", s.decode_tokens_per_s, "tokens/s"),
-        ("output, all sequences", s.output_tokens_per_s, "tokens/s"),
-        ("prefill", s.prefill_tokens_per_s, "tokens/s"),
-        ("time to first token", s.ttft_s, "s"),
-        ("training", s.train_tokens_per_s, "tokens/s"),
-        ("denoiser steps", s.steps_per_s, "steps/s"),
-        ("per image", s.seconds_per_image, "s"),
-        ("per clip", s.seconds_per_clip, "s"),
-        ("real-time factor", s.realtime_factor, "s per s of audio"),
-    ];
     let _ = writeln!(out, "speed (estimates, {} arithmetic):", s.compute_precision.label());
-    for (name, value, unit) in figures {
-        if let Some(value) = value {
-            let _ = writeln!(out, "  {name:<22} {} {unit}", significant(value));
-        }
+    for (name, value, unit) in s.figures() {
+        let _ = writeln!(out, "  {name:<22} {} {unit}", significant(value));
     }
     if let Some(mfu) = s.mfu {
         let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", mfu * 100.0);
@@ -317,12 +304,7 @@ fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) 
 
 /// Three significant figures, without exponent notation.
 fn significant(value: f64) -> String {
-    let digits = if value.abs() >= 100.0 {
-        0
-    } else if value.abs() >= 10.0 {
-        1
-    } else {
-        2
-    };
+    let magnitude = if value == 0.0 { 0.0 } else { value.abs().log10().floor() };
+    let digits = (2.0 - magnitude).clamp(0.0, 6.0) as usize;
     format!("{value:.digits$}")
 }

@@ -47,6 +47,63 @@ pub fn results_json(report: &Report, snapshot: &Snapshot, region_filter: &str, t
     report.results.iter().take(top).map(|ranked| row_json(ranked, snapshot, region_filter)).collect()
 }
 
+/// A row's whole story in (label, value) pairs, for the page's expanded
+/// row: what is billed and why, what is unknown, the speed figures and the
+/// layout, and the speed's notes.
+pub fn row_breakdown(ranked: &RankedOffer, snapshot: &Snapshot) -> Vec<(String, String)> {
+    let offer = &snapshot.offers[ranked.offer];
+    let provider = snapshot.provider(&offer.provider);
+    let money = |v: f64| if v < 1.0 { format!("${v:.4}") } else { format!("${v:.2}") };
+    let unknown = || "unknown (the provider's price is not in the data)".to_string();
+    let mut lines: Vec<(String, String)> = Vec::new();
+    let mut add = |label: &str, value: String| lines.push((label.to_string(), value));
+    add("Capacity", if ranked.spot { "spot (can be interrupted)".into() } else { "on-demand".into() });
+    add("Price", format!("{}/h for {}× {}", money(ranked.price_per_hour), offer.gpu_count, offer.gpu));
+    let billing = match provider.and_then(|p| p.billing_increment_s) {
+        Some(step) => {
+            let minimum =
+                provider.and_then(|p| p.minimum_charge_s).map_or(String::new(), |m| format!(", at least {m} s"));
+            format!("per {step} s{minimum}")
+        }
+        None => "not known: billed as used".to_string(),
+    };
+    add("Billing", billing);
+    if let Some(c) = &ranked.cost {
+        if c.instances > 1 {
+            add("Instances", format!("{} for the stated load", c.instances));
+        }
+        add("Job time", format!("{:.2} h (start-up included)", c.job_hours));
+        add("Billed time", format!("{:.2} h per instance, {:.1} GPU-hours", c.billed_hours, c.gpu_hours));
+        add("GPU time", money(c.gpu_cost));
+        add("Storage", c.storage_cost.map_or_else(unknown, money));
+        add("Egress", c.egress_cost.map_or_else(unknown, money));
+        add("Job cost", money(c.job_cost));
+        if (c.monthly_cost - c.job_cost).abs() > 1e-9 {
+            add("A month of runs", money(c.monthly_cost));
+        }
+        add("Per unit", format!("{} per {}", money(c.cost_per_unit), c.unit.label()));
+    }
+    if let Some(s) = &ranked.speed {
+        for (label, value, unit) in s.figures() {
+            add(label, format!("{value:.3} {unit}"));
+        }
+        if let Some(mfu) = s.mfu {
+            add("MFU", format!("{:.0}%", mfu * 100.0));
+        }
+        if let (Some(group), Some(replicas)) = (s.tensor_parallel, s.replicas) {
+            add("Layout", format!("{replicas} replica(s) of {group} GPU(s)"));
+        }
+        if let Some(running) = s.running_concurrency {
+            add("Requests running at once", running.to_string());
+        }
+        add("Bound", s.bound.explanation().to_string());
+        for note in &s.notes {
+            add("Note", note.clone());
+        }
+    }
+    lines
+}
+
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 fn field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
@@ -121,5 +178,36 @@ mod tests {
         let json = results_json(&report, &snapshot, "", 3);
         assert_eq!(json.len(), 3);
         assert_eq!(json[0]["unit"], "thousand_images");
+    }
+
+    #[test]
+    fn an_expanded_row_tells_what_is_billed_and_what_is_unknown() {
+        let catalog = Catalog::bundled().unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json")).unwrap();
+        let snapshot = Snapshot::from_json(&text).unwrap();
+        let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
+        for ranked in report.results.iter().filter(|r| r.cost.is_some()).take(20) {
+            let lines = row_breakdown(ranked, &snapshot);
+            let labels: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
+            for wanted in [
+                "Capacity",
+                "Price",
+                "Billing",
+                "Job time",
+                "Billed time",
+                "GPU time",
+                "Storage",
+                "Egress",
+                "Job cost",
+                "Per unit",
+                "Per image",
+                "Bound",
+            ] {
+                assert!(labels.contains(&wanted), "{wanted} missing: {labels:?}");
+            }
+            let cost = ranked.cost.as_ref().unwrap();
+            let storage = &lines.iter().find(|(l, _)| l == "Storage").unwrap().1;
+            assert_eq!(storage.starts_with("unknown"), cost.storage_cost.is_none());
+        }
     }
 }

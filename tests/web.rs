@@ -220,7 +220,7 @@ fn a_resellers_offer_names_the_cloud_behind_it() {
         move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
     )
     .forget();
-    assert_eq!(texts(&root, "tbody tr:first-child td:first-child"), ["Lambda · lambdalabs"]);
+    assert_eq!(texts(&root, "tbody tr:first-child td:first-child .provider"), ["Lambda · lambdalabs"]);
 }
 
 #[wasm_bindgen_test]

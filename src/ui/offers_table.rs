@@ -42,6 +42,8 @@ pub fn OffersTable(
     };
     // The row the chart selected; one past the first rows is shown too.
     let selected = RwSignal::new(None::<usize>);
+    // The row whose cost breakdown is open.
+    let expanded = RwSignal::new(None::<usize>);
     let (row_report, row_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
     let render_row = move |index: usize| {
         let ranked = &row_report.results[index];
@@ -77,9 +79,30 @@ pub fn OffersTable(
                     }
                 }
             });
+            let is_open = move || expanded.get() == Some(index);
+            let (detail_report, detail_snapshot) = (Arc::clone(&row_report), Arc::clone(snapshot));
+            let details = move || {
+                crate::export::row_breakdown(&detail_report.results[index], &detail_snapshot)
+                    .into_iter()
+                    .map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> })
+                    .collect_view()
+            };
             view! {
                 <tr data-testid="offer-row" node_ref=row class:pareto=ranked.pareto class:selected=move || selected.get() == Some(index)>
-                    <td>{provider}</td>
+                    <td>
+                        <button
+                            type="button"
+                            class="expand"
+                            data-testid="expand-row"
+                            aria-expanded=move || if is_open() { "true" } else { "false" }
+                            aria-label="Cost breakdown and reasons"
+                            on:click=move |_| expanded.update(|open| *open = if *open == Some(index) { None } else { Some(index) })
+                        >
+                            {move || if is_open() { "▾" } else { "▸" }}
+                        </button>
+                        " "
+                        <span class="provider">{provider}</span>
+                    </td>
                     <td>{offer.instance.clone()}</td>
                     <td>{format!("{}× {gpu_name}", offer.gpu_count)}</td>
                     <td class="num">{format!("{:.0} GB", offer.total_vram_gb())}</td>
@@ -100,6 +123,13 @@ pub fn OffersTable(
                         {badges}
                     </td>
                 </tr>
+                <Show when=is_open>
+                    <tr class="details" data-testid="row-details">
+                        <td colspan="11">
+                            <dl class="breakdown">{details.clone()}</dl>
+                        </td>
+                    </tr>
+                </Show>
             }
         }
     };

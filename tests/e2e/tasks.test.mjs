@@ -236,3 +236,23 @@ test('the cost-vs-speed chart marks the frontier and selects a row on click', as
   assert.ok(provider.length > 0);
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('expanding a row shows its cost breakdown and the reasons', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=finetune&method=qlora');
+  await app.waitForResults();
+  const toggle = app.page.getByTestId('expand-row').first();
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  await toggle.click();
+  const details = app.page.getByTestId('row-details');
+  await details.waitFor();
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  const text = await details.textContent();
+  for (const part of ['Billing', 'Billed time', 'GPU time', 'Storage', 'Egress', 'Job cost', 'Training', 'MFU', 'Bound']) {
+    assert.ok(text.includes(part), `${part} in ${text}`);
+  }
+  // Keyboard: the toggle is a button; Enter closes it again.
+  await toggle.focus();
+  await app.page.keyboard.press('Enter');
+  await details.waitFor({ state: 'detached' });
+  assert.deepEqual(app.consoleErrors, []);
+});

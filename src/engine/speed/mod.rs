@@ -126,6 +126,25 @@ impl Speed {
 }
 
 impl Speed {
+    /// The figures that apply, as (label, value, unit), in the order the
+    /// CLI and the page's breakdown list them.
+    pub fn figures(&self) -> Vec<(&'static str, f64, &'static str)> {
+        [
+            ("Decode per request", self.decode_tokens_per_s, "tokens/s"),
+            ("Output, all requests", self.output_tokens_per_s, "tokens/s"),
+            ("Prefill", self.prefill_tokens_per_s, "tokens/s"),
+            ("Time to first token", self.ttft_s, "s"),
+            ("Training", self.train_tokens_per_s, "tokens/s"),
+            ("Denoiser steps", self.steps_per_s, "per s"),
+            ("Per image", self.seconds_per_image, "s"),
+            ("Per clip", self.seconds_per_clip, "s"),
+            ("Real-time factor", self.realtime_factor, "s per s of audio"),
+        ]
+        .into_iter()
+        .filter_map(|(label, value, unit)| value.map(|v| (label, v, unit)))
+        .collect()
+    }
+
     /// The figure that matters most for the task, in words: decode speed and
     /// throughput for serving, tokens/s for training, seconds per image or
     /// clip, the real-time factor for audio.
