@@ -133,12 +133,53 @@ pub fn OffersTable(
             }
         }
     };
+    // Sorting by a column reorders all rows, then shows the first ones.
+    let sorting = RwSignal::new(None::<(Column, bool)>);
+    let sort_report = Arc::clone(&report);
     let rows = move || {
-        let mut indices: Vec<usize> = (0..shown).collect();
-        if let Some(extra) = selected.get().filter(|&i| i >= shown && i < rows_listed) {
+        let mut order: Vec<usize> = (0..rows_listed).collect();
+        if let Some((column, descending)) = sorting.get() {
+            let key = |i: usize| column.key(&sort_report.results[i]).unwrap_or(f64::INFINITY);
+            order.sort_by(|&a, &b| {
+                let (ka, kb) = (key(a), key(b));
+                // Rows without the figure stay last either way.
+                match (ka.is_finite(), kb.is_finite()) {
+                    (true, false) => std::cmp::Ordering::Less,
+                    (false, true) => std::cmp::Ordering::Greater,
+                    _ if descending => kb.total_cmp(&ka),
+                    _ => ka.total_cmp(&kb),
+                }
+            });
+        }
+        let mut indices: Vec<usize> = order.into_iter().take(shown).collect();
+        if let Some(extra) = selected.get().filter(|i| !indices.contains(i) && *i < rows_listed) {
             indices.push(extra);
         }
         indices.into_iter().map(render_row.clone()).collect_view()
+    };
+    let header = move |column: Column, label: &'static str| {
+        let state = move || sorting.get().filter(|(c, _)| *c == column).map(|(_, descending)| descending);
+        view! {
+            <th
+                scope="col"
+                class="num"
+                aria-sort=move || match state() {
+                    Some(true) => "descending",
+                    Some(false) => "ascending",
+                    None => "none",
+                }
+            >
+                <button
+                    type="button"
+                    class="sort"
+                    data-testid=format!("sort-{}", column.id())
+                    on:click=move |_| sorting.set(Some((column, state() == Some(false))))
+                >
+                    {label}
+                    <span aria-hidden="true">{move || match state() { Some(true) => " ↓", Some(false) => " ↑", None => "" }}</span>
+                </button>
+            </th>
+        }
     };
     // The chart draws a frame after the table, so the rows show first.
     let chart_ready = RwSignal::new(false);
@@ -224,11 +265,11 @@ pub fn OffersTable(
                     <th scope="col">"GPUs"</th>
                     <th scope="col" class="num">"VRAM"</th>
                     <th scope="col">"Regions"</th>
-                    <th scope="col" class="num">"$/h"</th>
-                    <th scope="col">"Speed (estimate)"</th>
-                    <th scope="col" class="num">"Job time"</th>
-                    <th scope="col" class="num">"Job cost"</th>
-                    <th scope="col" class="num">"Per unit"</th>
+                    {header(Column::Price, "$/h")}
+                    {header(Column::Speed, "Speed (estimate)")}
+                    {header(Column::JobTime, "Job time")}
+                    {header(Column::JobCost, "Job cost")}
+                    {header(Column::PerUnit, "Per unit")}
                     <th scope="col">"Notes"</th>
                 </tr>
             </thead>
@@ -283,5 +324,49 @@ fn dollars(amount: f64) -> String {
             grouped.push(digit);
         }
         format!("${grouped}")
+    }
+}
+
+/// The columns the table sorts by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Price,
+    Speed,
+    JobTime,
+    JobCost,
+    PerUnit,
+}
+
+impl Column {
+    fn id(self) -> &'static str {
+        match self {
+            Column::Price => "price",
+            Column::Speed => "speed",
+            Column::JobTime => "job",
+            Column::JobCost => "cost",
+            Column::PerUnit => "unit",
+        }
+    }
+
+    /// The figure sorted on, smaller first; speed as time per unit of work
+    /// (seconds per token for each request, per trained token, per image,
+    /// per clip, per second of audio), so faster sorts first.
+    fn key(self, row: &crate::engine::RankedOffer) -> Option<f64> {
+        let cost = row.cost.as_ref();
+        match self {
+            Column::Price => Some(row.price_per_hour),
+            Column::Speed => {
+                let s = row.speed.as_ref()?;
+                s.decode_tokens_per_s
+                    .or(s.train_tokens_per_s)
+                    .map(|rate| 1.0 / rate)
+                    .or(s.seconds_per_image)
+                    .or(s.seconds_per_clip)
+                    .or(s.realtime_factor)
+            }
+            Column::JobTime => cost.map(|c| c.job_hours),
+            Column::JobCost => cost.map(|c| c.job_cost),
+            Column::PerUnit => cost.map(|c| c.cost_per_unit),
+        }
     }
 }

@@ -256,3 +256,22 @@ test('expanding a row shows its cost breakdown and the reasons', async () => {
   await details.waitFor({ state: 'detached' });
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('the table sorts by a column, either way, with aria-sort', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=1000');
+  await app.waitForResults();
+  const money = async () =>
+    (await app.page.getByTestId('offer-cost').allTextContents()).map((t) => Number(t.replace(/[^\d.]/g, '')));
+  const header = app.page.getByTestId('sort-price');
+  await header.click();
+  assert.equal(await app.page.locator('th', { has: header }).getAttribute('aria-sort'), 'ascending');
+  const prices = (await app.page.getByTestId('offer-price').allTextContents()).map((t) => Number(t.replace(/[^\d.]/g, '')));
+  assert.ok(prices.every((p, i) => i === 0 || prices[i - 1] <= p), prices.join());
+  await app.page.getByTestId('sort-cost').click();
+  await app.page.getByTestId('sort-cost').click();
+  assert.equal(await app.page.locator('th', { has: app.page.getByTestId('sort-cost') }).getAttribute('aria-sort'), 'descending');
+  const costs = await money();
+  assert.ok(costs.every((c, i) => i === 0 || costs[i - 1] >= c), costs.join());
+  assert.equal(await app.page.locator('th', { has: header }).getAttribute('aria-sort'), 'none');
+  assert.deepEqual(app.consoleErrors, []);
+});
