@@ -275,3 +275,16 @@ test('the table sorts by a column, either way, with aria-sort', async () => {
   assert.equal(await app.page.locator('th', { has: header }).getAttribute('aria-sort'), 'none');
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('at 360 px the page does not scroll sideways (wide tables scroll in their own box)', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ viewport: { width: 360, height: 800 }, colorScheme });
+    const page = await context.newPage();
+    for (const query of ['?model=llama-3.1-70b&wq=awq&conc=16', '?task=finetune', '?task=image']) {
+      await page.goto(env.server.url + query);
+      await page.getByTestId('offer-row').first().waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360, `${colorScheme} ${query}`);
+    }
+    await context.close();
+  }
+});
