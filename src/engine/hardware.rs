@@ -139,10 +139,35 @@ pub struct Link {
     pub nvlink: bool,
 }
 
-/// PCIe x16 bandwidth per direction, bytes/s: 16 GT/s × 16 lanes ×
-/// 128/130 ≈ 31.5 GB/s for Gen4 (PCI-SIG), doubling per generation.
-fn pcie_x16(generation: u32) -> f64 {
-    31.5e9 * 2f64.powi(generation as i32 - 4)
+/// PCIe x16 bandwidth per direction between the GPU and the host (or a
+/// peer through it), bytes/s: 16 GT/s × 16 lanes × 128/130 ≈ 31.5 GB/s for
+/// Gen4 (PCI-SIG), doubling per generation; Gen4 when gpus.csv does not say.
+pub fn pcie_bandwidth(gpu: &Gpu) -> f64 {
+    31.5e9 * 2f64.powi(gpu.pcie_gen.unwrap_or(4) as i32 - 4)
+}
+
+/// Board power below which a datacenter card cannot hold its datasheet
+/// clock under sustained tensor load: its tensor and FP32 rates scale by
+/// TDP / this. The T4 (70 W) reaches under half its 65 TFLOP/s datasheet
+/// peak in diffusers (calibration/diffusion.csv, DIF-0106 to DIF-0117: 12
+/// to 16 TFLOP/s of SD 1.5 and SDXL). Calibrated on those rows alone; it
+/// also slows the L4 (72 W) and, slightly, the A10 and A10G (150 W).
+/// GeForce and workstation datasheets state clocks their boards hold, so
+/// they are left alone. An estimate.
+pub const SUSTAINED_BOARD_W: f64 = 175.0;
+
+/// The share of its datasheet clock `gpu` holds under sustained tensor
+/// load, with the sentence that says so; `None` at full clock.
+pub fn sustained_clock(gpu: &Gpu) -> Option<(f64, String)> {
+    let datacenter = gpu.segment.as_deref() == Some("datacenter");
+    let watts = gpu.tdp_w.filter(|w| datacenter && *w > 0.0 && *w < SUSTAINED_BOARD_W)?;
+    let share = watts / SUSTAINED_BOARD_W;
+    let note = format!(
+        "the {}'s {watts:.0} W power limit holds about {:.0}% of its datasheet clock under sustained tensor load (estimate)",
+        gpu.name,
+        share * 100.0
+    );
+    Some((share, note))
 }
 
 /// Latency per ring step of an all-reduce: a ring of n GPUs takes
@@ -170,7 +195,7 @@ impl Link {
 pub fn link(gpu: &Gpu) -> Link {
     match gpu.link_gbps {
         Some(gbps) => Link { bandwidth: gbps * 1e9, latency: NVLINK_LATENCY_S, nvlink: true },
-        None => Link { bandwidth: pcie_x16(gpu.pcie_gen.unwrap_or(4)), latency: PCIE_LATENCY_S, nvlink: false },
+        None => Link { bandwidth: pcie_bandwidth(gpu), latency: PCIE_LATENCY_S, nvlink: false },
     }
 }
 

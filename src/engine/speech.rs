@@ -15,7 +15,7 @@ pub const BEAMS: f64 = 5.0;
 /// (GPT-2's) spends about 1.3 tokens per English word, so about 100, plus
 /// the few special and timestamp tokens. An estimate; denser speech and
 /// other languages run longer.
-const TRANSCRIPT_TOKENS_PER_WINDOW: f64 = 100.0;
+pub const TRANSCRIPT_TOKENS_PER_WINDOW: f64 = 100.0;
 
 /// A transcription process's CUDA context with cuBLAS and cuDNN (the
 /// encoder's convolutions) loaded, and allocator slack. An estimate: the

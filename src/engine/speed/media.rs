@@ -18,8 +18,8 @@
 use super::{bandwidth_of, peak_of, Bound, Speed};
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
 use crate::engine::diffusion::{frame, latent_tokens, pipeline_of};
-use crate::engine::hardware::{compute_precision, link, ComputePrecision};
-use crate::engine::speech::{speech_of, BEAMS};
+use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
+use crate::engine::speech::{speech_of, BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
 use crate::engine::workload::Offload;
 use crate::engine::{Error, Gpu, Model, Precision, Task, Workload};
 
@@ -33,16 +33,6 @@ use crate::engine::{Error, Gpu, Model, Precision, Task, Workload};
 /// peak and 61% of the RTX 3090's. Calibrated there (DIF-0076 to DIF-0147,
 /// no torch.compile).
 const SIMT_FLOPS_PER_TENSOR_FLOP: f64 = 0.06;
-
-/// Board power below which a datacenter card cannot hold its datasheet
-/// clock under sustained tensor load: its tensor and SIMT rates scale by
-/// TDP / this. The T4 (70 W) reaches under half its 65 TFLOP/s datasheet
-/// peak in diffusers (calibration/diffusion.csv, DIF-0106 to DIF-0117: 12 to
-/// 16 TFLOP/s of SD 1.5 and SDXL). Calibrated on those rows alone; it also
-/// slows the L4 (72 W) and, slightly, the A10 and A10G (150 W). GeForce and
-/// workstation datasheets state clocks their boards hold, so they are left
-/// alone. An estimate.
-const SUSTAINED_BOARD_W: f64 = 175.0;
 
 /// Host time per denoiser forward pass: Python dispatch and kernel launches
 /// for the ~1,000 kernels of a diffusers UNet, which the GPU cannot hide at
@@ -96,11 +86,6 @@ const VIDEO_VAE_KERNEL_FACTOR: f64 = 3.0;
 /// Audio seconds per Whisper window.
 const WINDOW_S: f64 = 30.0;
 
-/// Tokens of transcript per 30-second window: about 150 words a minute of
-/// conversational English at about 1.3 GPT-2 BPE tokens per word, plus the
-/// special and timestamp tokens (the reasoning of `speech.rs`).
-const TRANSCRIPT_TOKENS_PER_WINDOW: f64 = 100.0;
-
 /// Fixed time per decoding step of a batch, besides reading the weights
 /// and caches: the launches of the decoder's ~30 kernels per layer and the
 /// beam search's top-k, gather and reordering, and the re-decodes of
@@ -112,45 +97,17 @@ const DECODE_STEP_OVERHEAD_S: f64 = 0.0185;
 
 /// The rate tensor work runs at on `gpu` in FLOP/s: the tensor peak at
 /// `compute`, slowed by the SIMT work that comes with each tensor FLOP,
-/// both at the clock the board's power sustains. FP32 work runs on the
-/// CUDA cores themselves.
+/// both at the clock the board's power sustains (`peak_of` applies it to
+/// the tensor peak). FP32 work runs on the CUDA cores themselves.
 fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Result<f64, Error> {
     let peak = peak_of(gpu, compute, notes)?;
-    let rate = match gpu.fp32_tflops.filter(|simt| *simt > 0.0) {
+    let clock = sustained_clock(gpu).map_or(1.0, |(share, _)| share);
+    Ok(match gpu.fp32_tflops.filter(|simt| *simt > 0.0) {
         Some(simt) if compute != ComputePrecision::Fp32 => {
-            1.0 / (1.0 / peak + SIMT_FLOPS_PER_TENSOR_FLOP / (simt * 1e12))
+            1.0 / (1.0 / peak + SIMT_FLOPS_PER_TENSOR_FLOP / (simt * 1e12 * clock))
         }
         _ => peak,
-    };
-    Ok(rate * sustained_clock(gpu, notes))
-}
-
-/// The share of its datasheet clock `gpu` holds under sustained tensor
-/// load (see [`SUSTAINED_BOARD_W`]).
-fn sustained_clock(gpu: &Gpu, notes: &mut Vec<String>) -> f64 {
-    let datacenter = gpu.segment.as_deref() == Some("datacenter");
-    match gpu.tdp_w.filter(|w| datacenter && *w > 0.0 && *w < SUSTAINED_BOARD_W) {
-        Some(watts) => {
-            let share = watts / SUSTAINED_BOARD_W;
-            let note = format!(
-                "the {}'s {watts:.0} W power limit holds about {:.0}% of its datasheet clock under sustained tensor load (estimate)",
-                gpu.name,
-                share * 100.0
-            );
-            if !notes.contains(&note) {
-                notes.push(note);
-            }
-            share
-        }
-        None => 1.0,
-    }
-}
-
-/// PCIe x16 bandwidth per direction between host and GPU, bytes/s:
-/// 16 GT/s × 16 lanes × 128/130 ≈ 31.5 GB/s for Gen4 (PCI-SIG), doubling
-/// per generation; Gen4 when gpus.csv does not say.
-fn host_bandwidth(gpu: &Gpu) -> f64 {
-    31.5e9 * 2f64.powi(gpu.pcie_gen.unwrap_or(4) as i32 - 4)
+    })
 }
 
 /// The work of one denoiser forward pass over one sample.
@@ -276,7 +233,7 @@ pub fn diffusion_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count:
         Offload::Text => text_bytes,
         Offload::Model => text_bytes + denoiser_bytes + vae_bytes,
     };
-    let offload_s = moved / host_bandwidth(gpu);
+    let offload_s = moved / pcie_bandwidth(gpu);
     let per_batch_s = steps * step_s + text_s + vae_s + offload_s;
 
     let mut speed = Speed::new(bound(tensor_s, weights_s.max(activations_s), exchange_s), compute);

@@ -260,8 +260,8 @@ fn bandwidth_of(gpu: &Gpu) -> Result<f64, Error> {
     })
 }
 
-/// Peak TFLOP/s at `compute`, noting an estimate; an error naming what is
-/// missing.
+/// Peak FLOP/s at `compute`, at the clock the board's power sustains,
+/// noting an estimate; an error naming what is missing.
 fn peak_of(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Result<f64, Error> {
     let peak = super::hardware::peak_tflops(gpu, compute).ok_or_else(|| Error::InvalidField {
         field: "gpu",
@@ -274,7 +274,14 @@ fn peak_of(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Res
     if let Some(note) = peak.estimated {
         notes.push(note);
     }
-    Ok(peak.value * 1e12)
+    let share = match super::hardware::sustained_clock(gpu) {
+        Some((share, note)) => {
+            notes.push(note);
+            share
+        }
+        None => 1.0,
+    };
+    Ok(peak.value * 1e12 * share)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

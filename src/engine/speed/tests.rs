@@ -356,3 +356,26 @@ fn spare_gpus_serve_as_replicas_when_that_is_faster() {
     let s = serving_speed_of(&fp8, big, "h100_sxm", 8);
     assert_eq!((s.tensor_parallel, s.replicas), (Some(8), Some(1)));
 }
+
+#[test]
+fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere() {
+    // The T4's 70 W limit (hardware::SUSTAINED_BOARD_W) slows prefill and
+    // training, as it slows denoising, and each says so; decode, bound by
+    // memory, is untouched. The RTX 4090 (a GeForce board) is not slowed.
+    let model = catalog().model("llama-3.2-1b").unwrap();
+    let w = Workload { model: "llama-3.2-1b".into(), ..Workload::default() };
+    let t4 = serving_speed_of(&w, model, "t4", 1);
+    assert!(t4.notes.iter().any(|n| n.contains("70 W power limit")), "{:?}", t4.notes);
+    let full = catalog().gpu("t4").unwrap().clone();
+    let unlimited = Gpu { tdp_w: None, ..full };
+    let sized = fit(&w, model, &unlimited, 1).unwrap();
+    let free = speed(&w, model, &unlimited, 1, &sized).unwrap();
+    let ratio = free.prefill_tokens_per_s.unwrap() / t4.prefill_tokens_per_s.unwrap();
+    assert!((ratio - 2.5).abs() < 0.05, "{ratio}");
+    assert_eq!(free.decode_tokens_per_s, t4.decode_tokens_per_s);
+    let train = Workload { task: Task::Finetune, ..w };
+    let trained = training::training_speed(&train, model, catalog().gpu("t4").unwrap(), 1).unwrap();
+    assert!(trained.notes.iter().any(|n| n.contains("power limit")));
+    let rtx = serving_speed_of(&Workload::default(), catalog().model("llama-3.1-8b").unwrap(), "rtx_4090", 1);
+    assert!(!rtx.notes.iter().any(|n| n.contains("power limit")));
+}
