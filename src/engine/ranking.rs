@@ -90,6 +90,8 @@ pub struct Report {
     /// The memory one serving replica needs on a single GPU, or a training
     /// job on its GPUs.
     pub memory: MemoryBreakdown,
+    /// The task ranked for, which decides what "cost" and "speed" mean.
+    pub task: Task,
     pub objective: Objective,
     /// Offers that hold the workload, best first for the objective.
     pub results: Vec<RankedOffer>,
@@ -274,7 +276,8 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     mark_pareto(&mut results, workload.task);
     let no_single_node =
         if results.is_empty() { largest_node_shortfall(workload, model, catalog, snapshot) } else { None };
-    let mut report = Report { memory, objective, results, excluded, no_single_node, advice: Vec::new() };
+    let mut report =
+        Report { memory, task: workload.task, objective, results, excluded, no_single_node, advice: Vec::new() };
     report.advice = advice::advise(workload, &report, catalog, snapshot, spot_ok.err());
     Ok(report)
 }
@@ -319,21 +322,23 @@ fn sort(results: &mut Vec<RankedOffer>, objective: Objective, task: Task, snapsh
     *results = keyed.into_iter().filter_map(|(.., i)| rows[i].take()).collect();
 }
 
-/// (cost, time) of a row for the frontier: serving weighs $/1M tokens
-/// against each user's wait per token; other jobs their cost against their
-/// hours.
-fn cost_and_time(row: &RankedOffer, task: Task) -> Option<(f64, f64)> {
-    let cost = row.cost.as_ref()?;
-    match task {
-        Task::Infer => Some((cost.cost_per_unit, 1.0 / row.speed.as_ref()?.decode_tokens_per_s?)),
-        _ => Some((cost.job_cost, cost.job_hours)),
+impl RankedOffer {
+    /// (cost, time) of a row for the frontier and the chart: serving weighs
+    /// $/1M tokens against each user's wait per token; other jobs their
+    /// cost against their hours. `None` without a cost or a speed.
+    pub fn cost_and_time(&self, task: Task) -> Option<(f64, f64)> {
+        let cost = self.cost.as_ref()?;
+        match task {
+            Task::Infer => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s?)),
+            _ => Some((cost.job_cost, cost.job_hours)),
+        }
     }
 }
 
 /// Marks the rows no other row beats on both cost and time.
 fn mark_pareto(results: &mut [RankedOffer], task: Task) {
     let mut points: Vec<(usize, f64, f64)> =
-        results.iter().enumerate().filter_map(|(i, r)| cost_and_time(r, task).map(|(c, t)| (i, c, t))).collect();
+        results.iter().enumerate().filter_map(|(i, r)| r.cost_and_time(task).map(|(c, t)| (i, c, t))).collect();
     points.sort_by(|a, b| {
         a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal).then(a.2.partial_cmp(&b.2).unwrap_or(Ordering::Equal))
     });

@@ -74,10 +74,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     Some(Ok(snapshot)) => {
                         let info = snapshot.clone();
                         let table = move || match workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot))) {
-                            Ok(report) => {
-                                let task = workload.with_untracked(|w| w.task);
-                                view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report task=task /> }.into_any()
-                            }
+                            Ok(report) => view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report /> }.into_any(),
                             Err(e) => view! { <p role="alert" class="error">{e.to_string()}</p> }.into_any(),
                         };
                         view! {

@@ -14,17 +14,12 @@ const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 260.0;
 const MARGIN: f64 = 48.0;
 
-/// (cost, time) of a row as the chart plots it: serving puts $/1M tokens
-/// against each user's seconds per token; other jobs their cost against
-/// their hours.
-fn point(report: &Report, row: usize, task: Task) -> Option<(f64, f64)> {
-    let ranked = &report.results[row];
-    let cost = ranked.cost.as_ref()?;
-    match task {
-        Task::Infer => Some((cost.cost_per_unit, 1.0 / ranked.speed.as_ref()?.decode_tokens_per_s?)),
-        _ => Some((cost.job_cost, cost.job_hours)),
-    }
-    .filter(|(c, t)| *c > 0.0 && *t > 0.0 && c.is_finite() && t.is_finite())
+/// (cost, time) of a row as the chart plots it, on log scales: positive
+/// and finite.
+fn point(report: &Report, row: usize) -> Option<(f64, f64)> {
+    report.results[row]
+        .cost_and_time(report.task)
+        .filter(|(c, t)| *c > 0.0 && *t > 0.0 && c.is_finite() && t.is_finite())
 }
 
 /// A log-scale axis over `values`, padded a little.
@@ -70,12 +65,11 @@ fn short(value: f64, unit: &str) -> String {
 pub fn CostChart(
     report: Arc<Report>,
     snapshot: Arc<Snapshot>,
-    task: Task,
     /// The selected row of the table (an index into `report.results`).
     selected: RwSignal<Option<usize>>,
 ) -> impl IntoView {
     let rows: Vec<(usize, f64, f64)> = (0..report.results.len().min(MAX_POINTS))
-        .filter_map(|row| point(&report, row, task).map(|(c, t)| (row, c, t)))
+        .filter_map(|row| point(&report, row).map(|(c, t)| (row, c, t)))
         .collect();
     if rows.len() < 2 {
         return None;
@@ -83,7 +77,7 @@ pub fn CostChart(
     let (cost_axis, time_axis) = (Axis::over(rows.iter().map(|r| r.1)), Axis::over(rows.iter().map(|r| r.2)));
     let x = move |time: f64| MARGIN + time_axis.at(time) * (WIDTH - 2.0 * MARGIN);
     let y = move |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
-    let (cost_label, time_label, time_unit) = match task {
+    let (cost_label, time_label, time_unit) = match report.task {
         Task::Infer => ("$ per 1M output tokens", "seconds per token for each user (lower is faster)", "s"),
         _ => ("whole job, $", "job hours (lower is faster)", "h"),
     };

@@ -2,7 +2,7 @@
 
 use super::cost_chart::{CostChart, CostChartProps};
 use crate::engine::cost::hours_label;
-use crate::engine::{Catalog, Report, Snapshot, Task};
+use crate::engine::{Catalog, Report, Snapshot};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -11,16 +11,8 @@ pub const VISIBLE_ROWS: usize = 50;
 
 /// The offers that hold the workload, best first for the objective.
 #[component]
-pub fn OffersTable(
-    catalog: &'static Catalog,
-    snapshot: Arc<Snapshot>,
-    report: Report,
-    /// The task, for the chart's axes.
-    #[prop(optional)]
-    task: Option<Task>,
-) -> impl IntoView {
+pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
     let report = Arc::new(report);
-    let report_task = task.unwrap_or(Task::Infer);
     let rows_listed = report.results.len();
     // Offers, not rows: an offer may be listed on-demand and spot.
     let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
@@ -190,7 +182,6 @@ pub fn OffersTable(
             CostChart(CostChartProps {
                 report: Arc::clone(&chart_report),
                 snapshot: Arc::clone(&chart_snapshot),
-                task: report_task,
                 selected,
             })
         })
