@@ -93,14 +93,7 @@ macro_rules! optional_count_field {
         Field {
             key: $bounds.0,
             bounds: Some(($bounds.1 as f64, $bounds.2 as f64)),
-            // Cleared, it goes back to the model's own default.
-            set: |w, v, _| match v.trim() {
-                "" => {
-                    w.$field = None;
-                    Ok(())
-                }
-                _ => parse_count(v, $bounds).map(|value| w.$field = Some(value)),
-            },
+            set: |w, v, _| optional(v, |v| parse_count(v, $bounds)).map(|value| w.$field = value),
             get: |w| w.$field.map(|n| n.to_string()).unwrap_or_default(),
         }
     };
@@ -159,6 +152,15 @@ fn parse_amount(value: &str, (_, min, max): (&str, f64, f64)) -> Result<f64, Str
         Ok(n) if n.is_finite() && (min..=max).contains(&n) => Ok(n),
         Ok(n) if n.is_finite() => Err(format!("{} is out of range ({min:e} to {max:e})", shorten(value))),
         _ => Err(format!("\"{}\" is not a number", shorten(value))),
+    }
+}
+
+/// An optional value: empty clears it (the model's or the task's own
+/// default), anything else must parse.
+fn optional<T>(value: &str, parse: impl FnOnce(&str) -> Result<T, String>) -> Result<Option<T>, String> {
+    match value.trim() {
+        "" => Ok(None),
+        _ => parse(value).map(Some),
     }
 }
 
@@ -251,13 +253,7 @@ const FIELDS: [Field; 48] = [
     Field {
         key: "res",
         bounds: None,
-        set: |w, v, _| match v.trim() {
-            "" => {
-                w.resolution = None;
-                Ok(())
-            }
-            _ => parse_option(v).map(|value| w.resolution = Some(value)),
-        },
+        set: |w, v, _| optional(v, parse_option).map(|value| w.resolution = value),
         get: |w| w.resolution.map(|r| r.to_string()).unwrap_or_default(),
     },
     optional_count_field!(STEPS, steps),
@@ -271,14 +267,7 @@ const FIELDS: [Field; 48] = [
     Field {
         key: "obj",
         bounds: None,
-        // Empty: the task's default.
-        set: |w, v, _| match v.trim() {
-            "" => {
-                w.objective = None;
-                Ok(())
-            }
-            _ => parse_option(v).map(|value| w.objective = Some(value)),
-        },
+        set: |w, v, _| optional(v, parse_option).map(|value| w.objective = value),
         get: |w| w.objective.map(|o| o.to_string()).unwrap_or_default(),
     },
     option_field!("spot", spot),
@@ -301,13 +290,7 @@ const FIELDS: [Field; 48] = [
     Field {
         key: MAX_PRICE_PER_HOUR.0,
         bounds: Some((MAX_PRICE_PER_HOUR.1, MAX_PRICE_PER_HOUR.2)),
-        set: |w, v, _| match v.trim() {
-            "" => {
-                w.max_price_per_hour = None;
-                Ok(())
-            }
-            _ => parse_amount(v, MAX_PRICE_PER_HOUR).map(|value| w.max_price_per_hour = Some(value)),
-        },
+        set: |w, v, _| optional(v, |v| parse_amount(v, MAX_PRICE_PER_HOUR)).map(|value| w.max_price_per_hour = value),
         get: |w| w.max_price_per_hour.map(|p| p.to_string()).unwrap_or_default(),
     },
     optional_count_field!(MAX_GPUS, max_gpus),
@@ -555,6 +538,12 @@ mod tests {
             ]
         );
         assert_eq!(decoded.workload, Workload::for_task(Task::Image));
+        // Emptying an optional field brings back the model's or the task's default.
+        let mut w = decode("task=image&res=640x480&steps=20&obj=fast&max_ph=3", catalog()).workload;
+        for key in ["res", "steps", "obj", "max_ph"] {
+            apply(&mut w, key, " ", catalog()).unwrap();
+        }
+        assert_eq!(w, Workload::for_task(Task::Image));
         // Switching task keeps a model that can do it and swaps one that cannot.
         let mut w = Workload::default();
         apply(&mut w, "task", "finetune", catalog()).unwrap();
