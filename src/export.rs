@@ -161,8 +161,7 @@ mod tests {
     #[test]
     fn the_csv_has_a_line_per_row_and_quotes_what_needs_it() {
         let catalog = Catalog::bundled().unwrap();
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json")).unwrap();
-        let snapshot = Snapshot::from_json(&text).unwrap();
+        let snapshot = crate::engine::snapshot::committed();
         let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
         let csv = results_csv(&report, &snapshot);
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
@@ -183,8 +182,7 @@ mod tests {
     #[test]
     fn an_expanded_row_tells_what_is_billed_and_what_is_unknown() {
         let catalog = Catalog::bundled().unwrap();
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json")).unwrap();
-        let snapshot = Snapshot::from_json(&text).unwrap();
+        let snapshot = crate::engine::snapshot::committed();
         let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
         for ranked in report.results.iter().filter(|r| r.cost.is_some()).take(20) {
             let lines = row_breakdown(ranked, &snapshot);

@@ -18,14 +18,13 @@ pub const PRESETS: [(&str, &str); 6] = [
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::engine::{rank, Catalog, Snapshot};
+    use crate::engine::{rank, Catalog};
     use crate::url_codec;
 
     #[test]
     fn every_preset_is_a_clean_link_that_finds_offers() {
         let catalog = Catalog::bundled().unwrap();
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json")).unwrap();
-        let snapshot = Snapshot::from_json(&text).unwrap();
+        let snapshot = crate::engine::snapshot::committed();
         for (label, query) in PRESETS {
             let decoded = url_codec::decode(query, catalog);
             assert!(decoded.notes.is_empty(), "{label}: {:?}", decoded.notes);

@@ -209,6 +209,15 @@ impl Snapshot {
     }
 }
 
+/// The snapshot committed in `public/data`, for native tests that rank real
+/// offers.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub fn committed() -> Snapshot {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json"))
+        .expect("public/data/offers.json");
+    Snapshot::from_json(&text).expect("the committed snapshot parses")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
