@@ -7,9 +7,10 @@
 //! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N] [--json]
 //! ```
 
-use crate::engine::memory::{fit, format_gb};
+use crate::engine::memory::fit;
 use crate::engine::speed;
 use crate::engine::{rank, Catalog, Snapshot};
+use crate::text::Lang;
 use crate::url_codec;
 use serde_json::json;
 use std::io::Write;
@@ -170,12 +171,12 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "{} at {}: {} on one GPU (weights {}); {} rows from {} offers (snapshot {}), by {}:",
             decoded.workload.model,
             decoded.workload.weight_precision,
-            format_gb(report.memory.per_gpu_bytes),
-            format_gb(report.memory.weights_bytes),
+            Lang::En.gb(report.memory.per_gpu_bytes),
+            Lang::En.gb(report.memory.weights_bytes),
             report.results.len(),
             snapshot.offers.len(),
             snapshot.snapshot_date,
-            report.objective.label().to_lowercase()
+            report.objective.label().en.to_lowercase()
         );
         for ranked in report.results.iter().take(top) {
             let offer = &snapshot.offers[ranked.offer];
@@ -197,7 +198,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 offer.instance,
                 offer.gpu_count,
                 offer.gpu,
-                offer.regions_label(),
+                offer.regions_label(Lang::En),
                 if ranked.pareto { " *" } else { "" },
             );
         }
@@ -249,8 +250,8 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let m = &sized.memory;
         let _ = writeln!(out, "{} ({}) on {count}× {}:", model.name, workload_label(&decoded.workload), gpu.name);
         let totals = [("total", m.total_bytes), ("per GPU", m.per_gpu_bytes)];
-        for (part, bytes) in m.parts().into_iter().chain(totals) {
-            let _ = writeln!(out, "  {part:<12} {}", format_gb(bytes));
+        for (part, bytes) in m.parts().into_iter().map(|(part, bytes)| (part.en, bytes)).chain(totals) {
+            let _ = writeln!(out, "  {part:<12} {}", Lang::En.gb(bytes));
         }
         match &sized.reason {
             None => {

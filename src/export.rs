@@ -2,6 +2,8 @@
 //! and what the page's export buttons download.
 
 use crate::engine::{Offer, RankedOffer, Report, Snapshot};
+use crate::msg;
+use crate::text::{phrases, Arg, Lang, Phrase};
 use serde_json::{json, Value};
 
 /// The region a row names: the first one matching the region filter, or
@@ -47,58 +49,63 @@ pub fn results_json(report: &Report, snapshot: &Snapshot, region_filter: &str, t
     report.results.iter().take(top).map(|ranked| row_json(ranked, snapshot, region_filter)).collect()
 }
 
-/// A row's whole story in (label, value) pairs, for the page's expanded
-/// row: what is billed and why, what is unknown, the speed figures and the
-/// layout, and the speed's notes.
-pub fn row_breakdown(ranked: &RankedOffer, snapshot: &Snapshot) -> Vec<(String, String)> {
+/// A row's whole story in (label, value) pairs in `lang`, for the page's
+/// expanded row: what is billed and why, what is unknown, the speed
+/// figures and the layout, and the speed's notes.
+pub fn row_breakdown(ranked: &RankedOffer, snapshot: &Snapshot, lang: Lang) -> Vec<(String, String)> {
     let offer = &snapshot.offers[ranked.offer];
     let provider = snapshot.provider(&offer.provider);
-    let money = |v: f64| if v < 1.0 { format!("${v:.4}") } else { format!("${v:.2}") };
-    let unknown = || "unknown (the provider's price is not in the data)".to_string();
+    let usd = |amount: f64| lang.usd(amount);
+    let unknown = || lang.t(&phrases::PRICE_UNKNOWN).to_string();
     let mut lines: Vec<(String, String)> = Vec::new();
-    let mut add = |label: &str, value: String| lines.push((label.to_string(), value));
-    add("Capacity", if ranked.spot { "spot (can be interrupted)".into() } else { "on-demand".into() });
-    add("Price", format!("{}/h for {}× {}", money(ranked.price_per_hour), offer.gpu_count, offer.gpu));
-    let billing = match provider.and_then(|p| p.billing_increment_s) {
-        Some(step) => {
-            let minimum =
-                provider.and_then(|p| p.minimum_charge_s).map_or(String::new(), |m| format!(", at least {m} s"));
-            format!("per {step} s{minimum}")
-        }
-        None => "not known: billed as used".to_string(),
+    let mut add = |label: &'static Phrase, value: String| lines.push((lang.t(label).to_string(), value));
+    let capacity = if ranked.spot { &phrases::CAPACITY_SPOT } else { &phrases::CAPACITY_ON_DEMAND };
+    add(&phrases::ROW_CAPACITY, lang.t(capacity).to_string());
+    let price = Arg::Usd(ranked.price_per_hour);
+    add(
+        &phrases::ROW_PRICE,
+        msg!(phrases::PRICE_FOR, price = price, count = offer.gpu_count, gpu = &offer.gpu).render(lang),
+    );
+    let billing = match (provider.and_then(|p| p.billing_increment_s), provider.and_then(|p| p.minimum_charge_s)) {
+        (Some(step), Some(minimum)) => msg!(phrases::BILLING_STEP_MINIMUM, step = step, minimum = minimum),
+        (Some(step), None) => msg!(phrases::BILLING_STEP, step = step),
+        (None, _) => msg!(phrases::BILLING_UNKNOWN),
     };
-    add("Billing", billing);
+    add(&phrases::ROW_BILLING, billing.render(lang));
     if let Some(c) = &ranked.cost {
         if c.instances > 1 {
-            add("Instances", format!("{} for the stated load", c.instances));
+            add(&phrases::ROW_INSTANCES, msg!(phrases::INSTANCES_FOR_LOAD, count = c.instances).render(lang));
         }
-        add("Job time", format!("{:.2} h (start-up included)", c.job_hours));
-        add("Billed time", format!("{:.2} h per instance, {:.1} GPU-hours", c.billed_hours, c.gpu_hours));
-        add("GPU time", money(c.gpu_cost));
-        add("Storage", c.storage_cost.map_or_else(unknown, money));
-        add("Egress", c.egress_cost.map_or_else(unknown, money));
-        add("Job cost", money(c.job_cost));
+        add(&phrases::ROW_JOB_TIME, msg!(phrases::JOB_TIME_WITH_START, hours = Arg::Num(c.job_hours, 2)).render(lang));
+        let billed =
+            msg!(phrases::BILLED_TIME, hours = Arg::Num(c.billed_hours, 2), gpu_hours = Arg::Num(c.gpu_hours, 1));
+        add(&phrases::ROW_BILLED_TIME, billed.render(lang));
+        add(&phrases::ROW_GPU_TIME, usd(c.gpu_cost));
+        add(&phrases::ROW_STORAGE, c.storage_cost.map_or_else(unknown, usd));
+        add(&phrases::ROW_EGRESS, c.egress_cost.map_or_else(unknown, usd));
+        add(&phrases::ROW_JOB_COST, usd(c.job_cost));
         if (c.monthly_cost - c.job_cost).abs() > 1e-9 {
-            add("A month of runs", money(c.monthly_cost));
+            add(&phrases::ROW_MONTH, usd(c.monthly_cost));
         }
-        add("Per unit", format!("{} per {}", money(c.cost_per_unit), c.unit.label()));
+        let per_unit = msg!(phrases::COST_PER_UNIT, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label());
+        add(&phrases::ROW_PER_UNIT, per_unit.render(lang));
     }
     if let Some(s) = &ranked.speed {
         for (label, value, unit) in s.figures() {
-            add(label, format!("{value:.3} {unit}"));
+            add(label, msg!(phrases::FIGURE_VALUE, value = Arg::Num(value, 3), unit = unit).render(lang));
         }
         if let Some(mfu) = s.mfu {
-            add("MFU", format!("{:.0}%", mfu * 100.0));
+            add(&phrases::ROW_MFU, msg!(phrases::PERCENT, percent = Arg::Num(mfu * 100.0, 0)).render(lang));
         }
         if let (Some(group), Some(replicas)) = (s.tensor_parallel, s.replicas) {
-            add("Layout", format!("{replicas} replica(s) of {group} GPU(s)"));
+            add(&phrases::ROW_LAYOUT, msg!(phrases::LAYOUT, replicas = replicas, group = group).render(lang));
         }
         if let Some(running) = s.running_concurrency {
-            add("Requests running at once", running.to_string());
+            add(&phrases::ROW_RUNNING, lang.int(i64::from(running)));
         }
-        add("Bound", s.bound.explanation().to_string());
+        add(&phrases::ROW_BOUND, lang.t(s.bound.explanation()).to_string());
         for note in &s.notes {
-            add("Note", note.clone());
+            add(&phrases::ROW_NOTE, note.render(lang));
         }
     }
     lines
@@ -126,7 +133,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
         let offer = &snapshot.offers[ranked.offer];
         let cost = ranked.cost.as_ref();
         let speed = ranked.speed.as_ref();
-        let badges: Vec<&str> = ranked.badges.iter().map(|b| b.label()).collect();
+        let badges: Vec<&str> = ranked.badges.iter().map(|b| b.label().en).collect();
         let cells = [
             field(&offer.provider),
             field(&offer.instance),
@@ -135,7 +142,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
             offer.gpu_count.to_string(),
             ranked.spot.to_string(),
             format!("{}", ranked.price_per_hour),
-            field(&speed.map(|s| s.headline()).unwrap_or_default()),
+            field(&speed.and_then(|s| s.headline()).map(|h| h.to_string()).unwrap_or_default()),
             speed.map(|s| format!("{:?}", s.bound).to_lowercase()).unwrap_or_default(),
             number(cost.map(|c| c.job_hours)),
             number(cost.map(|c| c.billed_hours)),
@@ -143,7 +150,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
             number(cost.and_then(|c| c.storage_cost)),
             number(cost.and_then(|c| c.egress_cost)),
             number(cost.map(|c| c.cost_per_unit)),
-            field(cost.map(|c| c.unit.label()).unwrap_or_default()),
+            field(cost.map(|c| c.unit.label().en).unwrap_or_default()),
             field(&badges.join("; ")),
             ranked.pareto.to_string(),
         ];
@@ -185,7 +192,7 @@ mod tests {
         let snapshot = crate::engine::snapshot::committed();
         let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
         for ranked in report.results.iter().filter(|r| r.cost.is_some()).take(20) {
-            let lines = row_breakdown(ranked, &snapshot);
+            let lines = row_breakdown(ranked, &snapshot, Lang::En);
             let labels: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
             for wanted in [
                 "Capacity",

@@ -5,12 +5,14 @@
 //! - [`url_codec`]: the workload ⇄ URL query string.
 //! - [`presets`]: starting points for common jobs, as link queries.
 //! - [`export`]: the ranked offers as JSON and CSV.
+//! - [`text`]: the page's words in English and Spanish, and numbers per language.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod engine;
 pub mod export;
 pub mod presets;
+pub mod text;
 pub mod url_codec;
 
 #[cfg(not(target_arch = "wasm32"))]

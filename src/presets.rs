@@ -1,17 +1,19 @@
 //! Starting points for common jobs, each a link query, so a preset is
 //! exactly what its link would be (issue 7).
 
+use crate::text::{phrases, Phrase};
+
 /// (label, query) pairs, in the order the page lists them.
-pub const PRESETS: [(&str, &str); 6] = [
-    ("Chat with Llama 3.1 70B (32 users)", "model=llama-3.1-70b&conc=32&in=2048&out=512"),
-    ("A quantized 8B on a budget", "model=llama-3.1-8b&wq=q4_k_m&runtime=llamacpp&in=1024&out=256"),
-    ("QLoRA of a 13B", "task=finetune&model=llama-2-13b&method=qlora&tokens=50000000"),
+pub static PRESETS: [(&Phrase, &str); 6] = [
+    (&phrases::PRESET_CHAT_70B, "model=llama-3.1-70b&conc=32&in=2048&out=512"),
+    (&phrases::PRESET_BUDGET_8B, "model=llama-3.1-8b&wq=q4_k_m&runtime=llamacpp&in=1024&out=256"),
+    (&phrases::PRESET_QLORA_13B, "task=finetune&model=llama-2-13b&method=qlora&tokens=50000000"),
     (
-        "Full fine-tune of an 8B",
+        &phrases::PRESET_FULL_FINETUNE_8B,
         "task=finetune&model=llama-3.1-8b&method=full&opt=adamw8bit&ce=chunked&tokens=100000000",
     ),
-    ("SDXL batch of 10,000 images", "task=image&model=sdxl-base-1.0&n=10000&batch=4"),
-    ("Whisper transcription of 100 hours", "task=audio&hours=100&batch=8"),
+    (&phrases::PRESET_SDXL_BATCH, "task=image&model=sdxl-base-1.0&n=10000&batch=4"),
+    (&phrases::PRESET_WHISPER, "task=audio&hours=100&batch=8"),
 ];
 
 // Reads the committed snapshot from disk.
@@ -25,12 +27,42 @@ mod tests {
     fn every_preset_is_a_clean_link_that_finds_offers() {
         let catalog = Catalog::bundled().unwrap();
         let snapshot = crate::engine::snapshot::committed();
-        for (label, query) in PRESETS {
+        for (label, query) in &PRESETS {
             let decoded = url_codec::decode(query, catalog);
             assert!(decoded.notes.is_empty(), "{label}: {:?}", decoded.notes);
             let report = rank(&decoded.workload, catalog, &snapshot).unwrap();
             assert!(report.results.len() > 10, "{label}: {} offers", report.results.len());
             assert!(report.results[0].cost.is_some(), "{label}");
+        }
+    }
+
+    /// Every message a preset's report carries (advice, reasons left out,
+    /// speed notes, breakdowns) has all its arguments in both languages.
+    #[test]
+    fn every_message_of_every_preset_renders_in_both_languages() {
+        use crate::text::Lang;
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = crate::engine::snapshot::committed();
+        for (label, query) in &PRESETS {
+            let report = rank(&url_codec::decode(query, catalog).workload, catalog, &snapshot).unwrap();
+            let mut messages: Vec<crate::text::Msg> = report.advice.clone();
+            messages.extend(report.excluded.iter().map(|e| e.reason.clone()));
+            messages.extend(report.results.iter().filter_map(|r| r.speed.as_ref()).flat_map(|s| s.notes.clone()));
+            messages.extend(report.results.iter().filter_map(|r| r.speed.as_ref()?.headline()));
+            for lang in Lang::ALL {
+                for message in &messages {
+                    let text = message.render(lang);
+                    assert!(!text.contains('{') && !text.is_empty(), "{}: {label}: {text}", lang.code());
+                }
+                for row in report.results.iter().take(5) {
+                    for (name, value) in crate::export::row_breakdown(row, &snapshot, lang) {
+                        assert!(!value.contains('{'), "{}: {label}: {name}: {value}", lang.code());
+                    }
+                }
+            }
+            // Spanish says something different from English.
+            let advice = report.advice.first().unwrap();
+            assert_ne!(advice.render(Lang::Es), advice.to_string(), "{label}");
         }
     }
 }

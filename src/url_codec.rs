@@ -21,16 +21,22 @@ use crate::engine::workload::{
 #[cfg(test)]
 use crate::engine::Precision;
 use crate::engine::{Catalog, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Lang, Msg};
 
 /// The link format this build writes (URL key `v`).
 pub const URL_VERSION: u32 = 1;
 
+/// The URL key of the page's language (`lang=es`), which is not part of
+/// the workload.
+pub const LANG_KEY: &str = "lang";
+
 /// Something in a link that could not be applied as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Note {
     /// The URL key it concerns.
     pub key: String,
-    pub message: String,
+    pub message: Msg,
 }
 
 /// A workload read from a query, and what was wrong with the query.
@@ -38,6 +44,9 @@ pub struct Note {
 pub struct Decoded {
     pub workload: Workload,
     pub notes: Vec<Note>,
+    /// The page's language when the link names one (`lang=es`); the page
+    /// otherwise follows the browser.
+    pub lang: Option<Lang>,
 }
 
 /// One workload field as the URL spells it: its key, how to read a value
@@ -47,7 +56,7 @@ struct Field {
     key: &'static str,
     /// Numeric fields' (min, max), which the form's inputs also use.
     bounds: Option<(f64, f64)>,
-    set: fn(&mut Workload, &str, &Catalog) -> Result<(), String>,
+    set: fn(&mut Workload, &str, &Catalog) -> Result<(), Msg>,
     get: fn(&Workload) -> String,
 }
 
@@ -111,21 +120,21 @@ macro_rules! custom_count_field {
     };
 }
 
-fn parse_option<T: std::str::FromStr>(value: &str) -> Result<T, String>
+fn parse_option<T: std::str::FromStr>(value: &str) -> Result<T, Msg>
 where
-    T::Err: std::fmt::Display,
+    T::Err: Into<Msg>,
 {
-    value.parse::<T>().map_err(|e| e.to_string())
+    value.parse::<T>().map_err(Into::into)
 }
 
 /// A whole number within `(key, min, max)`.
-fn parse_count(value: &str, (_, min, max): (&str, u32, u32)) -> Result<u32, String> {
+fn parse_count(value: &str, (_, min, max): (&str, u32, u32)) -> Result<u32, Msg> {
     match value.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) => Ok(n as u32),
         Ok(n) if n.is_finite() && n.fract() == 0.0 => {
-            Err(format!("{} is out of range ({min} to {max})", shorten(value)))
+            Err(msg!(phrases::LINK_OUT_OF_RANGE, given = shorten(value), min = min, max = max))
         }
-        _ => Err(format!("\"{}\" is not a whole number ({min} to {max})", shorten(value))),
+        _ => Err(msg!(phrases::LINK_NOT_WHOLE, given = shorten(value), min = min, max = max)),
     }
 }
 
@@ -147,17 +156,22 @@ fn custom_value(w: &Workload, part: fn(&CustomModel) -> Option<f64>) -> String {
 
 /// A positive amount within `(key, min, max)`, exponent notation allowed
 /// (`params=7e10`).
-fn parse_amount(value: &str, (_, min, max): (&str, f64, f64)) -> Result<f64, String> {
+fn parse_amount(value: &str, (_, min, max): (&str, f64, f64)) -> Result<f64, Msg> {
     match value.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && (min..=max).contains(&n) => Ok(n),
-        Ok(n) if n.is_finite() => Err(format!("{} is out of range ({min:e} to {max:e})", shorten(value))),
-        _ => Err(format!("\"{}\" is not a number", shorten(value))),
+        Ok(n) if n.is_finite() => Err(msg!(
+            phrases::LINK_OUT_OF_RANGE,
+            given = shorten(value),
+            min = format!("{min:e}"),
+            max = format!("{max:e}")
+        )),
+        _ => Err(msg!(phrases::LINK_NOT_NUMBER, given = shorten(value))),
     }
 }
 
 /// An optional value: empty clears it (the model's or the task's own
 /// default), anything else must parse.
-fn optional<T>(value: &str, parse: impl FnOnce(&str) -> Result<T, String>) -> Result<Option<T>, String> {
+fn optional<T>(value: &str, parse: impl FnOnce(&str) -> Result<T, Msg>) -> Result<Option<T>, Msg> {
     match value.trim() {
         "" => Ok(None),
         _ => parse(value).map(Some),
@@ -166,29 +180,29 @@ fn optional<T>(value: &str, parse: impl FnOnce(&str) -> Result<T, String>) -> Re
 
 /// A short name for a filter: letters, digits, `-`, `_`, `.`, spaces; at
 /// most 64 characters. Empty clears the filter.
-fn parse_name(value: &str) -> Result<String, String> {
+fn parse_name(value: &str) -> Result<String, Msg> {
     let value = value.trim();
     let allowed = |c: char| c.is_ascii_alphanumeric() || "-_. ".contains(c);
     if value.chars().count() <= 64 && value.chars().all(allowed) {
         Ok(value.to_string())
     } else {
-        Err(format!("\"{}\" is not a name (letters, digits, - _ . and spaces)", shorten(value)))
+        Err(msg!(phrases::LINK_NOT_NAME, given = shorten(value)))
     }
 }
 
 /// Comma-separated names, each as [`parse_name`].
-fn parse_list(value: &str) -> Result<String, String> {
-    let names: Result<Vec<String>, String> =
+fn parse_list(value: &str) -> Result<String, Msg> {
+    let names: Result<Vec<String>, Msg> =
         value.split(',').map(parse_name).filter(|n| n.as_ref().map_or(true, |n| !n.is_empty())).collect();
     Ok(names?.join(","))
 }
 
 /// On/off: `1`/`0` (also `true`/`false`, `on`/`off`).
-fn parse_switch(value: &str) -> Result<bool, String> {
+fn parse_switch(value: &str) -> Result<bool, Msg> {
     match value.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "on" => Ok(true),
         "0" | "false" | "off" => Ok(false),
-        _ => Err(format!("\"{}\" is not 1 or 0", shorten(value))),
+        _ => Err(msg!(phrases::LINK_NOT_SWITCH, given = shorten(value))),
     }
 }
 
@@ -219,9 +233,9 @@ const FIELDS: [Field; 48] = [
                 custom(w);
                 return Ok(());
             }
-            let model = catalog.model(v).map_err(|_| format!("unknown model \"{}\"", shorten(v)))?;
+            let model = catalog.model(v).map_err(|_| msg!(phrases::LINK_UNKNOWN_MODEL, given = shorten(v)))?;
             if !model.suits(w.task) {
-                return Err(format!("{} is not a {}", model.name, w.task.model_kind()));
+                return Err(msg!(phrases::LINK_WRONG_KIND, model = &model.name, kind = w.task.model_kind()));
             }
             w.model = model.id.clone();
             Ok(())
@@ -332,10 +346,10 @@ const FIELDS: [Field; 48] = [
 ];
 /// Sets one field from its URL spelling, as the form, the URL and the CLI
 /// all do; the error names the problem (the caller adds the field).
-pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog) -> Result<(), String> {
+pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog) -> Result<(), Msg> {
     match FIELDS.iter().find(|f| f.key == key) {
         Some(field) => (field.set)(workload, value, catalog),
-        None => Err(format!("unknown setting \"{}\"", shorten(key))),
+        None => Err(msg!(phrases::LINK_UNKNOWN_SETTING, given = shorten(key))),
     }
 }
 
@@ -365,16 +379,21 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let defaults = Workload::for_task(task.unwrap_or(Task::Infer));
     let mut workload = defaults.clone();
     let mut notes = Vec::new();
-    let mut note = |key: &str, message: String| notes.push(Note { key: key.to_string(), message });
+    let mut lang = None;
+    let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
+        if key == LANG_KEY {
+            match Lang::from_code(&value) {
+                Some(chosen) => lang = Some(chosen),
+                None => note(LANG_KEY, msg!(phrases::LINK_UNKNOWN_LANGUAGE, given = shorten(&value))),
+            }
+            continue;
+        }
         if key == "v" {
             match value.parse::<u32>() {
                 Ok(v) if v <= URL_VERSION => {}
-                Ok(v) => note(
-                    "v",
-                    format!("this link was made by a newer version of whichgpu (v={v}); some settings may be ignored"),
-                ),
-                Err(_) => note("v", format!("link version \"{}\" is not a number", shorten(&value))),
+                Ok(v) => note("v", msg!(phrases::LINK_NEWER, version = v)),
+                Err(_) => note("v", msg!(phrases::LINK_BAD_VERSION, given = shorten(&value))),
             }
             continue;
         }
@@ -382,14 +401,18 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
             Some(field) => {
                 if let Err(problem) = (field.set)(&mut workload, &value, catalog) {
                     let default = (field.get)(&defaults);
-                    let fallback = if default.is_empty() { "ignored".to_string() } else { format!("using {default}") };
-                    note(field.key, format!("{}: {problem}; {fallback}", field.key));
+                    let message = if default.is_empty() {
+                        msg!(phrases::LINK_IGNORED, key = field.key, problem = problem)
+                    } else {
+                        msg!(phrases::LINK_FALLBACK, key = field.key, problem = problem, default = default)
+                    };
+                    note(field.key, message);
                 }
             }
-            None => note(&key, format!("unknown setting \"{}\" ignored", shorten(&key))),
+            None => note(&key, msg!(phrases::LINK_UNKNOWN_SETTING_IGNORED, given = shorten(&key))),
         }
     }
-    Decoded { workload, notes }
+    Decoded { workload, notes, lang }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -408,6 +431,17 @@ pub fn encode(workload: &Workload) -> String {
         return String::new();
     }
     format!("v={URL_VERSION}&{}", pairs.join("&"))
+}
+
+/// The page's whole query: the workload, then the language when one was
+/// chosen (a link keeps the language it was made in).
+pub fn encode_page(workload: &Workload, lang: Option<Lang>) -> String {
+    let query = encode(workload);
+    match (lang, query.is_empty()) {
+        (None, _) => query,
+        (Some(lang), true) => format!("{LANG_KEY}={}", lang.code()),
+        (Some(lang), false) => format!("{query}&{LANG_KEY}={}", lang.code()),
+    }
 }
 
 /// Keeps hostile or huge values short in notes.
@@ -527,14 +561,14 @@ mod tests {
         assert_eq!(decode(&encode(&hours), catalog()).workload, hours);
         // A model of the wrong kind, a bad size and a bad offload are named.
         let decoded = decode("task=image&model=llama-3.1-8b&res=100x99999&offload=disk&frames=0", catalog());
-        let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
+        let messages: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
         assert_eq!(
             messages,
             [
                 "model: Llama 3.1 8B is not a text-to-image model; using sdxl-base-1.0",
-                "res: \"100x99999\" is not WIDTHxHEIGHT with sides from 64 to 16384 pixels; ignored",
+                "res: \"100x99999\" is not WIDTHxHEIGHT with sides from 64 to 16,384 pixels; ignored",
                 "offload: unknown offload mode \"disk\" (use one of none, text, model); using none",
-                "frames: 0 is out of range (1 to 18000); ignored",
+                "frames: 0 is out of range (1 to 18,000); ignored",
             ]
         );
         assert_eq!(decoded.workload, Workload::for_task(Task::Image));
@@ -573,12 +607,12 @@ mod tests {
         assert_eq!(decoded.workload.weight_precision, Precision::Int8);
         let keys: Vec<&str> = decoded.notes.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(keys, ["model", "colour"]);
-        assert!(decoded.notes[0].message.contains("\"<script>\""));
-        assert!(decoded.notes[0].message.starts_with("model: "), "{:?}", decoded.notes);
+        assert!(decoded.notes[0].message.to_string().contains("\"<script>\""));
+        assert!(decoded.notes[0].message.to_string().starts_with("model: "), "{:?}", decoded.notes);
 
         let decoded = decode("wq=fp7", catalog());
         assert_eq!(decoded.workload.weight_precision, Precision::Bf16);
-        assert!(decoded.notes[0].message.contains("fp7"));
+        assert!(decoded.notes[0].message.to_string().contains("fp7"));
     }
 
     #[test]
@@ -615,7 +649,7 @@ mod tests {
         assert_eq!(decode("params=1.3e9", catalog()).workload.model, "custom");
         // 10^30 parameters and zero layers are refused by name.
         let decoded = decode("params=1e30&layers=0", catalog());
-        let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
+        let messages: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
         assert_eq!(messages[0], "params: 1e30 is out of range (1e6 to 1e13); ignored");
         assert!(messages[1].starts_with("layers: 0 is out of range"), "{messages:?}");
     }
@@ -642,18 +676,18 @@ mod tests {
         assert_eq!(query, "v=1&task=finetune&model=llama-2-13b&method=qlora&seq=4096&mbs=4&rank=64&opt=adamw8bit&ckpt=0&zero=3&gpus=8&tokens=2500000000&epochs=3");
         assert_eq!(decode(&query, catalog()).workload, workload);
         let decoded = decode("zero=4&ckpt=maybe", catalog());
-        let messages: Vec<&str> = decoded.notes.iter().map(|n| n.message.as_str()).collect();
+        let messages: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
         assert_eq!(messages, ["zero: 4 is out of range (0 to 3); using 0", "ckpt: \"maybe\" is not 1 or 0; using 1"]);
     }
 
     #[test]
     fn out_of_range_and_non_numeric_counts_are_named_and_fall_back() {
         for (query, expected) in [
-            ("conc=-3", "conc: -3 is out of range (1 to 100000); using 1"),
-            ("conc=0", "conc: 0 is out of range (1 to 100000); using 1"),
-            ("conc=NaN", "conc: \"NaN\" is not a whole number (1 to 100000); using 1"),
-            ("in=1e30", "in: 1e30 is out of range (1 to 10000000); using 2048"),
-            ("out=2.5", "out: \"2.5\" is not a whole number (1 to 10000000); using 512"),
+            ("conc=-3", "conc: -3 is out of range (1 to 100,000); using 1"),
+            ("conc=0", "conc: 0 is out of range (1 to 100,000); using 1"),
+            ("conc=NaN", "conc: \"NaN\" is not a whole number (1 to 100,000); using 1"),
+            ("in=1e30", "in: 1e30 is out of range (1 to 10,000,000); using 2048"),
+            ("out=2.5", "out: \"2.5\" is not a whole number (1 to 10,000,000); using 512"),
             (
                 "runtime=ollama",
                 "runtime: unknown runtime \"ollama\" (use one of vllm, trtllm, llamacpp, hf); using vllm",
@@ -662,7 +696,7 @@ mod tests {
             let decoded = decode(query, catalog());
             assert_eq!(decoded.workload, Workload::default(), "{query}");
             assert_eq!(decoded.notes.len(), 1, "{query}");
-            assert_eq!(decoded.notes[0].message, expected);
+            assert_eq!(decoded.notes[0].message.to_string(), expected);
         }
     }
 
@@ -670,7 +704,7 @@ mod tests {
     fn a_link_from_a_newer_version_says_so() {
         let decoded = decode("v=2&wq=fp8", catalog());
         assert_eq!(decoded.workload.weight_precision, Precision::Fp8);
-        assert!(decoded.notes[0].message.contains("newer version"));
+        assert!(decoded.notes[0].message.to_string().contains("newer version"));
     }
 
     #[test]
@@ -681,12 +715,28 @@ mod tests {
         assert_eq!(percent_decode("%FF"), "\u{FFFD}");
         let huge = format!("model={}", "x".repeat(100_000));
         let decoded = decode(&huge, catalog());
-        assert!(decoded.notes[0].message.len() < 200);
+        assert!(decoded.notes[0].message.to_string().len() < 200);
     }
 
     #[test]
     fn encoding_escapes_reserved_characters() {
         assert_eq!(percent_encode("a b&c=d/é"), "a%20b%26c%3Dd%2F%C3%A9");
         assert_eq!(percent_decode(&percent_encode("a b&c=d/é")), "a b&c=d/é");
+    }
+
+    #[test]
+    fn the_language_rides_along_in_the_link_but_is_not_the_workload() {
+        let catalog = Catalog::bundled().unwrap();
+        let decoded = decode("model=llama-3.1-70b&lang=es-MX", catalog);
+        assert_eq!(decoded.lang, Some(Lang::Es));
+        assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+        assert_eq!(encode_page(&decoded.workload, decoded.lang), "v=1&model=llama-3.1-70b&lang=es");
+        assert_eq!(encode_page(&Workload::default(), Some(Lang::En)), "lang=en");
+        assert_eq!(encode_page(&Workload::default(), None), "");
+        // A language the page does not speak is named, and the rest applies.
+        let french = decode("lang=fr&conc=4", catalog);
+        assert_eq!((french.lang, french.workload.concurrency), (None, 4));
+        assert_eq!(french.notes[0].message.to_string(), "lang: \"fr\" is not a language this page speaks (en, es)");
+        assert_eq!(french.notes[0].message.render(Lang::Es), "lang: «fr» no es un idioma de esta página (en, es)");
     }
 }

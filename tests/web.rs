@@ -7,6 +7,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use whichgpu::engine::{rank, Catalog, Offer, Precision, Provider, Snapshot, Source, Workload};
+use whichgpu::text::Lang;
 use whichgpu::ui::{App, OffersTable, SnapshotInfo, WorkloadForm};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -142,7 +143,7 @@ async fn a_number_field_rejects_bad_input_next_to_the_field_and_keeps_the_worklo
     conc.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     settle().await;
     assert_eq!(workload.get_untracked().concurrency, 1);
-    assert_eq!(texts(&root, "#conc-error"), ["-3 is out of range (1 to 100000)"]);
+    assert_eq!(texts(&root, "#conc-error"), ["-3 is out of range (1 to 100,000)"]);
     assert_eq!(conc.get_attribute("aria-invalid").as_deref(), Some("true"));
 
     conc.set_value("64");
@@ -175,6 +176,47 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 +2 more"]);
     assert_eq!(texts(&root, "caption"), ["2 of 3 offers hold this workload, cheapest per unit of output:"]);
     assert_eq!(texts(&root, "thead th").len(), 11);
+}
+
+#[wasm_bindgen_test]
+fn the_table_speaks_spanish_with_spanish_numbers() {
+    let catalog = Catalog::bundled().unwrap();
+    let snapshot = Arc::new(test_snapshot());
+    let workload = Workload { model: "llama-3.1-70b".into(), weight_precision: Precision::Bf16, ..Workload::default() };
+    let report = rank(&workload, catalog, &snapshot).unwrap();
+    let root = container();
+    leptos::mount::mount_to(root.clone(), move || {
+        provide_context(Lang::Es);
+        view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> }
+    })
+    .forget();
+    // CLDR Spanish: decimal comma, the currency after the figure.
+    assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(6)"), ["6,38\u{a0}US$"]);
+    assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 y 2 más"]);
+    let speed = texts(&root, "tbody tr:first-child td:nth-child(7)");
+    assert!(speed[0].contains(" tok/s cada una, ") && speed[0].contains("limitado por"), "{speed:?}");
+    assert_eq!(texts(&root, "caption"), ["2 de 3 ofertas admiten esta carga; orden: más barato por unidad producida:"]);
+    assert_eq!(texts(&root, "thead th")[..3], ["Proveedor", "Instancia", "GPU"]);
+    assert_eq!(texts(&root, "[data-testid=export-csv]"), ["Descargar CSV"]);
+}
+
+#[wasm_bindgen_test]
+async fn the_form_validates_in_spanish() {
+    let workload = RwSignal::new(Workload::default());
+    let catalog = Catalog::bundled().unwrap();
+    let root = container();
+    leptos::mount::mount_to(root.clone(), move || {
+        provide_context(Lang::Es);
+        view! { <WorkloadForm catalog=catalog workload=workload /> }
+    })
+    .forget();
+    assert_eq!(texts(&root, "label[for=conc]"), ["Peticiones simultáneas"]);
+    let conc: web_sys::HtmlInputElement = element(&root, "#conc");
+    conc.set_value("-3");
+    conc.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(texts(&root, "#conc-error"), ["-3 está fuera de rango (1 a 100.000)"]);
+    assert_eq!(workload.get_untracked().concurrency, 1);
 }
 
 #[wasm_bindgen_test]

@@ -6,6 +6,7 @@
 use super::memory::{MemoryBreakdown, BYTES_PER_GB};
 use super::speed::Speed;
 use super::{FinetuneMethod, Model, Offer, Provider, SpotPolicy, Task, Workload};
+use crate::text::{phrases, Phrase};
 use serde::Serialize;
 
 /// Seconds from asking for an instance to running the job: boot, drivers,
@@ -47,17 +48,6 @@ const TRANSCRIPT_BYTES_PER_HOUR: f64 = 54_000.0;
 /// Bytes of a generated token returned to the client (JSON, UTF-8).
 const RESPONSE_BYTES_PER_TOKEN: f64 = 4.0;
 
-/// A duration for people: "45 min", "3.2 h", "4.1 days".
-pub fn hours_label(hours: f64) -> String {
-    if hours < 1.0 {
-        format!("{:.0} min", (hours * 60.0).max(1.0))
-    } else if hours < 48.0 {
-        format!("{hours:.1} h")
-    } else {
-        format!("{:.1} days", hours / 24.0)
-    }
-}
-
 /// The unit of output that costs are quoted per.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -80,25 +70,23 @@ impl Unit {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Unit::MillionOutputTokens => "1M output tokens",
-            Unit::ThousandImages => "1,000 images",
-            Unit::Clip => "clip",
-            Unit::AudioHour => "audio hour",
-            Unit::Job => "job",
+            Unit::MillionOutputTokens => &phrases::UNIT_MILLION_TOKENS,
+            Unit::ThousandImages => &phrases::UNIT_THOUSAND_IMAGES,
+            Unit::Clip => &phrases::UNIT_CLIP,
+            Unit::AudioHour => &phrases::UNIT_AUDIO_HOUR,
+            Unit::Job => &phrases::UNIT_JOB,
         }
     }
 }
 
 /// Whether spot capacity may run this workload, and if not, why.
-pub fn spot_allowed(workload: &Workload) -> Result<(), &'static str> {
+pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
     match (workload.spot, workload.task) {
-        (SpotPolicy::No, _) => Err("spot not allowed (spot=no)"),
+        (SpotPolicy::No, _) => Err(&phrases::SPOT_REFUSED_NO),
         (SpotPolicy::Yes, _) => Ok(()),
-        (SpotPolicy::Auto, Task::Infer) => {
-            Err("spot capacity can be taken back at any time, which an always-on endpoint must not suffer; set spot=yes to accept it")
-        }
+        (SpotPolicy::Auto, Task::Infer) => Err(&phrases::SPOT_REFUSED_ENDPOINT),
         (SpotPolicy::Auto, _) => Ok(()),
     }
 }

@@ -11,6 +11,8 @@ use super::catalog::{Denoiser, Diffusion, Guidance};
 use super::memory::{runtime_memory, MemoryBreakdown, BYTES_PER_GB};
 use super::workload::{Offload, Resolution};
 use super::{Error, Model, Precision, Runtime, Task, Workload};
+use crate::msg;
+use crate::text::phrases;
 
 /// Bytes of live tensors per output pixel while the VAE decodes, at 16 bits.
 /// Derived from the SD AutoencoderKL decoder (block channels 512, 512, 256,
@@ -56,7 +58,7 @@ pub fn latent_tokens(resolution: Resolution, frames: u32, pipeline: &Diffusion) 
 pub(crate) fn pipeline_of(model: &Model) -> Result<&Diffusion, Error> {
     model.diffusion.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!("{} is not a diffusion model; choose an image or video model", model.name),
+        message: msg!(phrases::ERROR_NOT_DIFFUSION, model = &model.name),
     })
 }
 

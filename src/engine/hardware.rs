@@ -3,6 +3,8 @@
 //! where a datasheet figure is missing, the estimate says so.
 
 use super::{Gpu, Precision};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg};
 use serde::Serialize;
 
 /// The precision matrix multiplies run in.
@@ -51,7 +53,7 @@ pub fn compute_precision(precision: Precision, gpu: &Gpu) -> ComputePrecision {
 pub struct Peak {
     pub value: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub estimated: Option<String>,
+    pub estimated: Option<Msg>,
 }
 
 /// FP16 tensor throughput per FP32 (non-tensor) TFLOP, for rows without a
@@ -87,9 +89,11 @@ pub fn peak_tflops(gpu: &Gpu, compute: ComputePrecision) -> Option<Peak> {
         let fp32 = gpu.fp32_tflops?;
         Some(Peak {
             value: fp32 * ratio,
-            estimated: Some(format!(
-                "gpus.csv gives no FP16 tensor figure for the {}; estimated as {ratio} × its FP32 {fp32} TFLOP/s",
-                gpu.name
+            estimated: Some(msg!(
+                phrases::NOTE_FP16_ESTIMATED,
+                gpu = &gpu.name,
+                ratio = Arg::Num(ratio, 0),
+                fp32 = Arg::Num(fp32, 1)
             )),
         })
     };
@@ -101,7 +105,7 @@ pub fn peak_tflops(gpu: &Gpu, compute: ComputePrecision) -> Option<Peak> {
             // FP8 tensor cores run twice the FP16 rate (Hopper, Ada).
             None => fp16().map(|p| Peak {
                 value: 2.0 * p.value,
-                estimated: Some(format!("gpus.csv gives no FP8 figure for the {}; estimated as 2 × FP16", gpu.name)),
+                estimated: Some(msg!(phrases::NOTE_FP8_ESTIMATED, gpu = &gpu.name)),
             }),
         },
         ComputePrecision::Fp4 => gpu.fp4_tflops.map(stated),
@@ -158,14 +162,15 @@ pub const SUSTAINED_BOARD_W: f64 = 175.0;
 
 /// The share of its datasheet clock `gpu` holds under sustained tensor
 /// load, with the sentence that says so; `None` at full clock.
-pub fn sustained_clock(gpu: &Gpu) -> Option<(f64, String)> {
+pub fn sustained_clock(gpu: &Gpu) -> Option<(f64, Msg)> {
     let datacenter = gpu.segment.as_deref() == Some("datacenter");
     let watts = gpu.tdp_w.filter(|w| datacenter && *w > 0.0 && *w < SUSTAINED_BOARD_W)?;
     let share = watts / SUSTAINED_BOARD_W;
-    let note = format!(
-        "the {}'s {watts:.0} W power limit holds about {:.0}% of its datasheet clock under sustained tensor load (estimate)",
-        gpu.name,
-        share * 100.0
+    let note = msg!(
+        phrases::NOTE_POWER_CLOCK,
+        gpu = &gpu.name,
+        watts = Arg::Num(watts, 0),
+        percent = Arg::Num(share * 100.0, 0)
     );
     Some((share, note))
 }
@@ -224,7 +229,7 @@ mod tests {
         // RTX 3070: 20.31 FP32 TFLOP/s, no FP16 tensor figure in gpus.csv.
         let peak = peak_tflops(gpu("rtx_3070"), ComputePrecision::Fp16).unwrap();
         assert!((peak.value - 40.62).abs() < 1e-9);
-        assert!(peak.estimated.unwrap().contains("no FP16 tensor figure"));
+        assert!(peak.estimated.unwrap().to_string().contains("no FP16 tensor figure"));
         // A stated figure is used as is.
         assert_eq!(
             peak_tflops(gpu("rtx_3090"), ComputePrecision::Fp16).unwrap(),

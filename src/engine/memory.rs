@@ -8,6 +8,8 @@
 
 use super::catalog::Shape;
 use super::{Error, Gpu, Model, Runtime, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg, Phrase};
 use serde::Serialize;
 
 /// Bytes in one "GB" of GPU memory. Card sizes are binary in practice: an
@@ -85,15 +87,15 @@ impl MemoryBreakdown {
     }
 
     /// The parts in the order the page and the CLI list them.
-    pub fn parts(&self) -> [(&'static str, f64); 7] {
+    pub fn parts(&self) -> [(&'static Phrase, f64); 7] {
         [
-            ("weights", self.weights_bytes),
-            ("adapters", self.adapters_bytes),
-            ("KV cache", self.kv_cache_bytes),
-            ("gradients", self.gradients_bytes),
-            ("optimizer", self.optimizer_bytes),
-            ("activations", self.activations_bytes),
-            ("runtime", self.overhead_bytes),
+            (&phrases::PART_WEIGHTS, self.weights_bytes),
+            (&phrases::PART_ADAPTERS, self.adapters_bytes),
+            (&phrases::PART_KV_CACHE, self.kv_cache_bytes),
+            (&phrases::PART_GRADIENTS, self.gradients_bytes),
+            (&phrases::PART_OPTIMIZER, self.optimizer_bytes),
+            (&phrases::PART_ACTIVATIONS, self.activations_bytes),
+            (&phrases::PART_RUNTIME, self.overhead_bytes),
         ]
     }
 }
@@ -107,7 +109,7 @@ pub struct Fit {
     pub usable_bytes_per_gpu: f64,
     /// Why it does not fit, in words a user can act on.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<Msg>,
     /// Serving only: the most concurrent sequences of this length the GPUs
     /// hold (0 when not even one fits).
     pub max_concurrency: Option<u32>,
@@ -115,16 +117,6 @@ pub struct Fit {
     /// at the requested concurrency, capped by the model's own context
     /// window where models.csv gives one (0 when none fits).
     pub max_context_tokens: Option<u32>,
-}
-
-/// Formats a size in GB the way reasons and labels show it.
-pub fn format_gb(bytes: f64) -> String {
-    let gb = bytes / BYTES_PER_GB;
-    if gb >= 100.0 || (gb - gb.round()).abs() < 0.05 {
-        format!("{gb:.0} GB")
-    } else {
-        format!("{gb:.1} GB")
-    }
 }
 
 /// Parameters in the token embedding and LM head (tied counts once).
@@ -173,7 +165,7 @@ pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
 pub fn inference_memory(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
     let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!("{} has no transformer shape in the catalog, so its KV cache cannot be sized", model.name),
+        message: msg!(phrases::ERROR_NO_SHAPE_KV, model = &model.name),
     })?;
     let n = f64::from(gpu_count.max(1));
     let runtime = runtime_memory(workload.runtime);
@@ -293,10 +285,18 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
 }
 
 /// "needs 134 GB per GPU, has 80 GB (72 GB usable)".
-fn not_fitting(memory: &MemoryBreakdown, gpu_count: u32, usable: f64, vram: f64) -> String {
-    let per_gpu = if gpu_count > 1 { " per GPU" } else { "" };
-    let reserve = if usable < vram { format!(" ({} usable)", format_gb(usable)) } else { String::new() };
-    format!("needs {}{per_gpu}, has {}{reserve}", format_gb(memory.per_gpu_bytes), format_gb(vram))
+fn not_fitting(memory: &MemoryBreakdown, gpu_count: u32, usable: f64, vram: f64) -> Msg {
+    let has = if usable < vram {
+        Arg::from(msg!(phrases::FIT_USABLE, size = Arg::Bytes(vram), usable = Arg::Bytes(usable)))
+    } else {
+        Arg::Bytes(vram)
+    };
+    let need = Arg::Bytes(memory.per_gpu_bytes);
+    if gpu_count > 1 {
+        msg!(phrases::FIT_NEEDS_PER_GPU, need = need, has = has)
+    } else {
+        msg!(phrases::FIT_NEEDS, need = need, has = has)
+    }
 }
 
 /// The fewest GPUs of `gpu` (up to `max_count`, one node) that hold the

@@ -1,5 +1,7 @@
 //! Numeric formats for weights and for the KV cache, with their storage cost.
 
+use crate::msg;
+use crate::text::{phrases, Msg, Phrase};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -131,24 +133,24 @@ impl Precision {
     }
 
     /// Human label for the form.
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Precision::Fp32 => "FP32 (32-bit)",
-            Precision::Bf16 => "BF16 (16-bit)",
-            Precision::Fp16 => "FP16 (16-bit)",
-            Precision::Fp8 => "FP8 (8-bit)",
-            Precision::Int8 => "INT8 (8-bit)",
-            Precision::Int4 => "INT4 (4-bit)",
-            Precision::Fp4 => "FP4 / NVFP4 (Blackwell)",
-            Precision::Q8_0 => "GGUF Q8_0",
-            Precision::Q6K => "GGUF Q6_K",
-            Precision::Q5KM => "GGUF Q5_K_M",
-            Precision::Q4KM => "GGUF Q4_K_M",
-            Precision::Q3KM => "GGUF Q3_K_M",
-            Precision::Q2K => "GGUF Q2_K",
-            Precision::Nf4 => "NF4 (bitsandbytes, QLoRA)",
-            Precision::Awq => "AWQ 4-bit",
-            Precision::Gptq => "GPTQ 4-bit",
+            Precision::Fp32 => &phrases::PRECISION_FP32,
+            Precision::Bf16 => &phrases::PRECISION_BF16,
+            Precision::Fp16 => &phrases::PRECISION_FP16,
+            Precision::Fp8 => &phrases::PRECISION_FP8,
+            Precision::Int8 => &phrases::PRECISION_INT8,
+            Precision::Int4 => &phrases::PRECISION_INT4,
+            Precision::Fp4 => &phrases::PRECISION_FP4,
+            Precision::Q8_0 => &phrases::PRECISION_Q8_0,
+            Precision::Q6K => &phrases::PRECISION_Q6_K,
+            Precision::Q5KM => &phrases::PRECISION_Q5_K_M,
+            Precision::Q4KM => &phrases::PRECISION_Q4_K_M,
+            Precision::Q3KM => &phrases::PRECISION_Q3_K_M,
+            Precision::Q2K => &phrases::PRECISION_Q2_K,
+            Precision::Nf4 => &phrases::PRECISION_NF4,
+            Precision::Awq => &phrases::PRECISION_AWQ,
+            Precision::Gptq => &phrases::PRECISION_GPTQ,
         }
     }
 }
@@ -183,12 +185,12 @@ impl KvPrecision {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            KvPrecision::Bf16 => "BF16 KV cache",
-            KvPrecision::Fp16 => "FP16 KV cache",
-            KvPrecision::Fp8 => "FP8 KV cache",
-            KvPrecision::Int8 => "INT8 KV cache",
+            KvPrecision::Bf16 => &phrases::KV_BF16,
+            KvPrecision::Fp16 => &phrases::KV_FP16,
+            KvPrecision::Fp8 => &phrases::KV_FP8,
+            KvPrecision::Int8 => &phrases::KV_INT8,
         }
     }
 }
@@ -196,20 +198,32 @@ impl KvPrecision {
 /// An option value the form, URL or CLI does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownOption {
-    pub what: &'static str,
+    pub what: &'static Phrase,
     pub given: String,
     pub known: Vec<&'static str>,
 }
 
+impl UnknownOption {
+    pub fn message(&self) -> Msg {
+        msg!(phrases::ERROR_UNKNOWN_OPTION, what = self.what, given = &self.given, known = self.known.join(", "))
+    }
+}
+
+impl From<UnknownOption> for Msg {
+    fn from(unknown: UnknownOption) -> Msg {
+        unknown.message()
+    }
+}
+
 impl fmt::Display for UnknownOption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} \"{}\" (use one of {})", self.what, self.given, self.known.join(", "))
+        self.message().fmt(f)
     }
 }
 
 /// `Display`, `FromStr` and serde for an option enum with `ALL` and `key()`.
 macro_rules! option_enum {
-    ($type:ty, $what:literal) => {
+    ($type:ty, $what:expr) => {
         impl fmt::Display for $type {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(self.key())
@@ -222,7 +236,7 @@ macro_rules! option_enum {
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 let wanted = s.trim().to_ascii_lowercase();
                 <$type>::ALL.into_iter().find(|p| p.key() == wanted).ok_or_else(|| UnknownOption {
-                    what: $what,
+                    what: &$what,
                     given: s.to_string(),
                     known: <$type>::ALL.iter().map(|p| p.key()).collect(),
                 })
@@ -246,8 +260,8 @@ macro_rules! option_enum {
 }
 pub(crate) use option_enum;
 
-option_enum!(Precision, "precision");
-option_enum!(KvPrecision, "KV cache precision");
+option_enum!(Precision, phrases::OPTION_PRECISION);
+option_enum!(KvPrecision, phrases::OPTION_KV_PRECISION);
 
 #[cfg(test)]
 mod tests {

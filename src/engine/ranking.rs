@@ -10,6 +10,8 @@ use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit, MemoryBreakdown};
 use super::speed::{speed, Speed};
 use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg, Phrase};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -38,16 +40,16 @@ pub enum Badge {
 }
 
 impl Badge {
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Badge::Hbm => "HBM",
-            Badge::Fp8 => "FP8",
-            Badge::Nvlink => "NVLink",
-            Badge::PcieOnly => "PCIe-only multi-GPU",
-            Badge::SpotSafe => "spot-safe",
-            Badge::PerHourBilling => "per-hour billing",
-            Badge::SingleGpuFits => "single GPU fits",
-            Badge::BillingUnknown => "billing unknown",
+            Badge::Hbm => &phrases::BADGE_HBM,
+            Badge::Fp8 => &phrases::BADGE_FP8,
+            Badge::Nvlink => &phrases::BADGE_NVLINK,
+            Badge::PcieOnly => &phrases::BADGE_PCIE_ONLY,
+            Badge::SpotSafe => &phrases::BADGE_SPOT_SAFE,
+            Badge::PerHourBilling => &phrases::BADGE_PER_HOUR,
+            Badge::SingleGpuFits => &phrases::BADGE_SINGLE_GPU,
+            Badge::BillingUnknown => &phrases::BADGE_BILLING_UNKNOWN,
         }
     }
 }
@@ -81,7 +83,7 @@ pub struct RankedOffer {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Exclusion {
     pub offer: usize,
-    pub reason: String,
+    pub reason: Msg,
 }
 
 /// The engine's answer for one workload against one snapshot.
@@ -99,9 +101,9 @@ pub struct Report {
     /// When no offer holds the workload: what even the largest node would
     /// need, so the user knows to shrink the job or go multi-node.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub no_single_node: Option<String>,
+    pub no_single_node: Option<Msg>,
     /// Advice for this case, most useful first.
-    pub advice: Vec<String>,
+    pub advice: Vec<Msg>,
 }
 
 /// FNV-1a: a fast hash for the short ids the ranking looks up thousands of
@@ -128,29 +130,29 @@ type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
 /// One GPU shape's fit, and its speed when it fits.
 struct Shape {
-    fit: Result<Fit, String>,
+    fit: Result<Fit, Msg>,
     speed: Option<Arc<Speed>>,
     single_gpu_fits: bool,
 }
 
 /// Why `offer` is outside the user's filters, if it is.
-fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option<String> {
+fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option<Msg> {
     if !workload.providers.is_empty() && !workload.providers.split(',').any(|p| p == offer.provider) {
-        return Some(format!("outside your filters: provider is not {}", workload.providers.replace(',', ", ")));
+        return Some(msg!(phrases::FILTER_PROVIDER, providers = workload.providers.replace(',', ", ")));
     }
     if !workload.region.is_empty() {
         let wanted = workload.region.to_lowercase();
         if !offer.regions.iter().any(|r| r.to_lowercase().contains(&wanted)) {
-            return Some(format!("outside your filters: no region matching \"{}\"", workload.region));
+            return Some(msg!(phrases::FILTER_REGION, region = &workload.region));
         }
     }
     if let Some(max) = workload.max_gpus {
         if offer.gpu_count > max {
-            return Some(format!("outside your filters: {} GPUs, more than {max}", offer.gpu_count));
+            return Some(msg!(phrases::FILTER_GPU_COUNT, count = offer.gpu_count, max = max));
         }
     }
     if !workload.vendor.is_empty() && gpu.is_some_and(|g| !g.vendor.to_lowercase().contains(&workload.vendor)) {
-        return Some(format!("outside your filters: not a {} GPU", workload.vendor));
+        return Some(msg!(phrases::FILTER_VENDOR, vendor = &workload.vendor));
     }
     None
 }
@@ -205,7 +207,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
         let gpu = match gpu {
             Ok(gpu) => gpu,
             Err(e) => {
-                excluded.push(Exclusion { offer: index, reason: e.to_string() });
+                excluded.push(Exclusion { offer: index, reason: e.message() });
                 continue;
             }
         };
@@ -219,7 +221,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                         f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten().map(Arc::new);
                     Shape { fit: Ok(f), speed: timed, single_gpu_fits }
                 }
-                Err(e) => Shape { fit: Err(e.to_string()), speed: None, single_gpu_fits },
+                Err(e) => Shape { fit: Err(e.message()), speed: None, single_gpu_fits },
             }
         });
         let f = match &shape.fit {
@@ -228,7 +230,10 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 continue;
             }
             Ok(f) if !f.fits => {
-                excluded.push(Exclusion { offer: index, reason: f.reason.clone().unwrap_or_default() });
+                // memory::fit gives every failed fit its reason.
+                if let Some(reason) = &f.reason {
+                    excluded.push(Exclusion { offer: index, reason: reason.clone() });
+                }
                 continue;
             }
             Ok(f) => f,
@@ -265,8 +270,8 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
         }
         if !listed {
             let reason = match workload.max_price_per_hour {
-                Some(max) if over_budget => format!("outside your filters: more than ${max:.2}/h"),
-                _ => "no on-demand price in the snapshot".to_string(),
+                Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
+                _ => msg!(phrases::NO_ON_DEMAND_PRICE),
             };
             excluded.push(Exclusion { offer: index, reason });
         }
@@ -359,7 +364,7 @@ fn largest_node_shortfall(
     model: &super::Model,
     catalog: &Catalog,
     snapshot: &Snapshot,
-) -> Option<String> {
+) -> Option<Msg> {
     let largest = snapshot
         .offers
         .iter()
@@ -367,12 +372,12 @@ fn largest_node_shortfall(
     let gpu = catalog.gpu(&largest.gpu).ok()?;
     let sized = fit(workload, model, gpu, largest.gpu_count).ok()?;
     (!sized.fits).then(|| {
-        format!(
-            "No single node holds this workload: even {}× {} ({:.0} GB) would need {} per GPU. Use a smaller precision, fewer concurrent requests, or several nodes.",
-            largest.gpu_count,
-            gpu.name,
-            largest.total_vram_gb(),
-            super::memory::format_gb(sized.memory.per_gpu_bytes)
+        msg!(
+            phrases::NO_SINGLE_NODE,
+            count = largest.gpu_count,
+            gpu = &gpu.name,
+            vram = Arg::Num(largest.total_vram_gb(), 0),
+            need = Arg::Bytes(sized.memory.per_gpu_bytes)
         )
     })
 }
@@ -439,7 +444,7 @@ mod tests {
         let report = rank(&workload, catalog, &snapshot).unwrap();
         let listed: Vec<&str> = report.results.iter().map(|r| snapshot.offers[r.offer].instance.as_str()).collect();
         assert_eq!(listed, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
-        let reasons: Vec<&str> = report.excluded.iter().map(|e| e.reason.as_str()).collect();
+        let reasons: Vec<String> = report.excluded.iter().map(|e| e.reason.to_string()).collect();
         assert_eq!(reasons, ["needs 134 GB, has 24 GB (21.6 GB usable)", "needs 134 GB, has 80 GB (72 GB usable)"]);
         // Eight GPUs hold far more concurrent chats than two.
         let (two, eight) = (report.results[0].max_concurrency.unwrap(), report.results[1].max_concurrency.unwrap());
@@ -464,7 +469,7 @@ mod tests {
         let snapshot = snapshot(vec![offer("spot_only", "h100_sxm", 1, 80.0, None)]);
         let report = rank(&Workload::default(), catalog, &snapshot).unwrap();
         assert!(report.results.is_empty());
-        assert_eq!(report.excluded[0].reason, "no on-demand price in the snapshot");
+        assert_eq!(report.excluded[0].reason.to_string(), "no on-demand price in the snapshot");
     }
 
     #[test]
@@ -481,7 +486,8 @@ mod tests {
         assert!(report.results.is_empty());
         let note = report.no_single_node.unwrap();
         assert!(
-            note.starts_with("No single node holds this workload: even 8× H100 SXM5 80GB (640 GB) would need 1"),
+            note.to_string()
+                .starts_with("No single node holds this workload: even 8× H100 SXM5 80GB (640 GB) would need 1"),
             "{note}"
         );
         // When something fits, there is no such note.
@@ -520,7 +526,11 @@ mod tests {
         // Serving leaves spot out and says why.
         let serving = rank(&Workload::default(), catalog, &snapshot).unwrap();
         assert!(serving.results.iter().all(|r| !r.spot));
-        assert!(serving.advice.iter().any(|a| a.starts_with("Spot prices are left out")), "{:?}", serving.advice);
+        assert!(
+            serving.advice.iter().any(|a| a.to_string().starts_with("Spot prices are left out")),
+            "{:?}",
+            serving.advice
+        );
         // Unless the user insists.
         let insist =
             rank(&Workload { spot: crate::engine::SpotPolicy::Yes, ..Workload::default() }, catalog, &snapshot)
@@ -575,15 +585,16 @@ mod tests {
         let report = rank(&w, catalog, &snapshot).unwrap();
         let listed: Vec<&str> = report.results.iter().map(|r| snapshot.offers[r.offer].instance.as_str()).collect();
         assert_eq!(listed.len(), 2, "{listed:?}");
-        let reasons: Vec<&str> = report.excluded.iter().map(|e| e.reason.as_str()).collect();
-        assert!(reasons.contains(&"outside your filters: 8 GPUs, more than 4"), "{reasons:?}");
-        assert!(reasons.contains(&"outside your filters: provider is not lambda"), "{reasons:?}");
+        let reasons: Vec<String> = report.excluded.iter().map(|e| e.reason.to_string()).collect();
+        assert!(reasons.iter().any(|r| r == "outside your filters: 8 GPUs, more than 4"), "{reasons:?}");
+        assert!(reasons.iter().any(|r| r == "outside your filters: provider is not lambda"), "{reasons:?}");
         let cheap =
             rank(&Workload { max_price_per_hour: Some(1.0), ..Workload::default() }, catalog, &snapshot).unwrap();
-        assert!(cheap.excluded.iter().any(|e| e.reason == "outside your filters: more than $1.00/h"));
+        assert!(cheap.excluded.iter().any(|e| e.reason.to_string() == "outside your filters: more than $1.00/h"));
         let amd = rank(&Workload { vendor: "amd".into(), ..Workload::default() }, catalog, &snapshot).unwrap();
         assert!(
-            amd.results.is_empty() && amd.excluded.iter().all(|e| e.reason == "outside your filters: not a amd GPU")
+            amd.results.is_empty()
+                && amd.excluded.iter().all(|e| e.reason.to_string() == "outside your filters: not a amd GPU")
         );
     }
 
@@ -601,11 +612,15 @@ mod tests {
         assert!(of("pair-pcie").badges.contains(&Badge::PcieOnly));
         assert!(of("pair-nvlink").badges.contains(&Badge::Fp8));
         assert!(
-            report.advice.iter().any(|a| a.starts_with("Your model spans at least 2 GPUs: choose NVLink")),
+            report.advice.iter().any(|a| a.to_string().starts_with("Your model spans at least 2 GPUs: choose NVLink")),
             "{:?}",
             report.advice
         );
-        assert!(report.advice.iter().any(|a| a.starts_with("Decoding is memory-bound")), "{:?}", report.advice);
+        assert!(
+            report.advice.iter().any(|a| a.to_string().starts_with("Decoding is memory-bound")),
+            "{:?}",
+            report.advice
+        );
         // A small job on per-hour billing: the advice puts a number on it.
         let mut hourly = snapshot.clone();
         hourly.providers[0].billing_increment_s = Some(3600);
@@ -613,11 +628,11 @@ mod tests {
         let short = Workload { items: 100, ..Workload::for_task(Task::Image) };
         let report = rank(&short, catalog, &hourly).unwrap();
         assert!(report.results[0].badges.contains(&Badge::PerHourBilling));
-        let billing = report.advice.iter().find(|a| a.contains("billed as 1 hour(s)")).unwrap();
+        let billing = report.advice.iter().find(|a| a.to_string().contains("billed as 1 hour(s)")).unwrap();
         assert!(
-            billing.starts_with("This job of ")
-                && billing.contains(" min is billed")
-                && billing.contains("per-hour billing"),
+            billing.to_string().starts_with("This job of ")
+                && billing.to_string().contains(" min is billed")
+                && billing.to_string().contains("per-hour billing"),
             "{billing}"
         );
     }

@@ -3,6 +3,8 @@
 //!
 //! The layout is documented in `docs/snapshot-schema.md`.
 
+use crate::msg;
+use crate::text::{phrases, Arg, Lang, Msg};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -89,12 +91,12 @@ impl Offer {
 
     /// The regions for a table cell: "us-east-1", "us-east-1, us-west-2",
     /// or "asia-northeast-1 +16 more".
-    pub fn regions_label(&self) -> String {
+    pub fn regions_label(&self, lang: Lang) -> String {
         match self.regions.as_slice() {
             [] => "—".to_string(),
             [one] => one.clone(),
             [a, b] => format!("{a}, {b}"),
-            [first, rest @ ..] => format!("{first} +{} more", rest.len()),
+            [first, rest @ ..] => msg!(phrases::REGIONS_MORE, first = first, more = rest.len()).render(lang),
         }
     }
 }
@@ -120,17 +122,24 @@ pub enum SnapshotError {
     Invalid(String),
 }
 
+impl SnapshotError {
+    /// What went wrong, to render in the reader's language; the parser's
+    /// and the validation's details stay in English.
+    pub fn message(&self) -> Msg {
+        let detail = match self {
+            SnapshotError::Malformed(detail) => Arg::from(msg!(phrases::SNAPSHOT_DAMAGED, detail = detail)),
+            SnapshotError::WrongVersion { found } => {
+                Arg::from(msg!(phrases::SNAPSHOT_VERSION, found = *found, expected = SCHEMA_VERSION))
+            }
+            SnapshotError::Invalid(detail) => Arg::from(detail),
+        };
+        msg!(phrases::SNAPSHOT_UNREADABLE, detail = detail)
+    }
+}
+
 impl fmt::Display for SnapshotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("offer data could not be read: ")?;
-        match self {
-            SnapshotError::Malformed(detail) => write!(f, "the file is damaged or incomplete ({detail})"),
-            SnapshotError::WrongVersion { found } => write!(
-                f,
-                "it has schema version {found} but this page reads version {SCHEMA_VERSION}; reload the page to get matching files"
-            ),
-            SnapshotError::Invalid(detail) => write!(f, "{detail}"),
-        }
+        self.message().fmt(f)
     }
 }
 

@@ -5,6 +5,8 @@
 use super::catalog::Speech;
 use super::memory::{MemoryBreakdown, BYTES_PER_GB};
 use super::{Error, Model, Precision, Workload};
+use crate::msg;
+use crate::text::phrases;
 
 /// Beams per audio window: the default `beam_size` of the openai-whisper
 /// command line and of faster-whisper's `transcribe`.
@@ -27,7 +29,7 @@ const SPEECH_OVERHEAD_GB: f64 = 0.75;
 pub(crate) fn speech_of(model: &Model) -> Result<&Speech, Error> {
     model.speech.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!("{} is not a speech-to-text model; choose Whisper", model.name),
+        message: msg!(phrases::ERROR_NOT_SPEECH, model = &model.name),
     })
 }
 

@@ -5,6 +5,8 @@
 use super::catalog::Shape;
 use super::memory::{weights_bytes, MemoryBreakdown, BYTES_PER_GB};
 use super::{CrossEntropy, Error, FinetuneMethod, Model, Optimizer, Precision, Task, Workload};
+use crate::msg;
+use crate::text::phrases;
 
 /// CUDA context and allocator slack per training process. An engineering
 /// estimate, as for inference (about 0.5 GiB for the CUDA context; the
@@ -46,10 +48,7 @@ pub fn trainable_params(workload: &Workload, model: &Model) -> Result<f64, Error
 fn shape_of(model: &Model) -> Result<&Shape, Error> {
     model.shape.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!(
-            "{} has no transformer shape in the catalog, so its training memory cannot be sized",
-            model.name
-        ),
+        message: msg!(phrases::ERROR_NO_SHAPE_TRAINING_MEMORY, model = &model.name),
     })
 }
 
@@ -76,9 +75,11 @@ pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreak
     if !workload.gpus.max(1).is_multiple_of(model_parallel) {
         return Err(Error::InvalidField {
             field: "tp",
-            message: format!(
-                "tensor × pipeline parallel ({} × {}) must divide the {} GPUs",
-                workload.tensor_parallel, workload.pipeline_parallel, workload.gpus
+            message: msg!(
+                phrases::ERROR_PARALLEL_SPLIT,
+                tp = workload.tensor_parallel,
+                pp = workload.pipeline_parallel,
+                gpus = workload.gpus
             ),
         });
     }

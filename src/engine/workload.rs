@@ -4,6 +4,8 @@
 
 use super::precision::{option_enum, UnknownOption};
 use super::{KvPrecision, Precision};
+use crate::msg;
+use crate::text::{phrases, Msg, Phrase};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -49,23 +51,23 @@ impl Task {
     }
 
     /// The kind of model the task runs, as models.csv's `modality` says it.
-    pub const fn model_kind(self) -> &'static str {
+    pub const fn model_kind(self) -> &'static Phrase {
         match self {
-            Task::Infer | Task::Finetune | Task::Pretrain => "text LLM",
-            Task::Image => "text-to-image model",
-            Task::Video => "text-to-video model",
-            Task::Audio => "speech-to-text model",
+            Task::Infer | Task::Finetune | Task::Pretrain => &phrases::KIND_LLM,
+            Task::Image => &phrases::KIND_IMAGE,
+            Task::Video => &phrases::KIND_VIDEO,
+            Task::Audio => &phrases::KIND_SPEECH,
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Task::Infer => "LLM inference / serving",
-            Task::Finetune => "Fine-tune",
-            Task::Pretrain => "Pretrain",
-            Task::Image => "Image generation",
-            Task::Video => "Video generation",
-            Task::Audio => "Audio",
+            Task::Infer => &phrases::TASK_INFER,
+            Task::Finetune => &phrases::TASK_FINETUNE,
+            Task::Pretrain => &phrases::TASK_PRETRAIN,
+            Task::Image => &phrases::TASK_IMAGE,
+            Task::Video => &phrases::TASK_VIDEO,
+            Task::Audio => &phrases::TASK_AUDIO,
         }
     }
 }
@@ -93,6 +95,7 @@ impl Runtime {
         }
     }
 
+    /// The runtime's own name (not translated).
     pub const fn label(self) -> &'static str {
         match self {
             Runtime::Vllm => "vLLM",
@@ -124,11 +127,11 @@ impl FinetuneMethod {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            FinetuneMethod::Full => "Full fine-tune",
-            FinetuneMethod::Lora => "LoRA",
-            FinetuneMethod::Qlora => "QLoRA (4-bit base)",
+            FinetuneMethod::Full => &phrases::METHOD_FULL,
+            FinetuneMethod::Lora => &phrases::METHOD_LORA,
+            FinetuneMethod::Qlora => &phrases::METHOD_QLORA,
         }
     }
 }
@@ -155,12 +158,12 @@ impl Optimizer {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Optimizer::Adamw => "AdamW (states in the weights' precision)",
-            Optimizer::Adamw8bit => "AdamW 8-bit",
-            Optimizer::Sgd => "SGD with momentum",
-            Optimizer::Adafactor => "Adafactor",
+            Optimizer::Adamw => &phrases::OPTIMIZER_ADAMW,
+            Optimizer::Adamw8bit => &phrases::OPTIMIZER_ADAMW_8BIT,
+            Optimizer::Sgd => &phrases::OPTIMIZER_SGD,
+            Optimizer::Adafactor => &phrases::OPTIMIZER_ADAFACTOR,
         }
     }
 }
@@ -186,10 +189,10 @@ impl CrossEntropy {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            CrossEntropy::Full => "Full logits (HF default)",
-            CrossEntropy::Chunked => "Chunked / fused cross-entropy",
+            CrossEntropy::Full => &phrases::CE_FULL,
+            CrossEntropy::Chunked => &phrases::CE_CHUNKED,
         }
     }
 }
@@ -219,11 +222,11 @@ impl Offload {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Offload::None => "Everything on the GPU",
-            Offload::Text => "Text encoder on the CPU",
-            Offload::Model => "Each component on the GPU only while it runs",
+            Offload::None => &phrases::OFFLOAD_NONE,
+            Offload::Text => &phrases::OFFLOAD_TEXT,
+            Offload::Model => &phrases::OFFLOAD_MODEL,
         }
     }
 }
@@ -246,14 +249,14 @@ impl fmt::Display for Resolution {
 }
 
 impl FromStr for Resolution {
-    type Err = String;
+    type Err = Msg;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (_, min, max) = RESOLUTION_SIDE;
         let side = |s: &str| s.trim().parse::<u32>().ok().filter(|n| (min..=max).contains(n));
         match text.split_once(['x', 'X', '×']).map(|(w, h)| (side(w), side(h))) {
             Some((Some(width), Some(height))) => Ok(Resolution { width, height }),
-            _ => Err(format!("\"{text}\" is not WIDTHxHEIGHT with sides from {min} to {max} pixels")),
+            _ => Err(msg!(phrases::ERROR_RESOLUTION, given = text, min = min, max = max)),
         }
     }
 }
@@ -265,7 +268,7 @@ impl From<Resolution> for String {
 }
 
 impl TryFrom<String> for Resolution {
-    type Error = String;
+    type Error = Msg;
 
     fn try_from(text: String) -> Result<Self, Self::Error> {
         text.parse()
@@ -302,13 +305,13 @@ impl Objective {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Objective::Cost => "Cheapest whole job",
-            Objective::Unit => "Cheapest per unit of output",
-            Objective::Fast => "Fastest",
-            Objective::Latency => "Lowest latency per user",
-            Objective::Bandwidth => "Most memory bandwidth per dollar",
+            Objective::Cost => &phrases::OBJECTIVE_COST,
+            Objective::Unit => &phrases::OBJECTIVE_UNIT,
+            Objective::Fast => &phrases::OBJECTIVE_FAST,
+            Objective::Latency => &phrases::OBJECTIVE_LATENCY,
+            Objective::Bandwidth => &phrases::OBJECTIVE_BANDWIDTH,
         }
     }
 
@@ -346,23 +349,23 @@ impl SpotPolicy {
         }
     }
 
-    pub const fn label(self) -> &'static str {
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            SpotPolicy::Auto => "Where it is safe",
-            SpotPolicy::Yes => "Always allowed",
-            SpotPolicy::No => "Never (on-demand only)",
+            SpotPolicy::Auto => &phrases::SPOT_AUTO,
+            SpotPolicy::Yes => &phrases::SPOT_YES,
+            SpotPolicy::No => &phrases::SPOT_NO,
         }
     }
 }
 
-option_enum!(Objective, "objective");
-option_enum!(SpotPolicy, "spot policy");
-option_enum!(Offload, "offload mode");
-option_enum!(CrossEntropy, "cross-entropy mode");
-option_enum!(Task, "task");
-option_enum!(Runtime, "runtime");
-option_enum!(FinetuneMethod, "fine-tuning method");
-option_enum!(Optimizer, "optimizer");
+option_enum!(Objective, phrases::OPTION_OBJECTIVE);
+option_enum!(SpotPolicy, phrases::OPTION_SPOT);
+option_enum!(Offload, phrases::OPTION_OFFLOAD);
+option_enum!(CrossEntropy, phrases::OPTION_CROSS_ENTROPY);
+option_enum!(Task, phrases::OPTION_TASK);
+option_enum!(Runtime, phrases::OPTION_RUNTIME);
+option_enum!(FinetuneMethod, phrases::OPTION_METHOD);
+option_enum!(Optimizer, phrases::OPTION_OPTIMIZER);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {

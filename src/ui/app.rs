@@ -1,10 +1,12 @@
-//! The page: the workload form, the memory it needs, and the offers.
+//! The page: the workload form, the memory it needs, and the offers, in
+//! the reader's language.
 
 use super::snapshot_loader::load_snapshot;
-use super::{url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
-use crate::engine::memory::{estimate, format_gb};
+use super::{document, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
-use crate::url_codec;
+use crate::text::{phrases, Arg, Lang};
+use crate::{msg, url_codec};
 use leptos::prelude::*;
 
 #[component]
@@ -15,6 +17,11 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// The language components render in, provided by the page.
+pub fn use_lang() -> Lang {
+    use_context::<Lang>().unwrap_or_default()
+}
+
 /// The calculator once the bundled catalog is available.
 #[component]
 fn Calculator(catalog: &'static Catalog) -> impl IntoView {
@@ -22,69 +29,96 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let decoded = url_codec::decode(&url_state::current_query(), catalog);
     let notes = decoded.notes;
     let workload = RwSignal::new(decoded.workload);
-    Effect::new(move |_| url_state::replace_query(&workload.with(url_codec::encode)));
+    // The language the link or the switcher chose; else the browser's.
+    let chosen = RwSignal::new(decoded.lang);
+    let browser = Lang::preferred(document::preferred_languages().iter().map(String::as_str));
+    let lang = Memo::new(move |_| chosen.get().unwrap_or(browser));
+    Effect::new(move |_| url_state::replace_query(&workload.with(|w| url_codec::encode_page(w, chosen.get()))));
+    Effect::new(move |_| document::show_language(lang.get()));
 
     let snapshot = LocalResource::new(load_snapshot);
     let memory = move || workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus())));
 
-    view! {
-        <header>
-            <h1>"whichgpu"</h1>
-            <p class="tagline">"Which rented GPU should I use for this generative-AI job?"</p>
-        </header>
-        <main>
-            {(!notes.is_empty())
-                .then(|| {
-                    view! {
-                        <ul class="notes" data-testid="url-notes" role="status">
-                            {notes.into_iter().map(|n| view! { <li>{n.message}</li> }).collect_view()}
-                        </ul>
-                    }
-                })}
-            <WorkloadForm catalog=catalog workload=workload />
-            <p class="memory" data-testid="memory-summary">
-                {move || match memory() {
-                    Ok(m) => {
-                        // The parts this task has (training has no KV cache, serving no optimizer).
-                        let parts: Vec<String> = m
-                            .parts()
-                            .into_iter()
-                            .filter(|(_, bytes)| *bytes > 0.0)
-                            .map(|(name, bytes)| format!("{name} {}", format_gb(bytes)))
-                            .collect();
-                        let per = if m.gpu_count > 1 { format!("per GPU of {}", m.gpu_count) } else { "on one GPU".to_string() };
-                        format!("Memory {per}: {} ({})", format_gb(m.per_gpu_bytes), parts.join(", "))
-                    }
-                    Err(e) => e.to_string(),
-                }}
-            </p>
-            {move || memory().ok().map(|m| view! { <MemoryBar memory=m /> })}
-            <section class="results" data-testid="results" aria-live="polite">
-                {move || match snapshot.get() {
-                    None => view! { <p class="loading" data-testid="loading">"Loading offers…"</p> }.into_any(),
-                    Some(Err(message)) => {
+    // Everything below speaks one language; switching it draws the page
+    // again from the same workload, so nothing typed is lost.
+    move || {
+        let lang = lang.get();
+        provide_context(lang);
+        let notes = notes.clone();
+        view! {
+            <header>
+                <h1>"whichgpu"</h1>
+                <p class="tagline">{lang.t(&phrases::TAGLINE)}</p>
+                <label class="language">
+                    {lang.t(&phrases::LANGUAGE)} " "
+                    <select data-testid="language-select" on:change=move |ev| chosen.set(Lang::from_code(&event_target_value(&ev)))>
+                        {Lang::ALL
+                            .map(|option| {
+                                view! { <option value=option.code() selected=option == lang lang=option.code()>{option.name()}</option> }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+            </header>
+            <main>
+                {(!notes.is_empty())
+                    .then(|| {
                         view! {
-                            <div role="alert" class="error" data-testid="load-error">
-                                <p>{message}</p>
-                                <button type="button" on:click=move |_| snapshot.refetch()>"Retry"</button>
-                            </div>
+                            <ul class="notes" data-testid="url-notes" role="status">
+                                {notes.into_iter().map(|n| view! { <li>{n.message.render(lang)}</li> }).collect_view()}
+                            </ul>
                         }
-                            .into_any()
-                    }
-                    Some(Ok(snapshot)) => {
-                        let info = snapshot.clone();
-                        let table = move || match workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot))) {
-                            Ok(report) => view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report /> }.into_any(),
-                            Err(e) => view! { <p role="alert" class="error">{e.to_string()}</p> }.into_any(),
-                        };
-                        view! {
-                            {table}
-                            <SnapshotInfo snapshot=info />
+                    })}
+                <WorkloadForm catalog=catalog workload=workload />
+                <p class="memory" data-testid="memory-summary">
+                    {move || match memory() {
+                        Ok(m) => {
+                            // The parts this task has (training has no KV cache, serving no optimizer).
+                            let parts: Vec<String> = m
+                                .parts()
+                                .into_iter()
+                                .filter(|(_, bytes)| *bytes > 0.0)
+                                .map(|(name, bytes)| msg!(phrases::NAMED_SIZE, name = name, size = Arg::Bytes(bytes)).render(lang))
+                                .collect();
+                            let total = Arg::Bytes(m.per_gpu_bytes);
+                            let summary = if m.gpu_count > 1 {
+                                msg!(phrases::MEMORY_PER_GPU, count = m.gpu_count, total = total, parts = parts.join(", "))
+                            } else {
+                                msg!(phrases::MEMORY_ONE_GPU, total = total, parts = parts.join(", "))
+                            };
+                            summary.render(lang)
                         }
-                            .into_any()
-                    }
-                }}
-            </section>
-        </main>
+                        Err(e) => e.message().render(lang),
+                    }}
+                </p>
+                {move || memory().ok().map(|m| view! { <MemoryBar memory=m /> })}
+                <section class="results" data-testid="results" aria-live="polite">
+                    {move || match snapshot.get() {
+                        None => view! { <p class="loading" data-testid="loading">{lang.t(&phrases::LOADING)}</p> }.into_any(),
+                        Some(Err(message)) => {
+                            view! {
+                                <div role="alert" class="error" data-testid="load-error">
+                                    <p>{message.render(lang)}</p>
+                                    <button type="button" on:click=move |_| snapshot.refetch()>{lang.t(&phrases::RETRY)}</button>
+                                </div>
+                            }
+                                .into_any()
+                        }
+                        Some(Ok(snapshot)) => {
+                            let info = snapshot.clone();
+                            let table = move || match workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot))) {
+                                Ok(report) => view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report /> }.into_any(),
+                                Err(e) => view! { <p role="alert" class="error">{e.message().render(lang)}</p> }.into_any(),
+                            };
+                            view! {
+                                {table}
+                                <SnapshotInfo snapshot=info />
+                            }
+                                .into_any()
+                        }
+                    }}
+                </section>
+            </main>
+        }
     }
 }

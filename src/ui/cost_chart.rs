@@ -3,6 +3,8 @@
 //! point names the offer; clicking it selects its row in the table.
 
 use crate::engine::{Report, Snapshot, Task};
+use crate::msg;
+use crate::text::{phrases, Lang};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -46,8 +48,8 @@ impl Axis {
     }
 }
 
-/// "$12", "$0.42", "3.5 h".
-fn short(value: f64, unit: &str) -> String {
+/// A time with two or three significant digits: "3.5 h", "0.012 s".
+fn short(lang: Lang, value: f64, unit: &str) -> String {
     let digits = if value >= 100.0 {
         0
     } else if value >= 1.0 {
@@ -55,10 +57,7 @@ fn short(value: f64, unit: &str) -> String {
     } else {
         3
     };
-    match unit {
-        "$" => format!("${value:.digits$}"),
-        _ => format!("{value:.digits$} {unit}"),
-    }
+    format!("{} {unit}", lang.number(value, digits))
 }
 
 #[component]
@@ -74,13 +73,15 @@ pub fn CostChart(
     if rows.len() < 2 {
         return None;
     }
+    let lang = super::use_lang();
     let (cost_axis, time_axis) = (Axis::over(rows.iter().map(|r| r.1)), Axis::over(rows.iter().map(|r| r.2)));
     let x = move |time: f64| MARGIN + time_axis.at(time) * (WIDTH - 2.0 * MARGIN);
     let y = move |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
     let (cost_label, time_label, time_unit) = match report.task {
-        Task::Infer => ("$ per 1M output tokens", "seconds per token for each user (lower is faster)", "s"),
-        _ => ("whole job, $", "job hours (lower is faster)", "h"),
+        Task::Infer => (&phrases::CHART_COST_PER_TOKEN, &phrases::CHART_TIME_PER_TOKEN, "s"),
+        _ => (&phrases::CHART_COST_JOB, &phrases::CHART_TIME_JOB, "h"),
     };
+    let (cost_label, time_label) = (lang.t(cost_label), lang.t(time_label));
     // The frontier, cheapest first.
     let mut frontier: Vec<(f64, f64)> =
         rows.iter().filter(|r| report.results[r.0].pareto).map(|&(_, c, t)| (c, t)).collect();
@@ -93,16 +94,17 @@ pub fn CostChart(
         .map(|&(row, cost, time)| {
             let ranked = &report.results[row];
             let offer = &snapshot.offers[ranked.offer];
-            let label = format!(
-                "{} {}: {}× {}{}, {} and {}",
-                offer.provider,
-                offer.instance,
-                offer.gpu_count,
-                offer.gpu,
-                if ranked.spot { " (spot)" } else { "" },
-                short(cost, "$"),
-                short(time, time_unit)
-            );
+            let label = msg!(
+                phrases::CHART_POINT,
+                provider = &offer.provider,
+                instance = &offer.instance,
+                count = offer.gpu_count,
+                gpu = &offer.gpu,
+                spot = if ranked.spot { lang.t(&phrases::CHART_SPOT) } else { "" },
+                cost = lang.usd(cost),
+                time = short(lang, time, time_unit)
+            )
+            .render(lang);
             let pareto = ranked.pareto;
             let aria = label.clone();
             view! {
@@ -129,15 +131,15 @@ pub fn CostChart(
         .collect_view();
     Some(view! {
         <figure class="cost-chart" data-testid="cost-chart">
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") width="100%" role="group" aria-label="Cost against speed of the best offers; the line joins those nothing beats on both">
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") width="100%" role="group" aria-label=lang.t(&phrases::CHART_LABEL)>
                 <line x1=MARGIN y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
                 <line x1=MARGIN y1=MARGIN x2=MARGIN y2=HEIGHT - MARGIN class="axis" />
                 <text x=WIDTH / 2.0 y=HEIGHT - 12.0 text-anchor="middle" class="axis-label">{time_label}</text>
                 <text x="14" y=HEIGHT / 2.0 text-anchor="middle" class="axis-label" transform=format!("rotate(-90 14 {})", HEIGHT / 2.0)>{cost_label}</text>
-                <text x=MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="start" class="tick-label">{short(10f64.powf(time_axis.low), time_unit)}</text>
-                <text x=WIDTH - MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="end" class="tick-label">{short(10f64.powf(time_axis.high), time_unit)}</text>
-                <text x=MARGIN - 4.0 y=HEIGHT - MARGIN text-anchor="end" class="tick-label">{short(10f64.powf(cost_axis.low), "$")}</text>
-                <text x=MARGIN - 4.0 y=MARGIN + 4.0 text-anchor="end" class="tick-label">{short(10f64.powf(cost_axis.high), "$")}</text>
+                <text x=MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="start" class="tick-label">{short(lang, 10f64.powf(time_axis.low), time_unit)}</text>
+                <text x=WIDTH - MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="end" class="tick-label">{short(lang, 10f64.powf(time_axis.high), time_unit)}</text>
+                <text x=MARGIN - 4.0 y=HEIGHT - MARGIN text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.low))}</text>
+                <text x=MARGIN - 4.0 y=MARGIN + 4.0 text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.high))}</text>
                 <polyline points=frontier_path class="frontier" data-testid="chart-frontier" />
                 {points}
                 // One ring marks the selected offer, so the points need no
@@ -148,7 +150,7 @@ pub fn CostChart(
                     })
                 }}
             </svg>
-            <figcaption>"Each dot is an offer; the line joins the best trade-offs (nothing else is both cheaper and faster). Click a dot to find it in the table."</figcaption>
+            <figcaption>{lang.t(&phrases::CHART_CAPTION)}</figcaption>
         </figure>
     })
 }

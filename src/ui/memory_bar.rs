@@ -1,6 +1,8 @@
 //! The memory one GPU needs, as a stacked bar against common card sizes.
 
-use crate::engine::memory::{format_gb, MemoryBreakdown, BYTES_PER_GB};
+use crate::engine::memory::{MemoryBreakdown, BYTES_PER_GB};
+use crate::msg;
+use crate::text::{phrases, Arg, Phrase};
 use leptos::prelude::*;
 
 /// Card sizes the bar is measured against (GB): 24 (RTX 4090, L4, A10),
@@ -13,10 +15,11 @@ const COLOURS: [&str; 7] = ["#4e79a7", "#59a14f", "#f28e2b", "#e15759", "#b07aa1
 
 #[component]
 pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
+    let lang = super::use_lang();
     let per_gpu_gb = memory.per_gpu_bytes / BYTES_PER_GB;
     // The parts are totals over the GPUs; scale them to one GPU's share.
     let scale = if memory.total_bytes > 0.0 { memory.per_gpu_bytes / memory.total_bytes } else { 0.0 };
-    let parts: Vec<(usize, &'static str, f64)> = memory
+    let parts: Vec<(usize, &'static Phrase, f64)> = memory
         .parts()
         .into_iter()
         .enumerate()
@@ -34,7 +37,7 @@ pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
             offset += gb;
             view! {
                 <rect x=format!("{:.2}%", x(start)) y="4" width=format!("{:.2}%", x(gb)) height="24" fill=COLOURS[i % COLOURS.len()]>
-                    <title>{format!("{name}: {}", format_gb(gb * BYTES_PER_GB))}</title>
+                    <title>{msg!(phrases::PART_SIZE, part = name, size = Arg::Bytes(gb * BYTES_PER_GB)).render(lang)}</title>
                 </rect>
             }
         })
@@ -45,7 +48,7 @@ pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
         .map(|&size| {
             view! {
                 <line x1=format!("{:.2}%", x(size)) x2=format!("{:.2}%", x(size)) y1="0" y2="34" class="tick" />
-                <text x=format!("{:.2}%", x(size)) y="48" text-anchor="middle" class="tick-label">{format!("{size:.0} GB")}</text>
+                <text x=format!("{:.2}%", x(size)) y="48" text-anchor="middle" class="tick-label">{lang.gb(size * BYTES_PER_GB)}</text>
             }
         })
         .collect_view();
@@ -55,14 +58,14 @@ pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
             view! {
                 <li>
                     <span class="swatch" style=format!("background:{}", COLOURS[i % COLOURS.len()]) aria-hidden="true"></span>
-                    {format!("{name} {}", format_gb(gb * BYTES_PER_GB))}
+                    {msg!(phrases::NAMED_SIZE, name = name, size = Arg::Bytes(gb * BYTES_PER_GB)).render(lang)}
                 </li>
             }
         })
         .collect_view();
     view! {
         <figure class="memory-bar" data-testid="memory-bar">
-            <svg width="100%" height="52" role="img" aria-label=format!("{} per GPU against card sizes of 24, 48, 80, 141 and 192 GB", format_gb(memory.per_gpu_bytes))>
+            <svg width="100%" height="52" role="img" aria-label=msg!(phrases::MEMORY_BAR_LABEL, need = Arg::Bytes(memory.per_gpu_bytes)).render(lang)>
                 {segments}
                 {ticks}
             </svg>

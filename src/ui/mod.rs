@@ -1,9 +1,11 @@
 //! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
 //! module: `url_state` (location and history), `snapshot_loader` (fetch),
-//! `timing` (User Timing marks for benchmarks), `download` (files).
+//! `timing` (User Timing marks for benchmarks), `download` (files),
+//! `document` (the browser's languages, the page's language and title).
 
 mod app;
 mod cost_chart;
+mod document;
 mod download;
 mod memory_bar;
 mod offers_table;
@@ -13,7 +15,7 @@ mod timing;
 pub mod url_state;
 mod workload_form;
 
-pub use app::App;
+pub use app::{use_lang, App};
 pub use memory_bar::MemoryBar;
 pub use offers_table::OffersTable;
 pub use snapshot_info::SnapshotInfo;

@@ -1,17 +1,20 @@
 //! The ranked offers table.
 
 use super::cost_chart::{CostChart, CostChartProps};
-use crate::engine::cost::hours_label;
 use crate::engine::{Catalog, Report, Snapshot};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg, Phrase};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// How many rows the table shows before "show more" (issue 7 virtualises).
-pub const VISIBLE_ROWS: usize = 50;
+/// Rows per page: the table renders one page at a time, so thousands of
+/// offers cost no more to draw than fifty.
+pub const PAGE_ROWS: usize = 50;
 
 /// The offers that hold the workload, best first for the objective.
 #[component]
 pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
+    let lang = super::use_lang();
     let report = Arc::new(report);
     let rows_listed = report.results.len();
     // Offers, not rows: an offer may be listed on-demand and spot.
@@ -20,19 +23,17 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
     offers.dedup();
     let fitting = offers.len();
     let total = snapshot.offers.len();
-    let shown = rows_listed.min(VISIBLE_ROWS);
-    let by = report.objective.label().to_lowercase();
+    let by = lang.t(report.objective.label()).to_lowercase();
     let caption = if fitting == 0 {
         match &report.no_single_node {
-            Some(note) => format!("None of the {total} offers holds this workload. {note}"),
-            None => format!("None of the {total} offers holds this workload."),
+            Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
+            None => msg!(phrases::CAPTION_NONE, total = total),
         }
-    } else if rows_listed > shown {
-        format!("{fitting} of {total} offers hold this workload; the {shown} best rows, {by}:")
     } else {
-        format!("{fitting} of {total} offers hold this workload, {by}:")
-    };
-    // The row the chart selected; one past the first rows is shown too.
+        msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
+    }
+    .render(lang);
+    // The row the chart selected; its page is shown.
     let selected = RwSignal::new(None::<usize>);
     // The row whose cost breakdown is open.
     let expanded = RwSignal::new(None::<usize>);
@@ -49,19 +50,22 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 Some(cloud) => format!("{provider} · {cloud}"),
                 None => provider,
             };
-            let (speed, bound) = ranked.speed.as_ref().map_or((String::from("–"), String::new()), |s| {
-                (s.headline(), format!("{:?}", s.bound).to_lowercase())
-            });
+            let speed =
+                ranked.speed.as_ref().and_then(|s| s.headline()).map_or(String::from("–"), |h| h.render(lang));
+            let bound = ranked.speed.as_ref().map(|s| lang.t(s.bound.label()));
             let cost = ranked.cost.as_ref();
-            let job = cost.map_or(String::from("–"), |c| hours_label(c.job_hours));
-            let billed = cost.map_or(String::new(), |c| format!("billed {}", hours_label(c.billed_hours)));
+            let job = cost.map_or(String::from("–"), |c| lang.hours(c.job_hours));
+            let billed =
+                cost.map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang));
             let total = cost.map_or(String::from("–"), |c| {
                 let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
-                format!("{}{extras}", dollars(c.job_cost))
+                format!("{}{extras}", lang.usd(c.job_cost))
             });
-            let per_unit =
-                cost.map_or(String::from("–"), |c| format!("{} / {}", dollars(c.cost_per_unit), c.unit.label()));
-            let badges = ranked.badges.iter().map(|b| view! { <span class="badge">{b.label()}</span> }).collect_view();
+            let per_unit = cost.map_or(String::from("–"), |c| {
+                msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
+            });
+            let badges =
+                ranked.badges.iter().map(|b| view! { <span class="badge">{lang.t(b.label())}</span> }).collect_view();
             let row = NodeRef::<leptos::html::Tr>::new();
             // Brought into view when the chart selects it.
             Effect::new(move |_| {
@@ -74,7 +78,7 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
             let is_open = move || expanded.get() == Some(index);
             let (detail_report, detail_snapshot) = (Arc::clone(&row_report), Arc::clone(snapshot));
             let details = move || {
-                crate::export::row_breakdown(&detail_report.results[index], &detail_snapshot)
+                crate::export::row_breakdown(&detail_report.results[index], &detail_snapshot, lang)
                     .into_iter()
                     .map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> })
                     .collect_view()
@@ -87,7 +91,7 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                             class="expand"
                             data-testid="expand-row"
                             aria-expanded=move || if is_open() { "true" } else { "false" }
-                            aria-label="Cost breakdown and reasons"
+                            aria-label=lang.t(&phrases::EXPAND_ROW)
                             on:click=move |_| expanded.update(|open| *open = if *open == Some(index) { None } else { Some(index) })
                         >
                             {move || if is_open() { "▾" } else { "▸" }}
@@ -96,22 +100,22 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                         <span class="provider">{provider}</span>
                     </td>
                     <td>{offer.instance.clone()}</td>
-                    <td>{format!("{}× {gpu_name}", offer.gpu_count)}</td>
-                    <td class="num">{format!("{:.0} GB", offer.total_vram_gb())}</td>
-                    <td title=offer.regions.join(", ")>{offer.regions_label()}</td>
+                    <td>{msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang)}</td>
+                    <td class="num">{format!("{} GB", lang.number(offer.total_vram_gb(), 0))}</td>
+                    <td title=offer.regions.join(", ")>{offer.regions_label(lang)}</td>
                     <td class="num" data-testid="offer-price">
-                        {format!("${:.2}", ranked.price_per_hour)}
-                        {ranked.spot.then(|| view! { <span class="spot">"spot"</span> })}
+                        {lang.usd(ranked.price_per_hour)}
+                        {ranked.spot.then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
                     </td>
                     <td class="speed" data-testid="offer-speed">
                         {speed}
-                        {(!bound.is_empty()).then(|| view! { <span class="bound">{format!("{bound}-bound")}</span> })}
+                        {bound.map(|bound| view! { <span class="bound">{bound}</span> })}
                     </td>
                     <td class="num" data-testid="offer-job">{job}<span class="bound">{billed}</span></td>
                     <td class="num" data-testid="offer-cost">{total}</td>
                     <td class="num" data-testid="offer-unit-cost">{per_unit}</td>
                     <td class="badges">
-                        {ranked.pareto.then(|| view! { <span class="badge pareto" title="Nothing else is both cheaper and faster">"best trade-off"</span> })}
+                        {ranked.pareto.then(|| view! { <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span> })}
                         {badges}
                     </td>
                 </tr>
@@ -125,10 +129,11 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
             }
         }
     };
-    // Sorting by a column reorders all rows, then shows the first ones.
+    // Sorting by a column reorders all rows; the table shows one page.
     let sorting = RwSignal::new(None::<(Column, bool)>);
+    let page = RwSignal::new(0_usize);
     let sort_report = Arc::clone(&report);
-    let rows = move || {
+    let order = Memo::new(move |_| {
         let mut order: Vec<usize> = (0..rows_listed).collect();
         if let Some((column, descending)) = sorting.get() {
             let key = |i: usize| column.key(&sort_report.results[i]).unwrap_or(f64::INFINITY);
@@ -143,13 +148,49 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                 }
             });
         }
-        let mut indices: Vec<usize> = order.into_iter().take(shown).collect();
-        if let Some(extra) = selected.get().filter(|i| !indices.contains(i) && *i < rows_listed) {
-            indices.push(extra);
+        order
+    });
+    // A row the chart selects is shown on its page.
+    Effect::new(move |_| {
+        if let Some(row) = selected.get() {
+            if let Some(position) = order.with_untracked(|o| o.iter().position(|&i| i == row)) {
+                page.set(position / PAGE_ROWS);
+            }
         }
-        indices.into_iter().map(render_row.clone()).collect_view()
+    });
+    let pages = rows_listed.div_ceil(PAGE_ROWS).max(1);
+    let rows = move || {
+        let first = page.get() * PAGE_ROWS;
+        order
+            .with(|o| o.iter().skip(first).take(PAGE_ROWS).copied().collect::<Vec<_>>())
+            .into_iter()
+            .map(render_row.clone())
+            .collect_view()
     };
-    let header = move |column: Column, label: &'static str| {
+    let pager = move || {
+        (pages > 1).then(|| {
+            let first = page.get() * PAGE_ROWS;
+            let range = msg!(
+                phrases::PAGE_ROWS,
+                first = first + 1,
+                last = (first + PAGE_ROWS).min(rows_listed),
+                total = rows_listed
+            )
+            .render(lang);
+            view! {
+                <nav class="pager" data-testid="pager" aria-label=lang.t(&phrases::PAGER_LABEL)>
+                    <button type="button" data-testid="page-previous" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>
+                        "‹ " {lang.t(&phrases::PAGE_PREVIOUS)}
+                    </button>
+                    <span data-testid="page-range" aria-live="polite">{range}</span>
+                    <button type="button" data-testid="page-next" disabled=move || page.get() + 1 >= pages on:click=move |_| page.update(|p| *p = (*p + 1).min(pages - 1))>
+                        {lang.t(&phrases::PAGE_NEXT)} " ›"
+                    </button>
+                </nav>
+            }
+        })
+    };
+    let header = move |column: Column, label: &'static Phrase| {
         let state = move || sorting.get().filter(|(c, _)| *c == column).map(|(_, descending)| descending);
         view! {
             <th
@@ -165,9 +206,12 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                     type="button"
                     class="sort"
                     data-testid=format!("sort-{}", column.id())
-                    on:click=move |_| sorting.set(Some((column, state() == Some(false))))
+                    on:click=move |_| {
+                        sorting.set(Some((column, state() == Some(false))));
+                        page.set(0);
+                    }
                 >
-                    {label}
+                    {lang.t(label)}
                     <span aria-hidden="true">{move || match state() { Some(true) => " ↓", Some(false) => " ↑", None => "" }}</span>
                 </button>
             </th>
@@ -189,7 +233,7 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
     let advice = report.advice.clone();
     // The exports, made on demand: every row, as CSV and as the CLI's
     // `rank --json` rows.
-    let export_problem = RwSignal::new(None::<String>);
+    let export_problem = RwSignal::new(None::<Msg>);
     let (csv_report, csv_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
     let csv = move || crate::export::results_csv(&csv_report, &csv_snapshot);
     let (json_report, json_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
@@ -203,11 +247,11 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
         .unwrap_or_default()
     };
     // Offers left out, grouped by reason, the most common first.
-    let mut groups: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+    let mut groups: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
     for exclusion in &report.excluded {
-        groups.entry(exclusion.reason.as_str()).or_default().push(exclusion.offer);
+        groups.entry(exclusion.reason.render(lang)).or_default().push(exclusion.offer);
     }
-    let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().map(|(r, o)| (r.to_string(), o)).collect();
+    let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
     let excluded_count = report.excluded.len();
     let opened = RwSignal::new(false);
@@ -222,15 +266,25 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                     .take(3)
                     .map(|&i| {
                         let offer = &excluded_snapshot.offers[i];
-                        format!("{} {} ({}× {})", offer.provider, offer.instance, offer.gpu_count, offer.gpu)
+                        msg!(
+                            phrases::EXCLUDED_EXAMPLE,
+                            provider = &offer.provider,
+                            instance = &offer.instance,
+                            count = offer.gpu_count,
+                            gpu = &offer.gpu
+                        )
+                        .render(lang)
                     })
                     .collect();
                 let more = offers.len().saturating_sub(examples.len());
-                let examples =
-                    if more > 0 { format!("{} and {more} more", examples.join(", ")) } else { examples.join(", ") };
+                let examples = if more > 0 {
+                    msg!(phrases::EXAMPLES_AND_MORE, examples = examples.join(", "), more = more).render(lang)
+                } else {
+                    examples.join(", ")
+                };
                 view! {
                     <li>
-                        <strong>{format!("{} × ", offers.len())}</strong>
+                        <strong>{msg!(phrases::EXCLUDED_GROUP, count = offers.len()).render(lang)}</strong>
                         {reason}
                         <span class="examples">{format!(": {examples}")}</span>
                     </li>
@@ -241,80 +295,61 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
     view! {
         {(!advice.is_empty()).then(|| view! {
             <ul class="advice" data-testid="advice">
-                {advice.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                {advice.into_iter().map(|line| view! { <li>{line.render(lang)}</li> }).collect_view()}
             </ul>
         })}
         // The slot keeps the chart's height while it draws: no layout shift.
         {(rows_listed >= 2).then(|| view! { <div class="chart-slot">{chart.clone()}</div> })}
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Ranked offers (scrolls sideways)">
+        <div class="table-scroll" tabindex="0" role="region" aria-label=lang.t(&phrases::TABLE_REGION)>
         <table class="offers" data-testid="offers-table">
             <caption data-testid="offers-caption">{caption}</caption>
             <thead>
                 <tr>
-                    <th scope="col">"Provider"</th>
-                    <th scope="col">"Instance"</th>
-                    <th scope="col">"GPUs"</th>
-                    <th scope="col" class="num">"VRAM"</th>
-                    <th scope="col">"Regions"</th>
-                    {header(Column::Price, "$/h")}
-                    {header(Column::Speed, "Speed (estimate)")}
-                    {header(Column::JobTime, "Job time")}
-                    {header(Column::JobCost, "Job cost")}
-                    {header(Column::PerUnit, "Per unit")}
-                    <th scope="col">"Notes"</th>
+                    <th scope="col">{lang.t(&phrases::COLUMN_PROVIDER)}</th>
+                    <th scope="col">{lang.t(&phrases::COLUMN_INSTANCE)}</th>
+                    <th scope="col">{lang.t(&phrases::COLUMN_GPUS)}</th>
+                    <th scope="col" class="num">{lang.t(&phrases::COLUMN_VRAM)}</th>
+                    <th scope="col">{lang.t(&phrases::COLUMN_REGIONS)}</th>
+                    {header(Column::Price, &phrases::COLUMN_PRICE)}
+                    {header(Column::Speed, &phrases::COLUMN_SPEED)}
+                    {header(Column::JobTime, &phrases::COLUMN_JOB_TIME)}
+                    {header(Column::JobCost, &phrases::COLUMN_JOB_COST)}
+                    {header(Column::PerUnit, &phrases::COLUMN_PER_UNIT)}
+                    <th scope="col">{lang.t(&phrases::COLUMN_NOTES)}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>
         </div>
+        {pager}
         <p class="export">
             <button type="button" data-testid="export-csv" on:click=move |_| {
                 if let Err(message) = super::download::download("whichgpu-offers.csv", "text/csv", &csv()) {
                     export_problem.set(Some(message));
                 }
-            }>"Download CSV"</button>
+            }>{lang.t(&phrases::DOWNLOAD_CSV)}</button>
             " "
             <button type="button" data-testid="export-json" on:click=move |_| {
                 if let Err(message) = super::download::download("whichgpu-offers.json", "application/json", &json()) {
                     export_problem.set(Some(message));
                 }
-            }>"Download JSON"</button>
-            <span role="alert">{move || export_problem.get()}</span>
+            }>{lang.t(&phrases::DOWNLOAD_JSON)}</button>
+            <span role="alert">{move || export_problem.get().map(|problem| problem.render(lang))}</span>
         </p>
         {(excluded_count > 0).then(|| view! {
             // The list is built when first opened: it can run to hundreds of groups.
             <details class="excluded" data-testid="excluded" on:toggle=move |_| opened.set(true)>
-                <summary>{format!("{excluded_count} offers left out, and why")}</summary>
+                <summary>{msg!(phrases::EXCLUDED_SUMMARY, count = excluded_count).render(lang)}</summary>
                 <ul>{move || opened.get().then(&excluded)}</ul>
             </details>
         })}
         {report.results.first().and_then(|r| r.speed.as_ref()).map(|s| {
             view! {
                 <p class="estimate-note" data-testid="speed-note">
-                    {format!("Speeds are estimates from each GPU's datasheet bandwidth and throughput. The first offer is {}", s.bound.explanation())}
-                    "."
+                    {msg!(phrases::SPEED_NOTE, bound = s.bound.explanation()).render(lang)}
                 </p>
             }
         })}
-    }
-}
-
-/// "$0.042", "$3.50", "$1,234".
-fn dollars(amount: f64) -> String {
-    if amount < 1.0 {
-        format!("${amount:.3}")
-    } else if amount < 1000.0 {
-        format!("${amount:.2}")
-    } else {
-        let whole = format!("{amount:.0}");
-        let mut grouped = String::new();
-        for (i, digit) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(digit);
-        }
-        format!("${grouped}")
     }
 }
 

@@ -1,6 +1,8 @@
 //! How fresh the prices are, and where they come from.
 
 use crate::engine::Snapshot;
+use crate::msg;
+use crate::text::phrases;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -9,6 +11,7 @@ use std::sync::Arc;
 /// catalog, the FSDL table from about 2023).
 #[component]
 pub fn SnapshotInfo(snapshot: Arc<Snapshot>) -> impl IntoView {
+    let lang = super::use_lang();
     let rows = snapshot
         .provider_sources()
         .into_iter()
@@ -27,18 +30,18 @@ pub fn SnapshotInfo(snapshot: Arc<Snapshot>) -> impl IntoView {
     view! {
         <section class="snapshot-info" data-testid="snapshot-info">
             <p>
-                "Prices as of " <strong data-testid="snapshot-date">{snapshot.snapshot_date.clone()}</strong>
-                {format!(" ({} offers, {} providers). ", snapshot.offers.len(), snapshot.providers.len())}
-                "Prices change often; all figures are estimates."
+                {lang.t(&phrases::PRICES_AS_OF)} <strong data-testid="snapshot-date">{snapshot.snapshot_date.clone()}</strong>
+                {msg!(phrases::SNAPSHOT_COUNTS, offers = snapshot.offers.len(), providers = snapshot.providers.len()).render(lang)}
+                {lang.t(&phrases::ESTIMATES_NOTICE)}
             </p>
             <details>
-                <summary>"Sources and dates per provider"</summary>
+                <summary>{lang.t(&phrases::SOURCES_SUMMARY)}</summary>
                 <table class="freshness" data-testid="provider-freshness">
                     <thead>
                         <tr>
-                            <th scope="col">"Provider"</th>
-                            <th scope="col">"Prices as of"</th>
-                            <th scope="col">"Source"</th>
+                            <th scope="col">{lang.t(&phrases::COLUMN_PROVIDER)}</th>
+                            <th scope="col">{lang.t(&phrases::COLUMN_AS_OF)}</th>
+                            <th scope="col">{lang.t(&phrases::COLUMN_SOURCE)}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>

@@ -1,6 +1,8 @@
 //! Fetching the offer snapshot that ships beside the page.
 
 use crate::engine::Snapshot;
+use crate::msg;
+use crate::text::{phrases, Arg, Msg};
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
@@ -15,16 +17,16 @@ const PARSE_HEAP_BYTES: usize = 4 << 20;
 /// A small valid snapshot, parsed while the real one downloads.
 pub const WARM_UP_SNAPSHOT: &str = r#"{"schema_version":1,"snapshot_date":"2026-09","sources":[{"id":"s","name":"n","upstream":"u","commit":"c","as_of":"2026-09"}],"providers":[{"id":"p","name":"P","billing_increment_s":1,"minimum_charge_s":60,"spot_available":true,"block_storage_usd_per_gb_month":0.1,"egress_usd_per_gb":0.1,"pricing_page":"x"}],"offers":[{"provider":"p","underlying_cloud":"c","instance":"i","regions":["r","q"],"gpu":"h100_sxm","gpu_count":8,"vram_gb":80.0,"vcpus":96.0,"ram_gb":1024.0,"price":1.5,"spot_price":0.5,"source":"s"},{"provider":"p","instance":"j","gpu":"rtx_4090","gpu_count":1,"vram_gb":24,"price":0.5,"source":"s"}]}"#;
 
-/// Downloads and validates the snapshot; the error is a sentence to show.
+/// Downloads and validates the snapshot; the error is a message to show.
 ///
 /// The request starts first; while it is in flight the parser and the
 /// ranking run once on a tiny snapshot, so the browser compiles their
 /// WebAssembly before the real file arrives instead of after (a cold first
 /// parse took 2–3× a warm one in tests/e2e/bench-snapshot.mjs, a cold first
 /// ranking 4× a warm one in tests/e2e/bench-rank.mjs).
-pub async fn load_snapshot() -> Result<Arc<Snapshot>, String> {
-    let download = |e: String| format!("offer data could not be downloaded: {e}");
-    let window = web_sys::window().ok_or_else(|| download("no browser window".to_string()))?;
+pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
+    let download = |detail: Arg| msg!(phrases::DOWNLOAD_FAILED, detail = detail);
+    let window = web_sys::window().ok_or_else(|| download(Arg::Phrase(&phrases::DOWNLOAD_NO_WINDOW)))?;
     let pending = window.fetch_with_str(OFFERS_URL);
     // Ranking the tiny snapshot too runs the sizing, speed and cost code
     // once before the first real ranking needs it compiled.
@@ -36,18 +38,13 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, String> {
     drop(Vec::<u8>::with_capacity(PARSE_HEAP_BYTES));
     let raw = wasm_bindgen_futures::JsFuture::from(pending)
         .await
-        .map_err(|e| download(e.as_string().unwrap_or_else(|| "the network request failed".to_string())))?;
-    let response: gloo_net::http::Response = raw
-        .dyn_into::<web_sys::Response>()
-        .map_err(|_| download("the answer was not an HTTP response".to_string()))?
-        .into();
+        .map_err(|e| download(e.as_string().map_or(Arg::Phrase(&phrases::DOWNLOAD_NETWORK), Arg::Text)))?;
+    let response: gloo_net::http::Response =
+        raw.dyn_into::<web_sys::Response>().map_err(|_| download(Arg::Phrase(&phrases::DOWNLOAD_NOT_HTTP)))?.into();
     if !response.ok() {
-        return Err(format!(
-            "offer data could not be downloaded: the server answered {} {}",
-            response.status(),
-            response.status_text()
-        ));
+        let status = format!("{} {}", response.status(), response.status_text());
+        return Err(download(msg!(phrases::DOWNLOAD_STATUS, status = status).into()));
     }
-    let text = response.text().await.map_err(|e| format!("offer data could not be downloaded: {e}"))?;
-    super::timing::measure("parse-offers", || Snapshot::from_json(&text).map(Arc::new).map_err(|e| e.to_string()))
+    let text = response.text().await.map_err(|e| download(Arg::Text(e.to_string())))?;
+    super::timing::measure("parse-offers", || Snapshot::from_json(&text).map(Arc::new).map_err(|e| e.message()))
 }

@@ -10,6 +10,7 @@ use crate::engine::{
     Workload,
 };
 use crate::presets::PRESETS;
+use crate::text::{phrases, Lang, Phrase};
 use crate::url_codec;
 use leptos::prelude::*;
 
@@ -21,6 +22,7 @@ pub fn WorkloadForm(
     /// The workload being edited.
     workload: RwSignal<Workload>,
 ) -> impl IntoView {
+    let lang = super::use_lang();
     let task = move || workload.with(|w| w.task);
     // The picker lists the models the engine can size for the task; LLM
     // tasks end with "Custom model…".
@@ -29,19 +31,19 @@ pub fn WorkloadForm(
         let mut models: Vec<(String, String)> =
             catalog.models.iter().filter(|m| m.suits(task)).map(|m| (m.id.clone(), m.name.clone())).collect();
         if matches!(task, Task::Infer | Task::Finetune | Task::Pretrain) {
-            models.push((CUSTOM_MODEL.to_string(), "Custom model…".to_string()));
+            models.push((CUSTOM_MODEL.to_string(), lang.t(&phrases::CUSTOM_MODEL).to_string()));
         }
         models
     });
     let custom = move || workload.with(|w| w.model == CUSTOM_MODEL);
-    let tasks = options(&Task::ALL.map(|t| (t.key(), t.label())));
+    let tasks = options(lang, &Task::ALL.map(|t| (t.key(), t.label())));
     let serving = move || task() == Task::Infer;
     let training = move || matches!(task(), Task::Finetune | Task::Pretrain);
     let finetuning = move || task() == Task::Finetune;
     let generating = move || matches!(task(), Task::Image | Task::Video);
     let video = move || task() == Task::Video;
     let audio = move || task() == Task::Audio;
-    let items_label = move || if video() { "Clips to make" } else { "Images to make" };
+    let items_label = move || if video() { &phrases::FIELD_CLIPS } else { &phrases::FIELD_IMAGES };
     // Empty media fields mean the model's own default, shown as the hint.
     let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion.clone()));
     let default_res = Signal::derive(move || {
@@ -49,12 +51,12 @@ pub fn WorkloadForm(
     });
     let default_steps = Signal::derive(move || pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
     let default_frames = Signal::derive(move || pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
-    let precisions = options(&Precision::ALL.map(|p| (p.key(), p.label())));
+    let precisions = options(lang, &Precision::ALL.map(|p| (p.key(), p.label())));
     // "Task default" leaves `obj` out of the link.
-    let mut objectives = vec![(String::new(), "The task's default".to_string())];
-    objectives.extend(Objective::ALL.map(|o| (o.key().to_string(), o.label().to_string())));
+    let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];
+    objectives.extend(options(lang, &Objective::ALL.map(|o| (o.key(), o.label()))));
     // The catalog's vendors, lower case, as the filter compares them.
-    let mut vendors = vec![(String::new(), "Any".to_string())];
+    let mut vendors = vec![(String::new(), lang.t(&phrases::ANY).to_string())];
     let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_lowercase()).collect();
     seen.sort();
     seen.dedup();
@@ -62,103 +64,121 @@ pub fn WorkloadForm(
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
             <div class="fields">
-            <label for="preset">"Start from"</label>
+            <label for="preset">{lang.t(&phrases::START_FROM)}</label>
             <select
                 id="preset"
                 data-testid="preset-select"
                 on:change=move |ev| {
                     let chosen = event_target_value(&ev);
-                    if let Some((_, query)) = PRESETS.iter().find(|(label, _)| *label == chosen) {
+                    if let Some((_, query)) = PRESETS.iter().find(|(label, _)| label.key == chosen) {
                         workload.set(url_codec::decode(query, catalog).workload);
                     }
                 }
             >
-                <option value="" selected>"A preset…"</option>
-                {PRESETS.iter().map(|(label, _)| view! { <option value=*label>{*label}</option> }).collect_view()}
+                <option value="" selected>{lang.t(&phrases::A_PRESET)}</option>
+                {PRESETS.iter().map(|(label, _)| view! { <option value=label.key>{lang.t(label)}</option> }).collect_view()}
             </select>
-            <SelectField catalog=catalog workload=workload key="task" label="Task" options=tasks testid="task-select" />
-            <SelectField catalog=catalog workload=workload key="model" label="Model" options=models testid="model-select" />
+            <SelectField catalog=catalog workload=workload key="task" label={&phrases::FIELD_TASK} options=tasks testid="task-select" />
+            <SelectField catalog=catalog workload=workload key="model" label={&phrases::FIELD_MODEL} options=models testid="model-select" />
             <Show when=custom>
-                <NumberField catalog=catalog workload=workload key="params" label="Parameters" />
-                <NumberField catalog=catalog workload=workload key="layers" label="Layers" />
-                <NumberField catalog=catalog workload=workload key="hidden" label="Hidden size" />
-                <NumberField catalog=catalog workload=workload key="heads" label="Attention heads" />
-                <NumberField catalog=catalog workload=workload key="kv_heads" label="KV heads" />
+                <NumberField catalog=catalog workload=workload key="params" label={&phrases::FIELD_PARAMS} />
+                <NumberField catalog=catalog workload=workload key="layers" label={&phrases::FIELD_LAYERS} />
+                <NumberField catalog=catalog workload=workload key="hidden" label={&phrases::FIELD_HIDDEN} />
+                <NumberField catalog=catalog workload=workload key="heads" label={&phrases::FIELD_HEADS} />
+                <NumberField catalog=catalog workload=workload key="kv_heads" label={&phrases::FIELD_KV_HEADS} />
             </Show>
             <Show when=move || !training()>
-                <SelectField catalog=catalog workload=workload key="wq" label="Weight precision" options=precisions.clone() testid="precision-select" />
+                <SelectField catalog=catalog workload=workload key="wq" label={&phrases::FIELD_WEIGHT_PRECISION} options=precisions.clone() testid="precision-select" />
             </Show>
             <Show when=serving>
-                <SelectField catalog=catalog workload=workload key="kvq" label="KV cache" options=options(&KvPrecision::ALL.map(|p| (p.key(), p.label()))) testid="kv-select" />
-                <SelectField catalog=catalog workload=workload key="runtime" label="Runtime" options=options(&Runtime::ALL.map(|r| (r.key(), r.label()))) testid="runtime-select" />
-                <NumberField catalog=catalog workload=workload key="in" label="Prompt tokens" />
-                <NumberField catalog=catalog workload=workload key="out" label="Output tokens" />
-                <NumberField catalog=catalog workload=workload key="conc" label="Concurrent requests" />
+                <SelectField catalog=catalog workload=workload key="kvq" label={&phrases::FIELD_KV_CACHE} options=options(lang, &KvPrecision::ALL.map(|p| (p.key(), p.label()))) testid="kv-select" />
+                <SelectField catalog=catalog workload=workload key="runtime" label={&phrases::FIELD_RUNTIME} options=options(lang, &Runtime::ALL.map(|r| (r.key(), r.label()))) testid="runtime-select" />
+                <NumberField catalog=catalog workload=workload key="in" label={&phrases::FIELD_PROMPT_TOKENS} />
+                <NumberField catalog=catalog workload=workload key="out" label={&phrases::FIELD_OUTPUT_TOKENS} />
+                <NumberField catalog=catalog workload=workload key="conc" label={&phrases::FIELD_CONCURRENCY} />
             </Show>
             <Show when=generating>
-                <NumberField catalog=catalog workload=workload key="res" label="Resolution (width×height)" input_type="text" placeholder=default_res />
+                <NumberField catalog=catalog workload=workload key="res" label={&phrases::FIELD_RESOLUTION} input_type="text" placeholder=default_res />
                 <Show when=video>
-                    <NumberField catalog=catalog workload=workload key="frames" label="Frames per clip" placeholder=default_frames />
+                    <NumberField catalog=catalog workload=workload key="frames" label={&phrases::FIELD_FRAMES} placeholder=default_frames />
                 </Show>
-                <NumberField catalog=catalog workload=workload key="steps" label="Denoising steps" placeholder=default_steps />
-                <NumberField catalog=catalog workload=workload key="batch" label="Batch per GPU" />
+                <NumberField catalog=catalog workload=workload key="steps" label={&phrases::FIELD_STEPS} placeholder=default_steps />
+                <NumberField catalog=catalog workload=workload key="batch" label={&phrases::FIELD_BATCH} />
                 <NumberField catalog=catalog workload=workload key="n" label=items_label />
-                <SelectField catalog=catalog workload=workload key="offload" label="CPU offload" options=options(&Offload::ALL.map(|o| (o.key(), o.label()))) testid="offload-select" />
+                <SelectField catalog=catalog workload=workload key="offload" label={&phrases::FIELD_OFFLOAD} options=options(lang, &Offload::ALL.map(|o| (o.key(), o.label()))) testid="offload-select" />
             </Show>
             <Show when=audio>
-                <NumberField catalog=catalog workload=workload key="batch" label="30-second windows per batch" />
-                <NumberField catalog=catalog workload=workload key="hours" label="Hours of audio" />
+                <NumberField catalog=catalog workload=workload key="batch" label={&phrases::FIELD_WINDOWS} />
+                <NumberField catalog=catalog workload=workload key="hours" label={&phrases::FIELD_AUDIO_HOURS} />
             </Show>
             <Show when=training>
                 <Show when=finetuning>
-                    <SelectField catalog=catalog workload=workload key="method" label="Method" options=options(&FinetuneMethod::ALL.map(|m| (m.key(), m.label()))) testid="method-select" />
-                    <NumberField catalog=catalog workload=workload key="rank" label="LoRA rank" />
+                    <SelectField catalog=catalog workload=workload key="method" label={&phrases::FIELD_METHOD} options=options(lang, &FinetuneMethod::ALL.map(|m| (m.key(), m.label()))) testid="method-select" />
+                    <NumberField catalog=catalog workload=workload key="rank" label={&phrases::FIELD_LORA_RANK} />
                 </Show>
-                <SelectField catalog=catalog workload=workload key="opt" label="Optimizer" options=options(&Optimizer::ALL.map(|o| (o.key(), o.label()))) testid="optimizer-select" />
-                <SelectField catalog=catalog workload=workload key="ce" label="Cross-entropy" options=options(&CrossEntropy::ALL.map(|c| (c.key(), c.label()))) testid="ce-select" />
-                <NumberField catalog=catalog workload=workload key="tokens" label="Dataset tokens" />
-                <NumberField catalog=catalog workload=workload key="epochs" label="Epochs" />
-                <NumberField catalog=catalog workload=workload key="seq" label="Sequence length" />
-                <NumberField catalog=catalog workload=workload key="mbs" label="Micro-batch per GPU" />
-                <NumberField catalog=catalog workload=workload key="gpus" label="GPUs" />
-                <NumberField catalog=catalog workload=workload key="zero" label="ZeRO / FSDP stage (0–3)" />
-                <NumberField catalog=catalog workload=workload key="tp" label="Tensor parallel" />
-                <NumberField catalog=catalog workload=workload key="pp" label="Pipeline stages" />
-                <CheckboxField workload=workload label="Activation checkpointing" />
-                <NumberField catalog=catalog workload=workload key="ckpt_every" label="Minutes between checkpoints" />
+                <SelectField catalog=catalog workload=workload key="opt" label={&phrases::FIELD_OPTIMIZER} options=options(lang, &Optimizer::ALL.map(|o| (o.key(), o.label()))) testid="optimizer-select" />
+                <SelectField catalog=catalog workload=workload key="ce" label={&phrases::FIELD_CROSS_ENTROPY} options=options(lang, &CrossEntropy::ALL.map(|c| (c.key(), c.label()))) testid="ce-select" />
+                <NumberField catalog=catalog workload=workload key="tokens" label={&phrases::FIELD_TOKENS} />
+                <NumberField catalog=catalog workload=workload key="epochs" label={&phrases::FIELD_EPOCHS} />
+                <NumberField catalog=catalog workload=workload key="seq" label={&phrases::FIELD_SEQ_LEN} />
+                <NumberField catalog=catalog workload=workload key="mbs" label={&phrases::FIELD_MICRO_BATCH} />
+                <NumberField catalog=catalog workload=workload key="gpus" label={&phrases::FIELD_GPUS} />
+                <NumberField catalog=catalog workload=workload key="zero" label={&phrases::FIELD_ZERO} />
+                <NumberField catalog=catalog workload=workload key="tp" label={&phrases::FIELD_TENSOR_PARALLEL} />
+                <NumberField catalog=catalog workload=workload key="pp" label={&phrases::FIELD_PIPELINE} />
+                <CheckboxField workload=workload label={&phrases::FIELD_CHECKPOINTING} />
+                <NumberField catalog=catalog workload=workload key="ckpt_every" label={&phrases::FIELD_CHECKPOINT_EVERY} />
             </Show>
             </div>
             <fieldset class="rental">
-                <legend>"Renting"</legend>
-                <SelectField catalog=catalog workload=workload key="obj" label="Rank by" options=objectives testid="objective-select" />
-                <SelectField catalog=catalog workload=workload key="spot" label="Spot capacity" options=options(&SpotPolicy::ALL.map(|p| (p.key(), p.label()))) testid="spot-select" />
+                <legend>{lang.t(&phrases::RENTING)}</legend>
+                <SelectField catalog=catalog workload=workload key="obj" label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
+                <SelectField catalog=catalog workload=workload key="spot" label={&phrases::FIELD_SPOT} options=options(lang, &SpotPolicy::ALL.map(|p| (p.key(), p.label()))) testid="spot-select" />
                 <Show when=serving>
-                    <NumberField catalog=catalog workload=workload key="uptime" label="Hours up per day" />
-                    <NumberField catalog=catalog workload=workload key="rpd" label="Requests per day (0: not stated)" />
+                    <NumberField catalog=catalog workload=workload key="uptime" label={&phrases::FIELD_UPTIME} />
+                    <NumberField catalog=catalog workload=workload key="rpd" label={&phrases::FIELD_REQUESTS_PER_DAY} />
                 </Show>
                 <Show when=move || !serving()>
-                    <NumberField catalog=catalog workload=workload key="runs" label="Runs per month" />
+                    <NumberField catalog=catalog workload=workload key="runs" label={&phrases::FIELD_RUNS} />
                 </Show>
-                <NumberField catalog=catalog workload=workload key="max_ph" label="Most $/h" />
-                <NumberField catalog=catalog workload=workload key="max_gpus" label="Most GPUs per instance" />
-                <NumberField catalog=catalog workload=workload key="region" label="Region contains" input_type="text" />
-                <NumberField catalog=catalog workload=workload key="provider" label="Providers (ids, comma-separated)" input_type="text" />
-                <SelectField catalog=catalog workload=workload key="vendor" label="GPU vendor" options=vendors testid="vendor-select" />
+                <NumberField catalog=catalog workload=workload key="max_ph" label={&phrases::FIELD_MAX_PRICE} />
+                <NumberField catalog=catalog workload=workload key="max_gpus" label={&phrases::FIELD_MAX_GPUS} />
+                <NumberField catalog=catalog workload=workload key="region" label={&phrases::FIELD_REGION} input_type="text" />
+                <NumberField catalog=catalog workload=workload key="provider" label={&phrases::FIELD_PROVIDERS} input_type="text" />
+                <SelectField catalog=catalog workload=workload key="vendor" label={&phrases::FIELD_VENDOR} options=vendors testid="vendor-select" />
             </fieldset>
         </form>
     }
 }
 
-/// (URL value, label) pairs for a `<select>`.
-fn options(pairs: &[(&'static str, &'static str)]) -> Vec<(String, String)> {
-    pairs.iter().map(|(key, label)| (key.to_string(), label.to_string())).collect()
+/// (URL value, label) pairs for a `<select>`, labels in `lang`.
+fn options(lang: Lang, pairs: &[(&'static str, impl Label)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(key, label)| (key.to_string(), label.in_lang(lang).to_string())).collect()
+}
+
+/// An option's label: a phrase, or a name that is the same in every
+/// language (runtimes).
+trait Label {
+    fn in_lang(&self, lang: Lang) -> &'static str;
+}
+
+impl Label for &'static Phrase {
+    fn in_lang(&self, lang: Lang) -> &'static str {
+        lang.t(self)
+    }
+}
+
+impl Label for &'static str {
+    fn in_lang(&self, _: Lang) -> &'static str {
+        self
+    }
 }
 
 /// The activation-checkpointing switch (URL key `ckpt`).
 #[component]
-fn CheckboxField(workload: RwSignal<Workload>, label: &'static str) -> impl IntoView {
+fn CheckboxField(workload: RwSignal<Workload>, label: &'static Phrase) -> impl IntoView {
     view! {
-        <label for="ckpt">{label}</label>
+        <label for="ckpt">{super::use_lang().t(label)}</label>
         <input
             id="ckpt"
             type="checkbox"
@@ -177,13 +197,13 @@ fn SelectField(
     catalog: &'static Catalog,
     workload: RwSignal<Workload>,
     key: &'static str,
-    label: &'static str,
+    label: &'static Phrase,
     #[prop(into)] options: Signal<Vec<(String, String)>>,
     testid: &'static str,
 ) -> impl IntoView {
     let current = move || workload.with(|w| url_codec::value_of(w, key).unwrap_or_default());
     view! {
-        <label for=key>{label}</label>
+        <label for=key>{super::use_lang().t(label)}</label>
         <select
             id=key
             data-testid=testid
@@ -216,7 +236,7 @@ fn NumberField(
     catalog: &'static Catalog,
     workload: RwSignal<Workload>,
     key: &'static str,
-    #[prop(into)] label: Signal<&'static str>,
+    #[prop(into)] label: Signal<&'static Phrase>,
     /// `number`, or `text` for values like `1024x1024`.
     #[prop(default = "number")]
     input_type: &'static str,
@@ -224,6 +244,7 @@ fn NumberField(
     #[prop(optional, into)]
     placeholder: Signal<String>,
 ) -> impl IntoView {
+    let lang = super::use_lang();
     let problem = RwSignal::new(None::<String>);
     let error_id = format!("{key}-error");
     let initial = workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default());
@@ -250,7 +271,7 @@ fn NumberField(
         value
     });
     view! {
-        <label for=key>{label}</label>
+        <label for=key>{move || lang.t(label.get())}</label>
         <span class="field">
             <input
                 node_ref=input
@@ -271,7 +292,7 @@ fn NumberField(
                             problem.set(None);
                             workload.set(edited);
                         }
-                        Err(message) => problem.set(Some(message)),
+                        Err(message) => problem.set(Some(message.render(lang))),
                     }
                 }
             />

@@ -10,7 +10,7 @@ test('the page renders, loads the snapshot and lists offers with no console erro
   await app.waitForResults();
   assert.equal(await app.page.locator('h1').textContent(), 'whichgpu');
   assert.match(await app.snapshotDate(), /^20\d\d-\d\d/);
-  assert.match(await app.caption(), /^\d+ of \d+ offers hold this workload/);
+  assert.match(await app.caption(), /^[\d,]+ of [\d,]+ offers hold this workload/);
   // Llama 3.1 8B in BF16 (the default): 16.06e9 bytes = 15 GiB of weights.
   assert.match(await app.memory(), /^Memory on one GPU: 16\.4 GB \(weights 15 GB, KV cache 0\.3 GB/);
   assert.ok((await app.rows().count()) > 0);
@@ -83,7 +83,7 @@ test('the serving load is part of the link and bad numbers are explained at the 
   assert.equal(await app.page.locator('#conc').inputValue(), '32');
   const before = await app.caption();
   await app.page.locator('#conc').fill('-3');
-  assert.equal(await app.page.locator('#conc-error').textContent(), '-3 is out of range (1 to 100000)');
+  assert.equal(await app.page.locator('#conc-error').textContent(), '-3 is out of range (1 to 100,000)');
   assert.equal(app.params().get('conc'), '32', 'a bad value leaves the link as it was');
   assert.equal(await app.caption(), before);
   await app.page.locator('#conc').fill('256');
@@ -139,7 +139,7 @@ test('a custom model is sized from its numbers and kept in the link', async () =
 
 test('a workload no node holds says what even the largest node would need', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=custom&params=2e12&layers=200&hidden=32768&wq=fp32');
-  await app.page.getByText(/^None of the \d+ offers holds this workload\. No single node holds this workload: even \d+×/).waitFor();
+  await app.page.getByText(/^None of the [\d,]+ offers holds this workload\. No single node holds this workload: even \d+×/).waitFor();
   assert.equal(await app.rows().count(), 0);
   assert.deepEqual(app.consoleErrors, []);
 });

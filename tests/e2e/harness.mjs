@@ -90,8 +90,9 @@ export class WhichGpuPage {
     });
   }
 
-  static async open(browser, url) {
-    const context = await browser.newContext();
+  /** Opens `url` in a fresh context (`options`: Playwright context options, e.g. `{ locale: 'es-ES' }`). */
+  static async open(browser, url, options = {}) {
+    const context = await browser.newContext(options);
     const wrapper = new WhichGpuPage(await context.newPage());
     await wrapper.page.goto(url);
     return wrapper;

@@ -33,9 +33,9 @@ test('each task tab shows its own models and fields, and sizes memory as the CLI
   await app.waitForResults();
   const tasks = app.page.getByTestId('task-select');
   for (const [task, model, field, speed] of [
-    ['image', 'sdxl-base-1.0', '#res', /^[\d.]+ s\/image(memory|compute|interconnect)-bound$/],
-    ['video', 'wan2.1-t2v-1.3b', '#frames', /^[\d.]+ s\/clip(memory|compute|interconnect)-bound$/],
-    ['audio', 'whisper-large-v3', '#hours', /^[\d.]+× real time(memory|compute|interconnect)-bound$/],
+    ['image', 'sdxl-base-1.0', '#res', /^[\d.,]+ s\/image(memory|compute|interconnect)-bound$/],
+    ['video', 'wan2.1-t2v-1.3b', '#frames', /^[\d.,]+ s\/clip(memory|compute|interconnect)-bound$/],
+    ['audio', 'whisper-large-v3', '#hours', /^[\d.,]+× real time(memory|compute|interconnect)-bound$/],
   ]) {
     await tasks.selectOption(task);
     await waitForParam(app, 'task', task);
@@ -101,12 +101,12 @@ test('every offer shows its speed estimate and what bounds it', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
   const first = app.page.getByTestId('offer-speed').first();
-  assert.match(await first.textContent(), /^[\d.]+ tok\/s each, [\d.]+ total(memory|compute|interconnect)-bound$/);
+  assert.match(await first.textContent(), /^[\d.,]+ tok\/s each, [\d.,]+ total(memory|compute|interconnect)-bound$/);
   assert.match(await app.page.getByTestId('speed-note').textContent(), /^Speeds are estimates .* (memory|compute|interconnect)-bound/);
   await app.page.getByTestId('task-select').selectOption('finetune');
   await waitForParam(app, 'task', 'finetune');
   await app.waitForResults();
-  assert.match(await app.page.getByTestId('offer-speed').first().textContent(), /^[\d.]+ tok\/s(compute|interconnect)-bound$/);
+  assert.match(await app.page.getByTestId('offer-speed').first().textContent(), /^[\d.,]+ tok\/s(compute|interconnect)-bound$/);
   assert.deepEqual(app.consoleErrors, []);
 });
 
@@ -165,7 +165,7 @@ test('presets set the whole workload, fields show it, and the link is the preset
   await app.waitForResults();
   // The offers left out are listed by reason.
   const excluded = app.page.getByTestId('excluded');
-  assert.match(await excluded.locator('summary').textContent(), /^\d+ offers left out, and why$/);
+  assert.match(await excluded.locator('summary').textContent(), /^[\d,]+ offers left out, and why$/);
   // The list is built when opened.
   assert.equal(await excluded.locator('li').count(), 0);
   await excluded.locator('summary').click();
@@ -227,7 +227,7 @@ test('the cost-vs-speed chart marks the frontier and selects a row on click', as
   // and highlights its row in the table.
   const last = points.last();
   const label = await last.getAttribute('aria-label');
-  assert.match(label, /^\S+ \S+: \d+× \S+.*, \$[\d.]+ and [\d.]+ h$/);
+  assert.match(label, /^\S+ \S+: \d+× \S+.*, \$[\d,.]+ and [\d,.]+ h$/);
   await last.click();
   const selected = app.page.locator('tr.selected');
   await selected.waitFor();

@@ -117,7 +117,7 @@ fn serving_costs_a_month_of_uptime_and_replicas_follow_the_load() {
 
 #[test]
 fn spot_is_refused_for_an_always_on_endpoint_unless_the_user_insists() {
-    assert!(spot_allowed(&Workload::default()).unwrap_err().contains("always-on endpoint"));
+    assert!(spot_allowed(&Workload::default()).unwrap_err().en.contains("always-on endpoint"));
     assert!(spot_allowed(&Workload { spot: SpotPolicy::Yes, ..Workload::default() }).is_ok());
     assert!(spot_allowed(&Workload::for_task(Task::Image)).is_ok());
     assert!(spot_allowed(&Workload { spot: SpotPolicy::No, ..Workload::for_task(Task::Image) }).is_err());

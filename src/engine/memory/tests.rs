@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::engine::{Catalog, KvPrecision, Precision, Runtime};
+use crate::text::Lang;
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
@@ -143,8 +144,8 @@ fn llama_cpp_runs_and_out_of_memory_cases_are_reproduced() {
             fit.fits,
             runs,
             "{count}× {gpu}, {model} {precision}: needs {} per GPU of {} usable",
-            format_gb(fit.memory.per_gpu_bytes),
-            format_gb(fit.usable_bytes_per_gpu)
+            Lang::En.gb(fit.memory.per_gpu_bytes),
+            Lang::En.gb(fit.usable_bytes_per_gpu)
         );
     }
 }
@@ -172,7 +173,7 @@ fn the_reason_names_the_need_and_the_card() {
     let w = workload("llama-3.1-70b", Precision::Bf16);
     let fit = fit(&w, catalog().model("llama-3.1-70b").unwrap(), catalog().gpu("h100_sxm").unwrap(), 1).unwrap();
     assert!(!fit.fits);
-    assert_eq!(fit.reason.as_deref(), Some("needs 134 GB, has 80 GB (72 GB usable)"));
+    assert_eq!(fit.reason.map(|r| r.to_string()).as_deref(), Some("needs 134 GB, has 80 GB (72 GB usable)"));
     assert_eq!(fit.max_concurrency, Some(0));
 }
 

@@ -8,6 +8,8 @@ use crate::engine::catalog::Shape;
 use crate::engine::hardware::{compute_precision, fp16_accumulate_peak, link, ComputePrecision, Link};
 use crate::engine::memory::{weights_bytes, Fit};
 use crate::engine::{Error, Gpu, Model, Precision, Runtime, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg};
 
 /// How a serving runtime turns peak figures into achieved ones. Calibrated
 /// on calibration/llm_decode.csv (llama.cpp, 10 GPUs) and llm_serving.csv
@@ -340,7 +342,7 @@ pub fn serving_speed_in(
 ) -> Result<Speed, Error> {
     let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!("{} has no transformer shape in the catalog, so its speed cannot be estimated", model.name),
+        message: msg!(phrases::ERROR_NO_SHAPE_SPEED, model = &model.name),
     })?;
     let r = runtime_speed(workload.runtime);
     let compute = compute_precision(workload.weight_precision, gpu);
@@ -352,7 +354,7 @@ pub fn serving_speed_in(
         _ => peak,
     });
     if let Err(e) = &flops {
-        notes.push(e.to_string());
+        notes.push(e.message());
     }
     let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
     let machine = |gpus: u32| -> Result<Machine, Error> {
@@ -398,9 +400,11 @@ pub fn serving_speed_in(
     let (group, replicas, timed) = best;
     let running = (timed.running * replicas).min(offered.max(timed.running));
     if running < offered {
-        notes.push(format!(
-            "{running} of the {offered} requests run at once ({}); the rest wait in the queue",
-            if timed.kv_capped { "the KV cache holds no more" } else { "the runtime's batch limit" }
+        notes.push(msg!(
+            phrases::NOTE_QUEUE,
+            running = running,
+            offered = offered,
+            why = if timed.kv_capped { &phrases::QUEUE_KV_FULL } else { &phrases::QUEUE_BATCH_LIMIT }
         ));
     }
 
@@ -416,9 +420,7 @@ pub fn serving_speed_in(
         })
         .map(|b| b as u32);
     if roofline.is_none() {
-        notes.push(format!(
-            "decode stays memory-bound at {context:.0}-token contexts: each sequence's KV cache read grows as fast as its arithmetic"
-        ));
+        notes.push(msg!(phrases::NOTE_DECODE_MEMORY_BOUND, context = Arg::Num(context, 0)));
     }
     let mut speed = Speed::new(bound_of(timed.step), compute);
     speed.decode_tokens_per_s = Some(1.0 / timed.step_s);

@@ -22,6 +22,8 @@ use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained
 use crate::engine::speech::{speech_of, BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
 use crate::engine::workload::Offload;
 use crate::engine::{Error, Gpu, Model, Precision, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg};
 
 /// FP32 (SIMT) work on the CUDA cores per tensor-core FLOP: the
 /// normalisations, activations, softmax, address arithmetic and epilogues
@@ -99,7 +101,7 @@ const DECODE_STEP_OVERHEAD_S: f64 = 0.0185;
 /// `compute`, slowed by the SIMT work that comes with each tensor FLOP,
 /// both at the clock the board's power sustains (`peak_of` applies it to
 /// the tensor peak). FP32 work runs on the CUDA cores themselves.
-fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Result<f64, Error> {
+fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<Msg>) -> Result<f64, Error> {
     let peak = peak_of(gpu, compute, notes)?;
     let clock = sustained_clock(gpu).map_or(1.0, |(share, _)| share);
     Ok(match gpu.fp32_tflops.filter(|simt| *simt > 0.0) {
@@ -244,15 +246,10 @@ pub fn diffusion_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count:
         speed.seconds_per_image = Some(per_batch_s / batch / f64::from(gpu_count.max(1)));
     }
     if passes * STEP_OVERHEAD_S > 0.3 * step_s {
-        notes.push(format!(
-            "kernel launches take {:.0}% of each step at this batch: a larger batch or torch.compile (CUDA graphs) would speed it up",
-            passes * STEP_OVERHEAD_S / step_s * 100.0
-        ));
+        notes.push(msg!(phrases::NOTE_LAUNCHES, percent = Arg::Num(passes * STEP_OVERHEAD_S / step_s * 100.0, 0)));
     }
     if pipeline.denoiser == Denoiser::Dit && pipeline.blocks.is_none() {
-        notes.push(
-            "the denoiser's depth is estimated from its parameters (adaLN-Zero blocks), which overstates the work of dual-stream models".to_string(),
-        );
+        notes.push(msg!(phrases::NOTE_DIT_DEPTH));
     }
     speed.notes = notes;
     Ok(speed)
@@ -323,14 +320,17 @@ pub fn speech_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u3
     let mut speed = Speed::new(bound(tensor_total, memory_total, 0.0), compute);
     speed.realtime_factor = Some(per_window_s / WINDOW_S / f64::from(gpu_count.max(1)));
     if TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S > 0.5 * (encoder_s + decode_s) {
-        notes.push(format!(
-            "each decoding step pays about {:.0} ms of fixed overhead (launches, beam search), {:.0}% of the time: batching more windows shares it",
-            DECODE_STEP_OVERHEAD_S * 1e3,
-            TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S / (encoder_s + decode_s) * 100.0
+        notes.push(msg!(
+            phrases::NOTE_DECODE_OVERHEAD,
+            ms = Arg::Num(DECODE_STEP_OVERHEAD_S * 1e3, 0),
+            percent =
+                Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S / (encoder_s + decode_s) * 100.0, 0)
         ));
     }
-    notes.push(format!(
-        "assumes faster-whisper (CTranslate2) with beam {BEAMS} and about {TRANSCRIPT_TOKENS_PER_WINDOW} transcript tokens per 30 s window; openai-whisper runs 2–5 times slower"
+    notes.push(msg!(
+        phrases::NOTE_FASTER_WHISPER,
+        beams = Arg::Num(BEAMS, 0),
+        tokens = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW, 0)
     ));
     speed.notes = notes;
     Ok(speed)

@@ -16,6 +16,8 @@ mod training;
 use super::hardware::ComputePrecision;
 use super::memory::Fit;
 use super::{Error, Gpu, Model, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg, Phrase};
 use serde::Serialize;
 
 /// What limits the speed.
@@ -31,16 +33,21 @@ pub enum Bound {
 }
 
 impl Bound {
-    /// Why, in words for the page and the CLI.
-    pub const fn explanation(self) -> &'static str {
+    /// "memory-bound", for the table.
+    pub const fn label(self) -> &'static Phrase {
         match self {
-            Bound::Memory => {
-                "memory-bound: each step streams the weights and KV cache from GPU memory, so faster memory (HBM) or fewer bytes per weight help, and the arithmetic units sit mostly idle"
-            }
-            Bound::Compute => "compute-bound: tensor-core arithmetic limits it, so a faster GPU or FP8 helps",
-            Bound::Interconnect => {
-                "interconnect-bound: GPUs wait on each other, so NVLink, fewer GPUs per replica or more work per step help"
-            }
+            Bound::Memory => &phrases::BOUND_MEMORY,
+            Bound::Compute => &phrases::BOUND_COMPUTE,
+            Bound::Interconnect => &phrases::BOUND_INTERCONNECT,
+        }
+    }
+
+    /// Why, in words for the page and the CLI.
+    pub const fn explanation(self) -> &'static Phrase {
+        match self {
+            Bound::Memory => &phrases::WHY_MEMORY_BOUND,
+            Bound::Compute => &phrases::WHY_COMPUTE_BOUND,
+            Bound::Interconnect => &phrases::WHY_INTERCONNECT_BOUND,
         }
     }
 }
@@ -97,7 +104,7 @@ pub struct Speed {
     pub realtime_factor: Option<f64>,
     /// Where a figure was estimated rather than taken from a datasheet.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    pub notes: Vec<Msg>,
 }
 
 impl Speed {
@@ -128,52 +135,50 @@ impl Speed {
 impl Speed {
     /// The figures that apply, as (label, value, unit), in the order the
     /// CLI and the page's breakdown list them.
-    pub fn figures(&self) -> Vec<(&'static str, f64, &'static str)> {
+    pub fn figures(&self) -> Vec<(&'static Phrase, f64, &'static Phrase)> {
         [
-            ("Decode per request", self.decode_tokens_per_s, "tokens/s"),
-            ("Output, all requests", self.output_tokens_per_s, "tokens/s"),
-            ("Prefill", self.prefill_tokens_per_s, "tokens/s"),
-            ("Time to first token", self.ttft_s, "s"),
-            ("Training", self.train_tokens_per_s, "tokens/s"),
-            ("Denoiser steps", self.steps_per_s, "per s"),
-            ("Per image", self.seconds_per_image, "s"),
-            ("Per clip", self.seconds_per_clip, "s"),
-            ("Real-time factor", self.realtime_factor, "s per s of audio"),
+            (&phrases::FIGURE_DECODE, self.decode_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
+            (&phrases::FIGURE_OUTPUT, self.output_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
+            (&phrases::FIGURE_PREFILL, self.prefill_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
+            (&phrases::FIGURE_TTFT, self.ttft_s, &phrases::UNIT_SECONDS),
+            (&phrases::FIGURE_TRAINING, self.train_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
+            (&phrases::FIGURE_DENOISER, self.steps_per_s, &phrases::UNIT_PER_SECOND),
+            (&phrases::FIGURE_PER_IMAGE, self.seconds_per_image, &phrases::UNIT_SECONDS),
+            (&phrases::FIGURE_PER_CLIP, self.seconds_per_clip, &phrases::UNIT_SECONDS),
+            (&phrases::FIGURE_REALTIME, self.realtime_factor, &phrases::UNIT_SECONDS_PER_AUDIO_SECOND),
         ]
         .into_iter()
         .filter_map(|(label, value, unit)| value.map(|v| (label, v, unit)))
         .collect()
     }
 
-    /// The figure that matters most for the task, in words: decode speed and
+    /// The figure that matters most for the task: decode speed and
     /// throughput for serving, tokens/s for training, seconds per image or
-    /// clip, the real-time factor for audio.
-    pub fn headline(&self) -> String {
+    /// clip, the real-time factor for audio. Three significant figures or so.
+    pub fn headline(&self) -> Option<Msg> {
         let round = |value: f64| {
-            if value >= 100.0 {
-                format!("{value:.0}")
+            let decimals = if value >= 100.0 {
+                0
             } else if value >= 10.0 {
-                format!("{value:.1}")
+                1
             } else {
-                format!("{value:.2}")
-            }
+                2
+            };
+            Arg::Num(value, decimals)
         };
         if let (Some(decode), Some(total)) = (self.decode_tokens_per_s, self.output_tokens_per_s) {
-            return format!("{} tok/s each, {} total", round(decode), round(total));
+            return Some(msg!(phrases::SPEED_SERVING, each = round(decode), total = round(total)));
         }
         if let Some(tokens) = self.train_tokens_per_s {
-            return format!("{} tok/s", round(tokens));
+            return Some(msg!(phrases::SPEED_TRAINING, rate = round(tokens)));
         }
         if let Some(seconds) = self.seconds_per_image {
-            return format!("{} s/image", round(seconds));
+            return Some(msg!(phrases::SPEED_IMAGE, seconds = round(seconds)));
         }
         if let Some(seconds) = self.seconds_per_clip {
-            return format!("{} s/clip", round(seconds));
+            return Some(msg!(phrases::SPEED_CLIP, seconds = round(seconds)));
         }
-        if let Some(factor) = self.realtime_factor {
-            return format!("{}× real time", round(1.0 / factor));
-        }
-        String::new()
+        self.realtime_factor.map(|factor| msg!(phrases::SPEED_REALTIME, factor = round(1.0 / factor)))
     }
 }
 
@@ -256,20 +261,16 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
 fn bandwidth_of(gpu: &Gpu) -> Result<f64, Error> {
     super::hardware::memory_bandwidth(gpu).ok_or_else(|| Error::InvalidField {
         field: "gpu",
-        message: format!("gpus.csv gives no memory bandwidth for the {}, so its speed cannot be estimated", gpu.name),
+        message: msg!(phrases::ERROR_NO_BANDWIDTH, gpu = &gpu.name),
     })
 }
 
 /// Peak FLOP/s at `compute`, at the clock the board's power sustains,
 /// noting an estimate; an error naming what is missing.
-fn peak_of(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<String>) -> Result<f64, Error> {
+fn peak_of(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<Msg>) -> Result<f64, Error> {
     let peak = super::hardware::peak_tflops(gpu, compute).ok_or_else(|| Error::InvalidField {
         field: "gpu",
-        message: format!(
-            "gpus.csv gives no {} throughput for the {}, so its compute speed cannot be estimated",
-            compute.label(),
-            gpu.name
-        ),
+        message: msg!(phrases::ERROR_NO_THROUGHPUT, precision = compute.label(), gpu = &gpu.name),
     })?;
     if let Some(note) = peak.estimated {
         notes.push(note);

@@ -316,7 +316,7 @@ fn decode_is_memory_bound_until_the_batch_reaches_the_roofline() {
     // as the arithmetic: decoding never turns compute-bound.
     let long = serving_speed_of(&Workload::default(), model, "h100_sxm", 1);
     assert_eq!(long.roofline_concurrency, None);
-    assert!(long.notes.iter().any(|n| n.contains("stays memory-bound")), "{:?}", long.notes);
+    assert!(long.notes.iter().any(|n| n.to_string().contains("stays memory-bound")), "{:?}", long.notes);
 }
 
 #[test]
@@ -365,7 +365,7 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     let model = catalog().model("llama-3.2-1b").unwrap();
     let w = Workload { model: "llama-3.2-1b".into(), ..Workload::default() };
     let t4 = serving_speed_of(&w, model, "t4", 1);
-    assert!(t4.notes.iter().any(|n| n.contains("70 W power limit")), "{:?}", t4.notes);
+    assert!(t4.notes.iter().any(|n| n.to_string().contains("70 W power limit")), "{:?}", t4.notes);
     let full = catalog().gpu("t4").unwrap().clone();
     let unlimited = Gpu { tdp_w: None, ..full };
     let sized = fit(&w, model, &unlimited, 1).unwrap();
@@ -375,7 +375,7 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     assert_eq!(free.decode_tokens_per_s, t4.decode_tokens_per_s);
     let train = Workload { task: Task::Finetune, ..w };
     let trained = training::training_speed(&train, model, catalog().gpu("t4").unwrap(), 1).unwrap();
-    assert!(trained.notes.iter().any(|n| n.contains("power limit")));
+    assert!(trained.notes.iter().any(|n| n.to_string().contains("power limit")));
     let rtx = serving_speed_of(&Workload::default(), catalog().model("llama-3.1-8b").unwrap(), "rtx_4090", 1);
-    assert!(!rtx.notes.iter().any(|n| n.contains("power limit")));
+    assert!(!rtx.notes.iter().any(|n| n.to_string().contains("power limit")));
 }

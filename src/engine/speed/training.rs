@@ -7,6 +7,8 @@
 use super::{bandwidth_of, peak_of, Bound, Speed};
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
+use crate::msg;
+use crate::text::phrases;
 
 /// Share of the tensor peak large training GEMMs reach, with the rest of a
 /// step (norms, softmax, optimizer) folded in. Calibrated on llm-foundry's
@@ -35,10 +37,7 @@ fn inter_node_bandwidth(gpu: &Gpu) -> f64 {
 pub fn training_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
     let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
         field: "model",
-        message: format!(
-            "{} has no transformer shape in the catalog, so its training speed cannot be estimated",
-            model.name
-        ),
+        message: msg!(phrases::ERROR_NO_SHAPE_TRAINING_SPEED, model = &model.name),
     })?;
     let mut notes = Vec::new();
     // Training runs in BF16 (FP32 if asked; FP8 with Transformer Engine where

@@ -225,7 +225,7 @@ fn small_batches_on_fast_gpus_are_launch_bound() {
     let sd = catalog().model("sd-1.5").unwrap();
     let w = Workload { model: sd.id.clone(), ..Workload::for_task(Task::Image) };
     let speed = diffusion_speed(&w, sd, gpu("h100_sxm"), 1).unwrap();
-    assert!(speed.notes.iter().any(|n| n.contains("kernel launches")), "{:?}", speed.notes);
+    assert!(speed.notes.iter().any(|n| n.to_string().contains("kernel launches")), "{:?}", speed.notes);
 }
 
 #[test]
@@ -233,9 +233,9 @@ fn low_power_inference_cards_are_derated_and_say_so() {
     let sdxl = catalog().model("sdxl-base-1.0").unwrap();
     let w = Workload { batch: 4, ..Workload::for_task(Task::Image) };
     let t4 = diffusion_speed(&w, sdxl, gpu("t4"), 1).unwrap();
-    assert!(t4.notes.iter().any(|n| n.contains("70 W")), "{:?}", t4.notes);
+    assert!(t4.notes.iter().any(|n| n.to_string().contains("70 W")), "{:?}", t4.notes);
     let rtx_4090 = diffusion_speed(&w, sdxl, gpu("rtx_4090"), 1).unwrap();
-    assert!(!rtx_4090.notes.iter().any(|n| n.contains("power limit")), "{:?}", rtx_4090.notes);
+    assert!(!rtx_4090.notes.iter().any(|n| n.to_string().contains("power limit")), "{:?}", rtx_4090.notes);
 }
 
 #[test]

@@ -1,0 +1,106 @@
+use super::phrases::{self, ALL};
+use super::*;
+
+/// Phrases that read the same in both languages: product names, units,
+/// and patterns made only of arguments.
+const SAME_IN_SPANISH: [&str; 30] = [
+    "NAMED_SIZE",
+    "METHOD_LORA",
+    "OPTIMIZER_ADAFACTOR",
+    "PRECISION_FP4",
+    "PRECISION_Q8_0",
+    "PRECISION_Q6_K",
+    "PRECISION_Q5_K_M",
+    "PRECISION_Q4_K_M",
+    "PRECISION_Q3_K_M",
+    "PRECISION_Q2_K",
+    "PRECISION_NF4",
+    "BADGE_HBM",
+    "BADGE_FP8",
+    "BADGE_NVLINK",
+    "SPEED_TRAINING",
+    "SPEED_CLIP",
+    "UNIT_TOKENS_PER_S",
+    "UNIT_SECONDS",
+    "ERROR_FIELD",
+    "ROW_MFU",
+    "FIGURE_VALUE",
+    "COLUMN_VRAM",
+    "COLUMN_PRICE",
+    "SPOT_TAG",
+    "UNIT_COST",
+    "GPU_COUNT",
+    "EXCLUDED_GROUP",
+    "EXCLUDED_EXAMPLE",
+    "CHART_SPOT",
+    "PART_SIZE",
+];
+
+#[test]
+fn every_phrase_has_the_same_arguments_in_both_languages() {
+    for phrase in ALL {
+        let (mut en, mut es) = (placeholders(phrase.en), placeholders(phrase.es));
+        en.sort_unstable();
+        es.sort_unstable();
+        assert_eq!(en, es, "{}: {:?} / {:?}", phrase.key, phrase.en, phrase.es);
+    }
+}
+
+#[test]
+fn every_phrase_is_translated() {
+    for phrase in ALL {
+        let same = SAME_IN_SPANISH.contains(&phrase.key);
+        assert_eq!(phrase.en == phrase.es, same, "{}: {:?} / {:?}", phrase.key, phrase.en, phrase.es);
+        // Spanish quotes values «así», not "así".
+        assert!(!phrase.es.contains('"'), "{}: {}", phrase.key, phrase.es);
+    }
+    let mut keys: Vec<&str> = ALL.iter().map(|p| p.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), ALL.len(), "phrase names are unique");
+}
+
+#[test]
+fn numbers_follow_each_language() {
+    // CLDR: English groups from 4 digits, Spanish from 5.
+    assert_eq!(Lang::En.number(1234.5, 1), "1,234.5");
+    assert_eq!(Lang::Es.number(1234.5, 1), "1234,5");
+    assert_eq!(Lang::Es.number(12345.678, 2), "12.345,68");
+    assert_eq!(Lang::En.number(1_234_567.0, 0), "1,234,567");
+    assert_eq!(Lang::En.number(-0.04, 1), "0.0");
+    assert_eq!(Lang::En.number(-2.5, 1), "-2.5");
+    assert_eq!(Lang::En.number(f64::NAN, 1), "–");
+    assert_eq!(Lang::En.usd(0.0421), "$0.042");
+    assert_eq!(Lang::En.usd(3.5), "$3.50");
+    assert_eq!(Lang::En.usd(12_345.4), "$12,345");
+    assert_eq!(Lang::Es.usd(3.5), "3,50\u{a0}US$");
+    assert_eq!(Lang::Es.usd(12_345.4), "12.345\u{a0}US$");
+    assert_eq!(Lang::En.gb(80.0 * 1_073_741_824.0), "80 GB");
+    assert_eq!(Lang::Es.gb(31.44 * 1_073_741_824.0), "31,4 GB");
+    assert_eq!(Lang::En.hours(0.5), "30 min");
+    assert_eq!(Lang::Es.hours(3.25), "3,2 h");
+    assert_eq!(Lang::Es.hours(100.0), "4,2 días");
+}
+
+#[test]
+fn languages_come_from_codes_and_browser_preferences() {
+    assert_eq!(Lang::from_code("es-MX"), Some(Lang::Es));
+    assert_eq!(Lang::from_code("EN_us"), Some(Lang::En));
+    assert_eq!(Lang::from_code("fr"), None);
+    assert_eq!(Lang::preferred(["fr-FR", "es", "en"]), Lang::Es);
+    assert_eq!(Lang::preferred(["de"]), Lang::En);
+    assert_eq!(Lang::preferred([]), Lang::En);
+}
+
+#[test]
+fn messages_render_their_arguments_per_language() {
+    let inner =
+        msg!(phrases::FIT_NEEDS, need = Arg::Bytes(134.0 * 1_073_741_824.0), has = Arg::Bytes(80.0 * 1_073_741_824.0));
+    let note = msg!(phrases::LINK_FALLBACK, key = "conc", problem = inner, default = "1");
+    assert_eq!(note.to_string(), "conc: needs 134 GB, has 80 GB; using 1");
+    assert_eq!(note.render(Lang::Es), "conc: necesita 134 GB, tiene 80 GB; se usa 1");
+    assert_eq!(serde_json::to_string(&note).unwrap(), "\"conc: needs 134 GB, has 80 GB; using 1\"");
+    // A missing argument stays visible rather than vanishing.
+    assert_eq!(msg!(phrases::LINK_NOT_NUMBER).to_string(), "\"{given}\" is not a number");
+    assert_eq!(fill("{unclosed", |_| None), "{unclosed");
+}

@@ -1,0 +1,31 @@
+//! The document boundary: the browser's preferred languages, and the
+//! page's `<html lang>` and title. The only module that reads
+//! `navigator.languages` or writes the document's language and title.
+
+use crate::text::{phrases, Lang};
+
+/// The browser's languages, most preferred first (`navigator.languages`,
+/// else `navigator.language`); empty when unavailable.
+pub fn preferred_languages() -> Vec<String> {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return Vec::new();
+    };
+    let listed: Vec<String> = navigator.languages().iter().filter_map(|tag| tag.as_string()).collect();
+    if listed.is_empty() {
+        navigator.language().into_iter().collect()
+    } else {
+        listed
+    }
+}
+
+/// Marks the document as written in `lang` (screen readers and the
+/// browser's translation offer read `<html lang>`) and titles it.
+pub fn show_language(lang: Lang) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(root) = document.document_element() {
+        let _ = root.set_attribute("lang", lang.code());
+    }
+    document.set_title(lang.t(&phrases::PAGE_TITLE));
+}
