@@ -153,12 +153,18 @@ struct VersionOnly {
 impl Snapshot {
     /// Parses and validates an offer file.
     pub fn from_json(text: &str) -> Result<Snapshot, SnapshotError> {
-        let snapshot: Snapshot = match serde_json::from_str(text) {
+        Snapshot::from_bytes(text.as_bytes())
+    }
+
+    /// Parses and validates an offer file as downloaded (UTF-8 bytes; the
+    /// page skips decoding it to a JavaScript string and back).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+        let snapshot: Snapshot = match serde_json::from_slice(bytes) {
             Ok(snapshot) => snapshot,
             Err(parse_error) => {
                 // A file of another version may fail on any field: report the
                 // version rather than the first field that differs.
-                return Err(match serde_json::from_str::<VersionOnly>(text) {
+                return Err(match serde_json::from_slice::<VersionOnly>(bytes) {
                     Ok(v) if v.schema_version != u64::from(SCHEMA_VERSION) => {
                         SnapshotError::WrongVersion { found: v.schema_version }
                     }

@@ -45,6 +45,6 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
         let status = format!("{} {}", response.status(), response.status_text());
         return Err(download(msg!(phrases::DOWNLOAD_STATUS, status = status).into()));
     }
-    let text = response.text().await.map_err(|e| download(Arg::Text(e.to_string())))?;
-    super::timing::measure("parse-offers", || Snapshot::from_json(&text).map(Arc::new).map_err(|e| e.message()))
+    let bytes = response.binary().await.map_err(|e| download(Arg::Text(e.to_string())))?;
+    super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
 }
