@@ -15,6 +15,8 @@ const MAX_POINTS: usize = 200;
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 260.0;
 const MARGIN: f64 = 48.0;
+/// Room left of the cost axis for its labels ("2,30 US$" is the longest).
+const LEFT: f64 = 72.0;
 
 /// (cost, time) of a row as the chart plots it, on log scales: positive
 /// and finite.
@@ -75,7 +77,7 @@ pub fn CostChart(
     }
     let lang = super::use_lang();
     let (cost_axis, time_axis) = (Axis::over(rows.iter().map(|r| r.1)), Axis::over(rows.iter().map(|r| r.2)));
-    let x = move |time: f64| MARGIN + time_axis.at(time) * (WIDTH - 2.0 * MARGIN);
+    let x = move |time: f64| LEFT + time_axis.at(time) * (WIDTH - LEFT - MARGIN);
     let y = move |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
     let (cost_label, time_label, time_unit) = match report.task {
         Task::Infer => (&phrases::CHART_COST_PER_TOKEN, &phrases::CHART_TIME_PER_TOKEN, "s"),
@@ -132,14 +134,14 @@ pub fn CostChart(
     Some(view! {
         <figure class="cost-chart" data-testid="cost-chart">
             <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") width="100%" role="group" aria-label=lang.t(&phrases::CHART_LABEL)>
-                <line x1=MARGIN y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
-                <line x1=MARGIN y1=MARGIN x2=MARGIN y2=HEIGHT - MARGIN class="axis" />
+                <line x1=LEFT y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
+                <line x1=LEFT y1=MARGIN x2=LEFT y2=HEIGHT - MARGIN class="axis" />
                 <text x=WIDTH / 2.0 y=HEIGHT - 12.0 text-anchor="middle" class="axis-label">{time_label}</text>
                 <text x="14" y=HEIGHT / 2.0 text-anchor="middle" class="axis-label" transform=format!("rotate(-90 14 {})", HEIGHT / 2.0)>{cost_label}</text>
-                <text x=MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="start" class="tick-label">{short(lang, 10f64.powf(time_axis.low), time_unit)}</text>
+                <text x=LEFT y=HEIGHT - MARGIN + 14.0 text-anchor="start" class="tick-label">{short(lang, 10f64.powf(time_axis.low), time_unit)}</text>
                 <text x=WIDTH - MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="end" class="tick-label">{short(lang, 10f64.powf(time_axis.high), time_unit)}</text>
-                <text x=MARGIN - 4.0 y=HEIGHT - MARGIN text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.low))}</text>
-                <text x=MARGIN - 4.0 y=MARGIN + 4.0 text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.high))}</text>
+                <text x=LEFT - 4.0 y=HEIGHT - MARGIN text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.low))}</text>
+                <text x=LEFT - 4.0 y=MARGIN + 4.0 text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.high))}</text>
                 <polyline points=frontier_path class="frontier" data-testid="chart-frontier" />
                 {points}
                 // One ring marks the selected offer, so the points need no

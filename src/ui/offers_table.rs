@@ -184,7 +184,7 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
                         "‹ " {lang.t(&phrases::PAGE_PREVIOUS)}
                     </button>
                     <span data-testid="page-range" aria-live="polite">{range}</span>
-                    <button type="button" data-testid="page-next" disabled=move || page.get() + 1 >= pages on:click=move |_| page.update(|p| *p = (*p + 1).min(pages - 1))>
+                    <button type="button" data-testid="page-next" disabled=move || { page.get() + 1 >= pages } on:click=move |_| page.update(|p| *p = (*p + 1).min(pages - 1))>
                         {lang.t(&phrases::PAGE_NEXT)} " ›"
                     </button>
                 </nav>

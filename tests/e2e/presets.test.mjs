@@ -1,0 +1,121 @@
+// Issue 7, done-when: each preset and each task tab, driven in Chromium,
+// shows the numbers the CLI prints for the same URL query: the memory per
+// GPU, and the best offer with its price, whole-job cost and cost per unit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
+
+const env = sharedBrowserAndServer();
+
+const PRESETS = [
+  'Chat with Llama 3.1 70B (32 users)',
+  'A quantized 8B on a budget',
+  'QLoRA of a 13B',
+  'Full fine-tune of an 8B',
+  'SDXL batch of 10,000 images',
+  'Whisper transcription of 100 hours',
+];
+const TASKS = ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio'];
+
+/** `whichgpu rank --json` for the page's current query. */
+function cliRank(query) {
+  const out = execFileSync('cargo', ['run', '-q', '--', 'rank', '--config', query, '--json', '--top', '1'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(out);
+}
+
+/** A dollar figure as the page writes it ("$1,234", "$12.34", "$0.150 +?"). */
+function dollars(text) {
+  const match = text.match(/\$([\d,]+(\.\d+)?)/);
+  assert.ok(match, text);
+  return Number(match[1].replace(/,/g, ''));
+}
+
+/** The page's rounding of `amount` (src/text/numbers.rs `usd`): half a unit of the last digit shown. */
+function usdTolerance(amount) {
+  const decimals = amount < 1 ? 3 : amount < 1000 ? 2 : 0;
+  return 0.5 * 10 ** -decimals + 1e-9;
+}
+
+/** Runs `action`, then waits until the page has ranked again. */
+async function reranked(app, action) {
+  const count = () => app.page.evaluate(() => performance.getEntriesByName('whichgpu:rank').length);
+  const before = await count();
+  await action();
+  await app.page.waitForFunction((n) => performance.getEntriesByName('whichgpu:rank').length > n, before, { polling: 'raf' });
+  await app.waitForResults();
+}
+
+async function compareWithCli(app, what) {
+  const query = new URL(app.page.url()).search.slice(1);
+  const cli = cliRank(query);
+  // Memory per GPU, in the page's GB (GiB) with one decimal.
+  const memory = await app.memory();
+  const shown = Number(memory.match(/: ([\d,.]+) GB/)[1].replace(/,/g, ''));
+  const need = cli.memory.per_gpu_bytes / 2 ** 30;
+  assert.ok(Math.abs(shown - need) <= 0.05 + need * 0.005, `${what}: page ${shown} GB, CLI ${need.toFixed(2)} GB`);
+  // The best offer is the CLI's first row, with the same money.
+  const best = cli.results[0];
+  const row = app.rows().first();
+  assert.equal((await row.locator('td').nth(1).textContent()).trim(), best.instance, what);
+  const price = dollars(await row.getByTestId('offer-price').textContent());
+  assert.ok(Math.abs(price - best.price_per_hour) <= usdTolerance(best.price_per_hour), `${what}: $/h ${price} vs ${best.price_per_hour}`);
+  const cost = dollars(await row.getByTestId('offer-cost').textContent());
+  assert.ok(Math.abs(cost - best.job_cost) <= usdTolerance(best.job_cost), `${what}: job ${cost} vs ${best.job_cost}`);
+  const unit = dollars(await row.getByTestId('offer-unit-cost').textContent());
+  assert.ok(Math.abs(unit - best.cost_per_unit) <= usdTolerance(best.cost_per_unit), `${what}: unit ${unit} vs ${best.cost_per_unit}`);
+  assert.equal((await row.getByTestId('offer-price').textContent()).includes('spot'), best.spot, what);
+  // The caption counts the snapshot the CLI read.
+  assert.match(await app.caption(), new RegExp(` of ${best && cli.snapshot.offers.toLocaleString('en-US')} offers hold`), what);
+}
+
+test('each preset shows the numbers the CLI prints for its link', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
+  await app.waitForResults();
+  for (const preset of PRESETS) {
+    await reranked(app, () => app.page.getByTestId('preset-select').selectOption(preset));
+    await compareWithCli(app, preset);
+  }
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
+test('each task tab shows the numbers the CLI prints for its link', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
+  await app.waitForResults();
+  for (const task of TASKS.slice(1).concat(TASKS[0])) {
+    await reranked(app, () => app.page.getByTestId('task-select').selectOption(task));
+    await compareWithCli(app, task);
+  }
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
+test('the table pages through every row, and a chart point far down opens its page', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=1000');
+  await app.waitForResults();
+  const range = app.page.getByTestId('page-range');
+  const total = Number((await range.textContent()).match(/of ([\d,]+)$/)[1].replace(/,/g, ''));
+  assert.equal(await range.textContent(), `Rows 1–25 of ${total.toLocaleString('en-US')}`);
+  assert.equal(await app.rows().count(), 25);
+  assert.ok(await app.page.getByTestId('page-previous').isDisabled());
+  const first = await app.firstRowText();
+  await app.page.getByTestId('page-next').click();
+  assert.equal(await range.textContent(), `Rows 26–50 of ${total.toLocaleString('en-US')}`);
+  assert.notEqual(await app.firstRowText(), first);
+  // Sorting starts again from the first page.
+  await app.page.getByTestId('sort-price').click();
+  assert.match(await range.textContent(), /^Rows 1–25 of/);
+  // The chart's last point is far past the first page; clicking it shows its page.
+  const last = app.page.getByTestId('cost-chart').getByTestId('chart-point').last();
+  const instance = (await last.getAttribute('aria-label')).split(':')[0].split(' ')[1];
+  await last.click();
+  await app.page.locator('tr.selected').waitFor();
+  assert.ok((await app.page.locator('tr.selected').textContent()).includes(instance));
+  assert.doesNotMatch(await range.textContent(), /^Rows 1–25 of/);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
