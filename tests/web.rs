@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use whichgpu::engine::{rank, Catalog, Offer, Precision, Provider, Snapshot, Source, Workload};
 use whichgpu::text::Lang;
-use whichgpu::ui::{App, OffersTable, SnapshotInfo, WorkloadForm};
+use whichgpu::ui::{App, OffersTable, Ranked, SnapshotInfo, WorkloadForm};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -163,7 +163,7 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     let root = container();
     leptos::mount::mount_to(
         root.clone(),
-        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
+        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=Ranked(Arc::new(report)) /> },
     )
     .forget();
 
@@ -179,6 +179,35 @@ fn the_table_lists_fitting_offers_cheapest_first() {
 }
 
 #[wasm_bindgen_test]
+async fn a_new_ranking_updates_the_rows_in_place() {
+    let catalog = Catalog::bundled().unwrap();
+    let snapshot = Arc::new(test_snapshot());
+    let rank_for = |model: &str| {
+        let workload = Workload { model: model.into(), weight_precision: Precision::Bf16, ..Workload::default() };
+        Ranked(Arc::new(rank(&workload, catalog, &snapshot).unwrap()))
+    };
+    // Llama 3.1 70B needs two H100s or more; an 8B fits all three offers.
+    let report = RwSignal::new(rank_for("llama-3.1-70b"));
+    let root = container();
+    let table_snapshot = Arc::clone(&snapshot);
+    leptos::mount::mount_to(root.clone(), move || {
+        view! { <OffersTable catalog=catalog snapshot=table_snapshot report=report /> }
+    })
+    .forget();
+    let first_row: web_sys::Element = element(&root, "tbody tr");
+    let before = first_row.text_content().unwrap_or_default();
+    assert_eq!(texts(&root, "tbody tr td:nth-child(2)"), ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
+
+    report.set(rank_for("llama-3.1-8b"));
+    settle().await;
+    // The same row element shows the new best offer; a row was added.
+    assert!(first_row.is_connected());
+    assert_ne!(first_row.text_content().unwrap_or_default(), before);
+    assert_eq!(texts(&root, "tbody tr td:nth-child(2)").len(), 3);
+    assert_eq!(texts(&root, "caption"), ["3 of 3 offers hold this workload, cheapest per unit of output:"]);
+}
+
+#[wasm_bindgen_test]
 fn the_table_speaks_spanish_with_spanish_numbers() {
     let catalog = Catalog::bundled().unwrap();
     let snapshot = Arc::new(test_snapshot());
@@ -187,7 +216,7 @@ fn the_table_speaks_spanish_with_spanish_numbers() {
     let root = container();
     leptos::mount::mount_to(root.clone(), move || {
         provide_context(Lang::Es);
-        view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> }
+        view! { <OffersTable catalog=catalog snapshot=snapshot report=Ranked(Arc::new(report)) /> }
     })
     .forget();
     // CLDR Spanish: decimal comma, the currency after the figure.
@@ -259,7 +288,7 @@ fn a_resellers_offer_names_the_cloud_behind_it() {
     let root = container();
     leptos::mount::mount_to(
         root.clone(),
-        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
+        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=Ranked(Arc::new(report)) /> },
     )
     .forget();
     assert_eq!(texts(&root, "tbody tr:first-child td:first-child .provider"), ["Lambda · lambdalabs"]);

@@ -50,7 +50,7 @@ pub const fn runtime_memory(runtime: Runtime) -> RuntimeMemory {
 }
 
 /// Where the bytes go, for the whole job and per GPU.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct MemoryBreakdown {
     pub weights_bytes: f64,
     pub kv_cache_bytes: f64,

@@ -1,6 +1,7 @@
 //! The page: the workload form, the memory it needs, and the offers, in
 //! the reader's language.
 
+use super::offers_table::Ranked;
 use super::snapshot_loader::load_snapshot;
 use super::{document, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::memory::estimate;
@@ -8,6 +9,10 @@ use crate::engine::{rank, Catalog};
 use crate::text::{phrases, Arg, Lang};
 use crate::{msg, url_codec};
 use leptos::prelude::*;
+use std::sync::Arc;
+
+/// How long after the last edit the address bar is updated.
+const URL_UPDATE_DELAY: std::time::Duration = std::time::Duration::from_millis(150);
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -33,11 +38,30 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let chosen = RwSignal::new(decoded.lang);
     let browser = Lang::preferred(document::preferred_languages().iter().map(String::as_str));
     let lang = Memo::new(move |_| chosen.get().unwrap_or(browser));
-    Effect::new(move |_| url_state::replace_query(&workload.with(|w| url_codec::encode_page(w, chosen.get()))));
+    // The address bar follows a moment after the last edit: replaceState
+    // costs a millisecond or two per call, and Chromium limits how often a
+    // page may call it, so typing does not pay for it per keystroke.
+    let latest_query = StoredValue::new(0_u64);
+    Effect::new(move |_| {
+        let query = workload.with(|w| url_codec::encode_page(w, chosen.get()));
+        let generation = latest_query.get_value() + 1;
+        latest_query.set_value(generation);
+        // Tests wait for a `url` measure after the last `url-scheduled` mark.
+        super::timing::mark("url-scheduled");
+        set_timeout(
+            move || {
+                if latest_query.get_value() == generation {
+                    super::timing::measure("url", || url_state::replace_query(&query));
+                }
+            },
+            URL_UPDATE_DELAY,
+        );
+    });
     Effect::new(move |_| document::show_language(lang.get()));
 
     let snapshot = LocalResource::new(load_snapshot);
-    let memory = move || workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus())));
+    let memory =
+        Memo::new(move |_| workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus()))));
 
     // Everything below speaks one language; switching it draws the page
     // again from the same workload, so nothing typed is lost.
@@ -71,7 +95,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     })}
                 <WorkloadForm catalog=catalog workload=workload />
                 <p class="memory" data-testid="memory-summary">
-                    {move || match memory() {
+                    {move || match memory.get() {
                         Ok(m) => {
                             // The parts this task has (training has no KV cache, serving no optimizer).
                             let parts: Vec<String> = m
@@ -91,7 +115,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                         Err(e) => e.message().render(lang),
                     }}
                 </p>
-                {move || memory().ok().map(|m| view! { <MemoryBar memory=m /> })}
+                {move || memory.get().ok().map(|m| view! { <MemoryBar memory=m /> })}
                 <section class="results" data-testid="results" aria-live="polite">
                     {move || match snapshot.get() {
                         None => view! { <p class="loading" data-testid="loading">{lang.t(&phrases::LOADING)}</p> }.into_any(),
@@ -105,12 +129,27 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 .into_any()
                         }
                         Some(Ok(snapshot)) => {
-                            let info = snapshot.clone();
-                            let table = move || match workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot))) {
-                                Ok(report) => view! { <OffersTable catalog=catalog snapshot=snapshot.clone() report=report /> }.into_any(),
-                                Err(e) => view! { <p role="alert" class="error">{e.message().render(lang)}</p> }.into_any(),
+                            let (info, table_snapshot) = (snapshot.clone(), snapshot.clone());
+                            let ranked = Memo::new(move |_| {
+                                workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot)))
+                                    .map(|report| Ranked(Arc::new(report)))
+                                    .map_err(|e| e.message())
+                            });
+                            // The table stays while rankings succeed and follows each one.
+                            let current = Memo::new(move |_| ranked.with(|r| r.as_ref().ok().cloned()));
+                            let ranking_works = Memo::new(move |_| current.with(Option::is_some));
+                            let table = move || {
+                                ranking_works.get().then(|| {
+                                    let report = Signal::derive(move || current.get().unwrap_or_else(Ranked::none));
+                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report /> }
+                                })
+                            };
+                            let failure = move || {
+                                ranked.with(|r| r.as_ref().err().map(|e| e.render(lang)))
+                                    .map(|message| view! { <p role="alert" class="error">{message}</p> })
                             };
                             view! {
+                                {failure}
                                 {table}
                                 <SnapshotInfo snapshot=info />
                             }

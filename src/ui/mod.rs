@@ -17,7 +17,7 @@ mod workload_form;
 
 pub use app::{use_lang, App};
 pub use memory_bar::MemoryBar;
-pub use offers_table::OffersTable;
+pub use offers_table::{OffersTable, Ranked};
 pub use snapshot_info::SnapshotInfo;
 pub use workload_form::WorkloadForm;
 

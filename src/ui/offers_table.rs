@@ -1,155 +1,176 @@
-//! The ranked offers table.
+//! The ranked offers table. It stays on the page while the workload is
+//! edited: one `<tr>` per place on the page, each cell updating its text
+//! from the new ranking, so an edit costs text changes rather than a new
+//! table (issue 7: an update within a frame).
 
 use super::cost_chart::{CostChart, CostChartProps};
-use crate::engine::{Catalog, Report, Snapshot};
+use crate::engine::{Catalog, RankedOffer, Report, Snapshot};
 use crate::msg;
-use crate::text::{phrases, Arg, Msg, Phrase};
+use crate::text::{phrases, Arg, Lang, Msg, Phrase};
 use leptos::prelude::*;
 use leptos::tachys::html::attribute::custom::custom_attribute;
 use std::sync::Arc;
 
 /// Rows per page: the table renders one page at a time, so thousands of
-/// offers cost no more to draw than fifty.
+/// offers cost no more to draw than a page.
 pub const PAGE_ROWS: usize = 25;
+
+/// A ranking as the page holds it: compared by identity, since every
+/// new ranking is a new report.
+#[derive(Debug, Clone)]
+pub struct Ranked(pub Arc<Report>);
+
+impl Ranked {
+    /// A ranking of nothing, for a table between rankings.
+    pub fn none() -> Ranked {
+        let task = crate::engine::Task::Infer;
+        Ranked(Arc::new(Report {
+            memory: crate::engine::memory::MemoryBreakdown::default(),
+            task,
+            objective: crate::engine::Objective::for_task(task),
+            results: Vec::new(),
+            excluded: Vec::new(),
+            no_single_node: None,
+            advice: Vec::new(),
+        }))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Ranked) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// What one row shows, in words; a row's cells update when this changes.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct RowText {
+    provider: String,
+    instance: String,
+    gpus: String,
+    vram: String,
+    regions: String,
+    regions_title: String,
+    price: String,
+    spot: bool,
+    speed: String,
+    bound: Option<&'static str>,
+    job: String,
+    billed: String,
+    total: String,
+    per_unit: String,
+    pareto: bool,
+    badges: Vec<&'static str>,
+}
+
+impl RowText {
+    fn of(ranked: &RankedOffer, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> RowText {
+        let offer = &snapshot.offers[ranked.offer];
+        let gpu_name = catalog.gpu(&offer.gpu).map(|g| g.name.clone()).unwrap_or_else(|_| offer.gpu.clone());
+        let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
+        let cost = ranked.cost.as_ref();
+        RowText {
+            // A reseller's offer names the cloud that runs it.
+            provider: match &offer.underlying_cloud {
+                Some(cloud) => format!("{provider} · {cloud}"),
+                None => provider,
+            },
+            instance: offer.instance.clone(),
+            gpus: msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang),
+            vram: format!("{} GB", lang.number(offer.total_vram_gb(), 0)),
+            regions: offer.regions_label(lang),
+            regions_title: offer.regions.join(", "),
+            price: lang.usd(ranked.price_per_hour),
+            spot: ranked.spot,
+            speed: ranked.speed.as_ref().and_then(|s| s.headline()).map_or(String::from("–"), |h| h.render(lang)),
+            bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
+            job: cost.map_or(String::from("–"), |c| lang.hours(c.job_hours)),
+            billed: cost
+                .map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang)),
+            total: cost.map_or(String::from("–"), |c| {
+                let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
+                format!("{}{extras}", lang.usd(c.job_cost))
+            }),
+            per_unit: cost.map_or(String::from("–"), |c| {
+                msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
+            }),
+            pareto: ranked.pareto,
+            badges: ranked.badges.iter().map(|b| lang.t(b.label())).collect(),
+        }
+    }
+}
 
 /// The offers that hold the workload, best first for the objective.
 #[component]
-pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: Report) -> impl IntoView {
+pub fn OffersTable(
+    catalog: &'static Catalog,
+    snapshot: Arc<Snapshot>,
+    /// The current ranking; the table follows it.
+    #[prop(into)]
+    report: Signal<Ranked>,
+) -> impl IntoView {
     let lang = super::use_lang();
-    let report = Arc::new(report);
-    let rows_listed = report.results.len();
-    // Offers, not rows: an offer may be listed on-demand and spot.
-    let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
-    offers.sort_unstable();
-    offers.dedup();
-    let fitting = offers.len();
     let total = snapshot.offers.len();
-    let by = lang.t(report.objective.label()).to_lowercase();
-    let caption = if fitting == 0 {
-        match &report.no_single_node {
-            Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
-            None => msg!(phrases::CAPTION_NONE, total = total),
-        }
-    } else {
-        msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
-    }
-    .render(lang);
-    // The row the chart selected; its page is shown.
-    let selected = RwSignal::new(None::<usize>);
-    // The row whose cost breakdown is open.
-    let expanded = RwSignal::new(None::<usize>);
-    let (row_report, row_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
-    let render_row = move |index: usize| {
-        let ranked = &row_report.results[index];
-        let snapshot = &row_snapshot;
-        {
-            let offer = &snapshot.offers[ranked.offer];
-            let gpu_name = catalog.gpu(&offer.gpu).map(|g| g.name.clone()).unwrap_or_else(|_| offer.gpu.clone());
-            let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
-            // A reseller's offer names the cloud that runs it.
-            let provider = match &offer.underlying_cloud {
-                Some(cloud) => format!("{provider} · {cloud}"),
-                None => provider,
-            };
-            let speed =
-                ranked.speed.as_ref().and_then(|s| s.headline()).map_or(String::from("–"), |h| h.render(lang));
-            let bound = ranked.speed.as_ref().map(|s| lang.t(s.bound.label()));
-            let cost = ranked.cost.as_ref();
-            let job = cost.map_or(String::from("–"), |c| lang.hours(c.job_hours));
-            let billed =
-                cost.map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang));
-            let total = cost.map_or(String::from("–"), |c| {
-                let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
-                format!("{}{extras}", lang.usd(c.job_cost))
-            });
-            let per_unit = cost.map_or(String::from("–"), |c| {
-                msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
-            });
-            let badges =
-                ranked.badges.iter().map(|b| view! { <span class="badge">{lang.t(b.label())}</span> }).collect_view();
-            let row = NodeRef::<leptos::html::Tr>::new();
-            // Brought into view when the chart selects it.
-            Effect::new(move |_| {
-                if selected.get() == Some(index) {
-                    if let Some(element) = row.get() {
-                        element.scroll_into_view();
-                    }
+    let rows_listed = move || report.with(|r| r.0.results.len());
+    let caption = move || {
+        report.with(|Ranked(report)| {
+            // Offers, not rows: an offer may be listed on-demand and spot.
+            let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
+            offers.sort_unstable();
+            offers.dedup();
+            let fitting = offers.len();
+            let by = lang.t(report.objective.label()).to_lowercase();
+            if fitting == 0 {
+                match &report.no_single_node {
+                    Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
+                    None => msg!(phrases::CAPTION_NONE, total = total),
                 }
-            });
-            let is_open = move || expanded.get() == Some(index);
-            let (detail_report, detail_snapshot) = (Arc::clone(&row_report), Arc::clone(snapshot));
-            let details = move || {
-                crate::export::row_breakdown(&detail_report.results[index], &detail_snapshot, lang)
-                    .into_iter()
-                    .map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> })
-                    .collect_view()
-            };
-            view! {
-                <tr data-testid="offer-row" node_ref=row class:pareto=ranked.pareto class:selected=move || selected.get() == Some(index)>
-                    <td>
-                        <button
-                            type="button"
-                            class="expand"
-                            data-testid="expand-row"
-                            aria-expanded=move || if is_open() { "true" } else { "false" }
-                            aria-label=lang.t(&phrases::EXPAND_ROW)
-                            on:click=move |_| expanded.update(|open| *open = if *open == Some(index) { None } else { Some(index) })
-                        >
-                            {move || if is_open() { "▾" } else { "▸" }}
-                        </button>
-                        " "
-                        <span class="provider">{provider}</span>
-                    </td>
-                    <td>{offer.instance.clone()}</td>
-                    <td>{msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang)}</td>
-                    <td class="num">{format!("{} GB", lang.number(offer.total_vram_gb(), 0))}</td>
-                    <td title=offer.regions.join(", ")>{offer.regions_label(lang)}</td>
-                    <td class="num" data-testid="offer-price">
-                        {lang.usd(ranked.price_per_hour)}
-                        {ranked.spot.then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
-                    </td>
-                    <td class="speed" data-testid="offer-speed">
-                        {speed}
-                        {bound.map(|bound| view! { <span class="bound">{bound}</span> })}
-                    </td>
-                    <td class="num" data-testid="offer-job">{job}<span class="bound">{billed}</span></td>
-                    <td class="num" data-testid="offer-cost">{total}</td>
-                    <td class="num" data-testid="offer-unit-cost">{per_unit}</td>
-                    <td class="badges">
-                        {ranked.pareto.then(|| view! { <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span> })}
-                        {badges}
-                    </td>
-                </tr>
-                <Show when=is_open>
-                    <tr class="details" data-testid="row-details">
-                        <td colspan="11">
-                            <dl class="breakdown">{details.clone()}</dl>
-                        </td>
-                    </tr>
-                </Show>
+            } else {
+                msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
             }
-        }
+            .render(lang)
+        })
     };
+    // The row the chart selected and the row whose breakdown is open, as
+    // indices into the ranking; a new ranking clears both.
+    let selected = RwSignal::new(None::<usize>);
+    let expanded = RwSignal::new(None::<usize>);
     // Sorting by a column reorders all rows; the table shows one page.
     let sorting = RwSignal::new(None::<(Column, bool)>);
     let page = RwSignal::new(0_usize);
-    let sort_report = Arc::clone(&report);
-    let order = Memo::new(move |_| {
-        let mut order: Vec<usize> = (0..rows_listed).collect();
-        if let Some((column, descending)) = sorting.get() {
-            let key = |i: usize| column.key(&sort_report.results[i]).unwrap_or(f64::INFINITY);
-            order.sort_by(|&a, &b| {
-                let (ka, kb) = (key(a), key(b));
-                // Rows without the figure stay last either way.
-                match (ka.is_finite(), kb.is_finite()) {
-                    (true, false) => std::cmp::Ordering::Less,
-                    (false, true) => std::cmp::Ordering::Greater,
-                    _ if descending => kb.total_cmp(&ka),
-                    _ => ka.total_cmp(&kb),
-                }
-            });
+    Effect::new(move |previous: Option<()>| {
+        report.track();
+        // Only what changes is set: every set wakes each row.
+        if previous.is_some() {
+            if selected.get_untracked().is_some() {
+                selected.set(None);
+            }
+            if expanded.get_untracked().is_some() {
+                expanded.set(None);
+            }
+            if page.get_untracked() != 0 {
+                page.set(0);
+            }
         }
-        order
+    });
+    let order = Memo::new(move |_| {
+        report.with(|Ranked(report)| {
+            let mut order: Vec<usize> = (0..report.results.len()).collect();
+            if let Some((column, descending)) = sorting.get() {
+                let key = |i: usize| column.key(&report.results[i]).unwrap_or(f64::INFINITY);
+                order.sort_by(|&a, &b| {
+                    let (ka, kb) = (key(a), key(b));
+                    // Rows without the figure stay last either way.
+                    match (ka.is_finite(), kb.is_finite()) {
+                        (true, false) => std::cmp::Ordering::Less,
+                        (false, true) => std::cmp::Ordering::Greater,
+                        _ if descending => kb.total_cmp(&ka),
+                        _ => ka.total_cmp(&kb),
+                    }
+                });
+            }
+            order
+        })
     });
     // A row the chart selects is shown on its page.
     Effect::new(move |_| {
@@ -159,25 +180,116 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
             }
         }
     });
-    let pages = rows_listed.div_ceil(PAGE_ROWS).max(1);
-    let rows = move || {
+    let pages = move || rows_listed().div_ceil(PAGE_ROWS).max(1);
+    // The places on this page; each keeps its `<tr>` across rankings.
+    let places = move || {
         let first = page.get() * PAGE_ROWS;
-        order
-            .with(|o| o.iter().skip(first).take(PAGE_ROWS).copied().collect::<Vec<_>>())
-            .into_iter()
-            .map(render_row.clone())
-            .collect_view()
+        0..rows_listed().saturating_sub(first).min(PAGE_ROWS)
     };
+    let row_snapshot = Arc::clone(&snapshot);
+    let render_row = move |place: usize| {
+        let snapshot = Arc::clone(&row_snapshot);
+        // The ranking's row at this place, and what it shows.
+        let index = Memo::new(move |_| order.with(|o| o.get(page.get() * PAGE_ROWS + place).copied()));
+        let text = Memo::new(move |_| {
+            let i = index.get()?;
+            report.with(|r| r.0.results.get(i).map(|ranked| RowText::of(ranked, &snapshot, catalog, lang)))
+        });
+        let row = NodeRef::<leptos::html::Tr>::new();
+        // Brought into view when the chart selects it.
+        Effect::new(move |_| {
+            if selected.get().is_some() && selected.get() == index.get() {
+                if let Some(element) = row.get() {
+                    element.scroll_into_view();
+                }
+            }
+        });
+        let is_open = move || expanded.get().is_some() && expanded.get() == index.get();
+        let detail_snapshot = Arc::clone(&row_snapshot);
+        let details = move || {
+            let i = index.get()?;
+            let lines = report.with(|r| {
+                r.0.results.get(i).map(|ranked| crate::export::row_breakdown(ranked, &detail_snapshot, lang))
+            })?;
+            Some(lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view())
+        };
+        view! {
+            <tr
+                data-testid="offer-row"
+                node_ref=row
+                class:pareto=move || text.with(|t| t.as_ref().is_some_and(|t| t.pareto))
+                class:selected=move || selected.get().is_some() && selected.get() == index.get()
+            >
+                <td>
+                    <button
+                        type="button"
+                        class="expand"
+                        data-testid="expand-row"
+                        aria-expanded=move || if is_open() { "true" } else { "false" }
+                        aria-label=lang.t(&phrases::EXPAND_ROW)
+                        on:click=move |_| {
+                            let here = index.get_untracked();
+                            expanded.update(|open| *open = if *open == here { None } else { here });
+                        }
+                    >
+                        {move || if is_open() { "▾" } else { "▸" }}
+                    </button>
+                    " "
+                    <span class="provider">{move || text.with(|t| t.as_ref().map(|t| t.provider.clone()))}</span>
+                </td>
+                // The other cells in one update: a new ranking rewrites
+                // their text in place (one reactive step per row, not one
+                // per cell).
+                {move || {
+                    text.get().map(|t| {
+                        let pareto = t.pareto.then(|| {
+                            view! { <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span> }
+                        });
+                        let badges = t.badges.iter().map(|badge| view! { <span class="badge">{*badge}</span> }).collect_view();
+                        view! {
+                            <td>{t.instance}</td>
+                            <td>{t.gpus}</td>
+                            <td class="num">{t.vram}</td>
+                            <td title=t.regions_title>{t.regions}</td>
+                            <td class="num" data-testid="offer-price">
+                                {t.price}
+                                {t.spot.then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
+                            </td>
+                            <td class="speed" data-testid="offer-speed">
+                                {t.speed}
+                                {t.bound.map(|bound| view! { <span class="bound">{bound}</span> })}
+                            </td>
+                            <td class="num" data-testid="offer-job">{t.job}<span class="bound">{t.billed}</span></td>
+                            <td class="num" data-testid="offer-cost">{t.total}</td>
+                            <td class="num" data-testid="offer-unit-cost">{t.per_unit}</td>
+                            <td class="badges">{pareto}{badges}</td>
+                        }
+                    })
+                }}
+            </tr>
+            <Show when=is_open>
+                <tr class="details" data-testid="row-details">
+                    <td colspan="11">
+                        <dl class="breakdown">{details.clone()}</dl>
+                    </td>
+                </tr>
+            </Show>
+        }
+    };
+    let rows = view! { <For each=places key=|place| *place children=render_row /> };
     let pager = move || {
+        let pages = pages();
         (pages > 1).then(|| {
-            let first = page.get() * PAGE_ROWS;
-            let range = msg!(
-                phrases::PAGE_ROWS,
-                first = first + 1,
-                last = (first + PAGE_ROWS).min(rows_listed),
-                total = rows_listed
-            )
-            .render(lang);
+            let range = move || {
+                let first = page.get() * PAGE_ROWS;
+                msg!(
+                    phrases::PAGE_ROWS,
+                    first = first + 1,
+                    last = (first + PAGE_ROWS).min(rows_listed()),
+                    total = rows_listed()
+                )
+                .render(lang)
+            };
             view! {
                 <nav class="pager" data-testid="pager" aria-label=lang.t(&phrases::PAGER_LABEL)>
                     <button type="button" data-testid="page-previous" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>
@@ -221,42 +333,61 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
     // The chart draws after the frame that shows the table: a task queued
     // from the next animation frame runs once that frame is painted, so the
     // rows show first (an animation frame alone would run before the paint).
-    let chart_ready = RwSignal::new(false);
-    request_animation_frame(move || set_timeout(move || chart_ready.set(true), std::time::Duration::ZERO));
-    let (chart_report, chart_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    // Each new ranking redraws it the same way; a later ranking wins.
+    let charted = RwSignal::new(None::<Ranked>);
+    Effect::new(move |_| {
+        let current = report.get();
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    if report.with_untracked(|now| *now == current)
+                        && charted.with_untracked(|c| c.as_ref() != Some(&current))
+                    {
+                        charted.set(Some(current));
+                    }
+                },
+                std::time::Duration::ZERO,
+            )
+        });
+    });
+    let chart_snapshot = Arc::clone(&snapshot);
     let chart = move || {
-        chart_ready.get().then(|| {
-            CostChart(CostChartProps {
-                report: Arc::clone(&chart_report),
-                snapshot: Arc::clone(&chart_snapshot),
-                selected,
-            })
-        })
+        charted
+            .get()
+            .map(|Ranked(report)| CostChart(CostChartProps { report, snapshot: Arc::clone(&chart_snapshot), selected }))
     };
-    let advice = report.advice.clone();
+    let advice = move || {
+        report
+            .with(|r| r.0.advice.clone())
+            .into_iter()
+            .map(|line| view! { <li>{line.render(lang)}</li> })
+            .collect_view()
+    };
     // The exports, made on demand: every row, as CSV and as the CLI's
     // `rank --json` rows.
     let export_problem = RwSignal::new(None::<Msg>);
-    let (csv_report, csv_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
-    let csv = move || crate::export::results_csv(&csv_report, &csv_snapshot);
-    let (json_report, json_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    let csv_snapshot = Arc::clone(&snapshot);
+    let csv = move || crate::export::results_csv(&report.get_untracked().0, &csv_snapshot);
+    let json_snapshot = Arc::clone(&snapshot);
     let json = move || {
+        let Ranked(report) = report.get_untracked();
         serde_json::to_string_pretty(&serde_json::json!({
             "snapshot": {"date": json_snapshot.snapshot_date, "offers": json_snapshot.offers.len()},
-            "objective": json_report.objective,
-            "results": crate::export::results_json(&json_report, &json_snapshot, "", usize::MAX),
-            "advice": json_report.advice,
+            "objective": report.objective,
+            "results": crate::export::results_json(&report, &json_snapshot, "", usize::MAX),
+            "advice": report.advice,
         }))
         .unwrap_or_default()
     };
-    let excluded_count = report.excluded.len();
+    let excluded_count = move || report.with(|r| r.0.excluded.len());
     let opened = RwSignal::new(false);
-    let (excluded_report, excluded_snapshot) = (Arc::clone(&report), Arc::clone(&snapshot));
+    let excluded_snapshot = Arc::clone(&snapshot);
     // Offers left out, grouped by reason, the most common first; worked out
     // when the list is opened (hundreds of reasons to word).
     let excluded = move || {
+        let Ranked(report) = report.get();
         let mut groups: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
-        for exclusion in &excluded_report.excluded {
+        for exclusion in &report.excluded {
             groups.entry(exclusion.reason.render(lang)).or_default().push(exclusion.offer);
         }
         let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().collect();
@@ -295,14 +426,36 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
             })
             .collect_view()
     };
+    let has_excluded = Memo::new(move |_| excluded_count() > 0);
+    let excluded_section = move || {
+        has_excluded.get().then(|| {
+            let excluded = excluded.clone();
+            view! {
+                // The list is built when first opened: it can run to hundreds of groups.
+                <details class="excluded" data-testid="excluded" on:toggle=move |_| opened.set(true)>
+                    <summary>{move || msg!(phrases::EXCLUDED_SUMMARY, count = excluded_count()).render(lang)}</summary>
+                    <ul>{move || opened.get().then(excluded.clone())}</ul>
+                </details>
+            }
+        })
+    };
+    let speed_note = move || {
+        report.with(|r| r.0.results.first().and_then(|r| r.speed.as_ref()).map(|s| s.bound)).map(|bound| {
+            view! {
+                <p class="estimate-note" data-testid="speed-note">
+                    {msg!(phrases::SPEED_NOTE, bound = bound.explanation()).render(lang)}
+                </p>
+            }
+        })
+    };
     view! {
-        {(!advice.is_empty()).then(|| view! {
-            <ul class="advice" data-testid="advice">
-                {advice.into_iter().map(|line| view! { <li>{line.render(lang)}</li> }).collect_view()}
-            </ul>
-        })}
+        <Show when=move || report.with(|r| !r.0.advice.is_empty())>
+            <ul class="advice" data-testid="advice">{advice}</ul>
+        </Show>
         // The slot keeps the chart's height while it draws: no layout shift.
-        {(rows_listed >= 2).then(|| view! { <div class="chart-slot">{chart.clone()}</div> })}
+        <Show when=move || { rows_listed() >= 2 }>
+            <div class="chart-slot">{chart.clone()}</div>
+        </Show>
         <div class="table-scroll" tabindex="0" role="region" aria-label=lang.t(&phrases::TABLE_REGION)>
         <table class="offers" data-testid="offers-table">
             // Element Timing reports when the first result is painted (tests/e2e/bench-snapshot.mjs).
@@ -340,20 +493,8 @@ pub fn OffersTable(catalog: &'static Catalog, snapshot: Arc<Snapshot>, report: R
             }>{lang.t(&phrases::DOWNLOAD_JSON)}</button>
             <span role="alert">{move || export_problem.get().map(|problem| problem.render(lang))}</span>
         </p>
-        {(excluded_count > 0).then(|| view! {
-            // The list is built when first opened: it can run to hundreds of groups.
-            <details class="excluded" data-testid="excluded" on:toggle=move |_| opened.set(true)>
-                <summary>{msg!(phrases::EXCLUDED_SUMMARY, count = excluded_count).render(lang)}</summary>
-                <ul>{move || opened.get().then(&excluded)}</ul>
-            </details>
-        })}
-        {report.results.first().and_then(|r| r.speed.as_ref()).map(|s| {
-            view! {
-                <p class="estimate-note" data-testid="speed-note">
-                    {msg!(phrases::SPEED_NOTE, bound = s.bound.explanation()).render(lang)}
-                </p>
-            }
-        })}
+        {excluded_section}
+        {speed_note}
     }
 }
 

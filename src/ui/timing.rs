@@ -15,3 +15,10 @@ pub fn measure<T>(name: &str, work: impl FnOnce() -> T) -> T {
     }
     result
 }
+
+/// Records the instant `whichgpu:<name>`.
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(&format!("whichgpu:{name}"));
+    }
+}

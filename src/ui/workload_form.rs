@@ -26,7 +26,8 @@ pub fn WorkloadForm(
     let task = move || workload.with(|w| w.task);
     // The picker lists the models the engine can size for the task; LLM
     // tasks end with "Custom model…".
-    let models = Signal::derive(move || {
+    // Memos: a list that did not change does not redraw its options.
+    let models = Memo::new(move |_| {
         let task = task();
         let mut models: Vec<(String, String)> =
             catalog.models.iter().filter(|m| m.suits(task)).map(|m| (m.id.clone(), m.name.clone())).collect();
@@ -46,11 +47,10 @@ pub fn WorkloadForm(
     let items_label = move || if video() { &phrases::FIELD_CLIPS } else { &phrases::FIELD_IMAGES };
     // Empty media fields mean the model's own default, shown as the hint.
     let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion.clone()));
-    let default_res = Signal::derive(move || {
-        pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default()
-    });
-    let default_steps = Signal::derive(move || pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
-    let default_frames = Signal::derive(move || pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
+    let default_res =
+        Memo::new(move |_| pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default());
+    let default_steps = Memo::new(move |_| pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
+    let default_frames = Memo::new(move |_| pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
     let precisions = options(lang, &Precision::ALL.map(|p| (p.key(), p.label())));
     // "Task default" leaves `obj` out of the link.
     let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];

@@ -27,8 +27,8 @@ test('changing the form updates the results and the URL without new history entr
   // Llama 3.1 70B at 4 bits (group scales, 16-bit embeddings): 36.8 GiB.
   await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 36\.8 GB/ }).waitFor();
   assert.notEqual(await app.caption(), before.caption);
-  assert.equal(app.params().get('model'), 'llama-3.1-70b');
-  assert.equal(app.params().get('wq'), 'int4');
+  assert.equal((await app.settledParams()).get('model'), 'llama-3.1-70b');
+  assert.equal((await app.settledParams()).get('wq'), 'int4');
   assert.equal(await app.page.evaluate(() => history.length), before.history);
   assert.deepEqual(app.consoleErrors, []);
 });
@@ -39,6 +39,7 @@ test('opening a shared URL restores the form and the same results', async () => 
   await first.modelSelect().selectOption('mixtral-8x7b');
   await first.precisionSelect().selectOption('fp8');
   await first.page.locator('[data-testid=memory-summary]', { hasText: /weights 43\.7 GB/ }).waitFor();
+  await first.urlSettled();
   const shared = first.page.url();
   const expected = { caption: await first.caption(), row: await first.firstRowText() };
 
@@ -48,6 +49,7 @@ test('opening a shared URL restores the form and the same results', async () => 
   assert.equal(await second.precisionSelect().inputValue(), 'fp8');
   assert.equal(await second.caption(), expected.caption);
   assert.equal(await second.firstRowText(), expected.row);
+  await second.urlSettled();
   assert.equal(second.page.url(), shared);
   assert.deepEqual([...first.consoleErrors, ...second.consoleErrors], []);
 });
@@ -84,7 +86,7 @@ test('the serving load is part of the link and bad numbers are explained at the 
   const before = await app.caption();
   await app.page.locator('#conc').fill('-3');
   assert.equal(await app.page.locator('#conc-error').textContent(), '-3 is out of range (1 to 100,000)');
-  assert.equal(app.params().get('conc'), '32', 'a bad value leaves the link as it was');
+  assert.equal((await app.settledParams()).get('conc'), '32', 'a bad value leaves the link as it was');
   assert.equal(await app.caption(), before);
   await app.page.locator('#conc').fill('256');
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('conc') === '256');
@@ -112,7 +114,7 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
   await app.page.locator('#gpus').fill('8');
   await app.page.locator('#zero').fill('3');
   await app.page.getByText(/^Memory per GPU of 8:/).waitFor();
-  assert.equal(app.params().get('zero'), '3');
+  assert.equal((await app.settledParams()).get('zero'), '3');
   assert.deepEqual(app.consoleErrors, []);
 });
 
@@ -126,8 +128,9 @@ test('a custom model is sized from its numbers and kept in the link', async () =
   // 70B parameters in BF16: 1.4e11 bytes = 130 GiB.
   await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 130 GB/ }).waitFor();
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('kv_heads') === '8');
-  assert.equal(app.params().get('model'), 'custom');
-  assert.equal(app.params().get('params'), '70000000000');
+  assert.equal((await app.settledParams()).get('model'), 'custom');
+  assert.equal((await app.settledParams()).get('params'), '70000000000');
+  await app.urlSettled();
   const reopened = await WhichGpuPage.open(env.browser, app.page.url());
   await reopened.waitForResults();
   assert.match(await reopened.memory(), /weights 130 GB/);

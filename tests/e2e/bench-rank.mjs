@@ -1,8 +1,11 @@
-// Benchmark, not a test (issue 6): how long ranking takes in the page, in
-// headless Chromium, read from the app's `whichgpu:rank` User Timing
-// entries. First the bundled snapshot (the first ranking after load, then
-// re-rankings as the concurrency field changes), then a synthetic snapshot
-// of 100,000 offers made from the real ones.
+// Benchmark, not a test (issues 6 and 7): how long ranking takes in the
+// page, in headless Chromium, read from the app's `whichgpu:rank` User
+// Timing entries. First the bundled snapshot (the first ranking after load,
+// then re-rankings as the concurrency field changes), then a synthetic
+// snapshot of 100,000 offers made from the real ones. Then the whole update
+// after an edit, measured with performance.now in the page: from the input
+// event to the new memory sizing, ranking, table and advice in the DOM with
+// style and layout done (the chart redraws in the frame after).
 //   node tests/e2e/bench-rank.mjs [edits]
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -34,6 +37,56 @@ console.log(
   `ranking ${real.offers.length} offers in Chromium (WebAssembly): first ${times[0].toFixed(1)} ms, then median ${median(times.slice(1)).toFixed(1)} ms over ${times.length - 1} edits`,
 );
 await server.close();
+
+/**
+ * Edits `field` `edits` times inside the page and returns, per edit, the
+ * milliseconds from the input event until the app's effects (microtasks)
+ * have run and the browser has laid out the result.
+ */
+async function updateTimes(browser, url, field, values) {
+  const app = await WhichGpuPage.open(browser, url);
+  await app.rows().first().waitFor({ state: 'visible', timeout: 120000 });
+  const times = await app.page.evaluate(
+    async ([selector, values]) => {
+      const input = document.querySelector(selector);
+      const afterMicrotasks = () =>
+        new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = resolve;
+          channel.port2.postMessage(0);
+        });
+      const times = [];
+      for (const value of values) {
+        const start = performance.now();
+        input.value = value;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await afterMicrotasks();
+        void document.body.offsetHeight;
+        times.push(performance.now() - start);
+        // Let the deferred chart draw before the next edit.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return times;
+    },
+    [field, values],
+  );
+  await app.page.context().close();
+  return times;
+}
+
+{
+  const server = await serveDist();
+  for (const [what, query, field, values] of [
+    ['serving, concurrency', '', '#conc', Array.from({ length: edits }, (_, i) => String(2 + i))],
+    ['image batch, images', '?task=image', '#n', Array.from({ length: edits }, (_, i) => String(1000 + 500 * i))],
+  ]) {
+    const times = await updateTimes(browser, server.url + query, field, values);
+    console.log(
+      `update after an edit (${what}): median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${times.length} edits (recompute + re-render + layout, ${real.offers.length} offers)`,
+    );
+  }
+  await server.close();
+}
 
 const synthetic = { ...real, offers: [] };
 for (let i = 0; synthetic.offers.length < 100000; i++) {

@@ -113,6 +113,25 @@ export class WhichGpuPage {
     return (await this.rows().first().textContent()).trim();
   }
 
+  /**
+   * Waits until the address bar shows the latest edit: the app writes it
+   * 150 ms after the last change (src/ui/app.rs), marking `whichgpu:url-scheduled`
+   * when it plans a write and measuring `whichgpu:url` when it writes.
+   */
+  async urlSettled() {
+    await this.page.waitForFunction(() => {
+      const scheduled = performance.getEntriesByName('whichgpu:url-scheduled').at(-1)?.startTime ?? -1;
+      const written = performance.getEntriesByName('whichgpu:url').at(-1)?.startTime ?? -2;
+      return written > scheduled;
+    });
+  }
+
+  /** The query string of the address bar once it shows the latest edit. */
+  async settledParams() {
+    await this.urlSettled();
+    return this.params();
+  }
+
   /** The query string of the address bar, as URLSearchParams. */
   params() {
     return new URL(this.page.url()).searchParams;

@@ -60,7 +60,7 @@ test("a Spanish browser gets Spanish; the switcher changes language, keeps the w
   await app.waitForResults();
   assert.match(await app.memory(), /^Memoria en una GPU/);
   // The browser chose, so the link stays as it was.
-  assert.equal(app.params().get('lang'), null);
+  assert.equal((await app.settledParams()).get('lang'), null);
   const select = app.page.getByTestId('language-select');
   assert.equal(await select.inputValue(), 'es');
   await select.selectOption('en');
@@ -69,7 +69,7 @@ test("a Spanish browser gets Spanish; the switcher changes language, keeps the w
   assert.equal(await app.page.evaluate(() => document.documentElement.lang), 'en');
   // Nothing typed is lost.
   assert.equal(await app.page.locator('#conc').inputValue(), '8');
-  assert.equal(app.params().get('conc'), '8');
+  assert.equal((await app.settledParams()).get('conc'), '8');
   await app.waitForResults();
   assert.match(await app.caption(), /^[\d,]+ of [\d,]+ offers hold this workload/);
   // The link reopens in the chosen language, whatever the browser prefers.

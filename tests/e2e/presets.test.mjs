@@ -50,6 +50,7 @@ async function reranked(app, action) {
 }
 
 async function compareWithCli(app, what) {
+  await app.urlSettled();
   const query = new URL(app.page.url()).search.slice(1);
   const cli = cliRank(query);
   // Memory per GPU, in the page's GB (GiB) with one decimal.

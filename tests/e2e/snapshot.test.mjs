@@ -63,7 +63,7 @@ test('a missing snapshot says so, keeps sizing and the link, and retries', async
     assert.match(await error.textContent(), /offer data could not be downloaded: the server answered 404/);
     // Memory sizing needs no offers, and the form state stays in the URL.
     assert.match(await app.memory(), /weights 36\.8 GB/);
-    assert.equal(app.params().get('model'), 'llama-3.1-70b');
+    assert.equal((await app.settledParams()).get('model'), 'llama-3.1-70b');
     fail = false;
     await error.getByRole('button', { name: 'Retry' }).click();
     await app.waitForResults();

@@ -47,6 +47,7 @@ test('each task tab shows its own models and fields, and sizes memory as the CLI
     assert.ok(!offered.includes('llama-3.1-8b') && !offered.includes('custom'), offered.join());
     await app.waitForResults();
     const shown = await pagePerGpuGb(app);
+    await app.urlSettled();
     const cli = cliPerGpuGb(new URL(app.page.url()).search.slice(1));
     assert.ok(Math.abs(shown - cli) <= 0.05 + cli * 0.005, `${task}: page ${shown} GB, CLI ${cli.toFixed(2)} GB`);
     assert.match(await app.page.getByTestId('offer-speed').first().textContent(), speed);
@@ -71,7 +72,7 @@ test('an image job follows resolution, batch and offload, with the model default
   assert.ok((await pagePerGpuGb(app)) > base);
   await res.fill('2048 by 2048');
   assert.match(await app.page.locator('#res-error').textContent(), /not WIDTHxHEIGHT/);
-  assert.equal(app.params().get('res'), '2048x2048');
+  assert.equal((await app.settledParams()).get('res'), '2048x2048');
   await res.fill('');
   await waitForParam(app, 'res', null);
   await app.page.getByTestId('offload-select').selectOption('text');
@@ -92,7 +93,7 @@ test('a video link restores its frames and resolution, and audio keeps its hours
   await audio.page.locator('#hours').fill('250');
   await audio.page.locator('#batch').fill('8');
   await waitForParam(audio, 'batch', '8');
-  assert.equal(audio.params().get('hours'), '250');
+  assert.equal((await audio.settledParams()).get('hours'), '250');
   assert.match(await audio.memory(), /KV cache/);
   assert.deepEqual([...video.consoleErrors, ...audio.consoleErrors], []);
 });
@@ -155,7 +156,7 @@ test('presets set the whole workload, fields show it, and the link is the preset
   assert.equal(await app.page.locator('#conc').inputValue(), '32');
   await presets.selectOption('Whisper transcription of 100 hours');
   await waitForParam(app, 'task', 'audio');
-  assert.equal(app.params().get('batch'), '8');
+  assert.equal((await app.settledParams()).get('batch'), '8');
   // 100 hours is the default, so the link leaves it out; the field shows it.
   assert.equal(await app.page.locator('#hours').inputValue(), '100');
   assert.equal(await app.page.locator('#batch').inputValue(), '8');
