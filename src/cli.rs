@@ -29,6 +29,11 @@ usage:
   whichgpu estimate --config QUERY --gpu GPU_ID [--count N] [--json]
       size a workload on N GPUs of one kind (gpu_id of gpus.csv); N = 1
       by default, split with tensor parallelism
+  whichgpu url --config QUERY [--base URL]
+      print the share link for a workload: the page's canonical query
+      (defaults left out, keys in order, `v=1`), after URL when given
+      (e.g. --base https://example.org/whichgpu/); a setting the page
+      would not apply is an error, so docs builds catch typos
 ";
 
 /// Runs one command; `out` gets results, `err` diagnostics.
@@ -37,6 +42,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> ExitCod
         Some("snapshot") => snapshot(&args[1..], out),
         Some("rank") => rank_command(&args[1..], out),
         Some("estimate") => estimate(&args[1..], out),
+        Some("url") => url(&args[1..], out),
         Some("help" | "--help" | "-h") | None => {
             let _ = out.write_all(USAGE.as_bytes());
             Ok(())
@@ -106,6 +112,27 @@ fn print_notes(decoded: &url_codec::Decoded, out: &mut dyn Write) {
     for n in &decoded.notes {
         let _ = writeln!(out, "note: {}", n.message);
     }
+}
+
+/// The share link for `--config`: what the page would put in its address
+/// bar for the same workload and language.
+fn url(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let flags = Flags::parse(args, &["--config", "--base"], &[])?;
+    let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
+    let decoded = url_codec::decode(flags.value("--config").unwrap_or(""), catalog);
+    if !decoded.notes.is_empty() {
+        let problems: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
+        return Err(format!("the config does not make a clean link: {}", problems.join("; ")));
+    }
+    let query = url_codec::encode_page(&decoded.workload, decoded.lang);
+    let base = flags.value("--base").unwrap_or("");
+    let link = match (query.is_empty(), base.is_empty()) {
+        (true, true) => "?".to_string(),
+        (true, false) => base.to_string(),
+        (false, _) => format!("{base}?{query}"),
+    };
+    let _ = writeln!(out, "{link}");
+    Ok(())
 }
 
 fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {

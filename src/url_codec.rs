@@ -220,6 +220,8 @@ const FIELDS: [Field; 48] = [
             w.task = task;
             if !w.resolve_model(catalog).is_ok_and(|model| model.suits(task)) {
                 w.model = default_model(task).to_string();
+                // The URL is the state: no custom numbers the link would not show.
+                w.custom = None;
             }
             Ok(())
         },
@@ -238,6 +240,7 @@ const FIELDS: [Field; 48] = [
                 return Err(msg!(phrases::LINK_WRONG_KIND, model = &model.name, kind = w.task.model_kind()));
             }
             w.model = model.id.clone();
+            w.custom = None;
             Ok(())
         },
         get: |w| w.model.clone(),
@@ -738,5 +741,135 @@ mod tests {
         assert_eq!((french.lang, french.workload.concurrency), (None, 4));
         assert_eq!(french.notes[0].message.to_string(), "lang: \"fr\" is not a language this page speaks (en, es)");
         assert_eq!(french.notes[0].message.render(Lang::Es), "lang: «fr» no es un idioma de esta página (en, es)");
+    }
+
+    /// A small deterministic generator (xorshift64*), so the property
+    /// tests below need no crate and fail the same way every run.
+    struct Random(u64);
+
+    impl Random {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
+            choices[self.below(choices.len())]
+        }
+    }
+
+    /// A value for `field`: mostly valid (inside its range, one of its
+    /// options, a catalog model), sometimes hostile or out of range.
+    fn value_for(field: &Field, random: &mut Random) -> String {
+        let junk = ["", "-3", "1e400", "NaN", "<script>", "%E2%9C%93", "x&y", "0", "99999999999", "fp7", " 4 "];
+        if random.below(5) == 0 {
+            return random.pick(&junk).to_string();
+        }
+        let options: &[&str] = match field.key {
+            "task" => &["infer", "finetune", "pretrain", "image", "video", "audio"],
+            "model" => &[
+                "llama-3.1-8b",
+                "llama-3.1-70b",
+                "mixtral-8x7b",
+                "sdxl-base-1.0",
+                "flux.1-dev",
+                "whisper-large-v3",
+                "custom",
+            ],
+            "wq" => &["bf16", "fp8", "int4", "awq", "q4_k_m", "nf4"],
+            "kvq" => &["bf16", "fp8", "int8"],
+            "runtime" => &["vllm", "trtllm", "llamacpp", "hf"],
+            "method" => &["full", "lora", "qlora"],
+            "opt" => &["adamw", "adamw8bit", "sgd", "adafactor"],
+            "ce" => &["full", "chunked"],
+            "offload" => &["none", "text", "model"],
+            "obj" => &["", "cost", "unit", "fast", "latency", "bandwidth"],
+            "spot" => &["auto", "yes", "no"],
+            "ckpt" => &["0", "1", "true", "off"],
+            "res" => &["", "512x512", "1024x1024", "1280X720", "64x16384"],
+            "provider" => &["", "lambda", "aws,runpod", "vast"],
+            "region" => &["", "us", "europe-west4", "FIN-03"],
+            "vendor" => &["", "nvidia", "AMD"],
+            _ => &[],
+        };
+        if !options.is_empty() {
+            return random.pick(options).to_string();
+        }
+        match field.bounds {
+            Some((min, max)) => {
+                let span = (max - min).max(0.0);
+                let value = min + span * (random.below(1_000_001) as f64 / 1_000_000.0).powi(4);
+                if max <= 1e7 && min.fract() == 0.0 {
+                    format!("{}", value.round())
+                } else {
+                    format!("{value:e}")
+                }
+            }
+            None => random.pick(&junk).to_string(),
+        }
+    }
+
+    /// Property (issue 8): for any query, valid or not, the workload it
+    /// decodes to encodes to a clean link that decodes to the same
+    /// workload and language, and encoding that again changes nothing:
+    /// decode(encode(decode(q))) == decode(q).
+    #[test]
+    fn any_query_settles_into_a_link_that_round_trips() {
+        let catalog = catalog();
+        let mut random = Random(0x5EED_CAFE_F00D_1234);
+        let mut with_notes = 0;
+        for case in 0..3000 {
+            let mut pairs: Vec<String> = (0..random.below(12))
+                .map(|_| {
+                    let field = &FIELDS[random.below(FIELDS.len())];
+                    let value = value_for(field, &mut random);
+                    format!("{}={}", field.key, percent_encode(&value))
+                })
+                .collect();
+            if random.below(4) == 0 {
+                pairs.push(format!("lang={}", random.pick(&["es", "en", "fr", "es-MX"])));
+            }
+            if random.below(10) == 0 {
+                pairs.push(random.pick(&["zzz=1", "v=9", "v=x"]).to_string());
+            }
+            let query = pairs.join("&");
+            let first = decode(&query, catalog);
+            with_notes += usize::from(!first.notes.is_empty());
+            let link = encode_page(&first.workload, first.lang);
+            let again = decode(&link, catalog);
+            assert!(again.notes.is_empty(), "case {case}: {query} -> {link}: {:?}", again.notes);
+            assert_eq!(again.workload, first.workload, "case {case}: {query} -> {link}");
+            assert_eq!(again.lang, first.lang, "case {case}: {query}");
+            assert_eq!(encode_page(&again.workload, again.lang), link, "case {case}: {query}");
+        }
+        // The generator reaches both clean and broken links.
+        assert!((300..2700).contains(&with_notes), "{with_notes} of 3000 queries had notes");
+    }
+
+    /// Property: a workload built from valid values only decodes without
+    /// notes to exactly the workload its fields were set to.
+    #[test]
+    fn every_valid_workload_encodes_and_decodes_to_itself() {
+        let catalog = catalog();
+        let mut random = Random(0xD0C5_11E5_0000_0007);
+        for case in 0..2000 {
+            let mut workload = Workload::for_task(Task::ALL[random.below(Task::ALL.len())]);
+            for _ in 0..random.below(10) {
+                let field = &FIELDS[random.below(FIELDS.len())];
+                // Valid values only: apply keeps the workload as it was on a bad one.
+                let value = value_for(field, &mut random);
+                let _ = apply(&mut workload, field.key, &value, catalog);
+            }
+            let link = encode(&workload);
+            let decoded = decode(&link, catalog);
+            assert!(decoded.notes.is_empty(), "case {case}: {link}: {:?}", decoded.notes);
+            assert_eq!(decoded.workload, workload, "case {case}: {link}");
+        }
     }
 }

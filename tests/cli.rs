@@ -389,3 +389,23 @@ fn rank_ranks_a_batch_job_by_its_whole_cost_with_spot_and_filters() {
         .count();
     assert!(over > 100, "{over}");
 }
+
+#[test]
+fn url_prints_the_canonical_share_link_for_docs() {
+    // Keys in the page's order, defaults left out, the language kept.
+    let output = whichgpu(&[
+        "url",
+        "--config",
+        "conc=32&lang=es&model=llama-3.1-70b&wq=bf16",
+        "--base",
+        "https://example.org/whichgpu/",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "https://example.org/whichgpu/?v=1&model=llama-3.1-70b&conc=32&lang=es\n");
+    // The default workload is the bare page.
+    assert_eq!(stdout(&whichgpu(&["url", "--config", "", "--base", "https://example.org/"])), "https://example.org/\n");
+    assert_eq!(stdout(&whichgpu(&["url", "--config", "task=image&n=10000"])), "?v=1&task=image&n=10000\n");
+    // A link that would drop a setting is an error naming it.
+    assert_fails_with(&["url", "--config", "conc=-3&model=llama-3.1-70b"], "conc: -3 is out of range");
+    assert_fails_with(&["url", "--config", "wq=fp7"], "wq: unknown precision \"fp7\"");
+}

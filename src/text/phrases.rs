@@ -21,6 +21,9 @@ phrases! {
     PAGE_TITLE = "whichgpu: which rented GPU for this generative-AI job?", "whichgpu: ¿qué GPU alquilar para este trabajo de IA generativa?";
     TAGLINE = "Which rented GPU should I use for this generative-AI job?", "¿Qué GPU de alquiler me conviene para este trabajo de IA generativa?";
     LANGUAGE = "Language", "Idioma";
+    COPY_LINK = "Copy link", "Copiar enlace";
+    LINK_COPIED = "Link copied", "Enlace copiado";
+    COPY_BY_HAND = "Copy this link:", "Copia este enlace:";
     LOADING = "Loading offers…", "Cargando ofertas…";
     RETRY = "Retry", "Reintentar";
     MEMORY_ONE_GPU = "Memory on one GPU: {total} ({parts})", "Memoria en una GPU: {total} ({parts})";

@@ -3,7 +3,7 @@
 
 use super::offers_table::Ranked;
 use super::snapshot_loader::load_snapshot;
-use super::{document, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use super::{clipboard, document, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
 use crate::text::{phrases, Arg, Lang};
@@ -25,6 +25,14 @@ pub fn App() -> impl IntoView {
 /// The language components render in, provided by the page.
 pub fn use_lang() -> Lang {
     use_context::<Lang>().unwrap_or_default()
+}
+
+/// The outcome of "Copy link".
+#[derive(Debug, Clone, PartialEq)]
+enum Copied {
+    Done,
+    /// The browser would not copy: the link, to select and copy by hand.
+    ByHand(String),
 }
 
 /// The calculator once the bundled catalog is available.
@@ -60,6 +68,15 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| document::show_language(lang.get()));
 
     let snapshot = LocalResource::new(load_snapshot);
+    // What "Copy link" did: copied, or the link to copy by hand.
+    let copied = RwSignal::new(None::<Copied>);
+    // An edit makes the copied link old news.
+    Effect::new(move |previous: Option<()>| {
+        workload.track();
+        if previous.is_some() && copied.get_untracked().is_some() {
+            copied.set(None);
+        }
+    });
     let memory =
         Memo::new(move |_| workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus()))));
 
@@ -73,6 +90,34 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
             <header>
                 <h1>"whichgpu"</h1>
                 <p class="tagline">{lang.t(&phrases::TAGLINE)}</p>
+                <span class="share">
+                    <button type="button" data-testid="copy-link" on:click=move |_| {
+                        // The link of what is on screen now, not the address
+                        // bar, which follows edits a moment later.
+                        let link = url_state::link_with(&workload.with_untracked(|w| url_codec::encode_page(w, chosen.get_untracked())));
+                        wasm_bindgen_futures::spawn_local(async move {
+                            copied.set(Some(match clipboard::copy_text(&link).await {
+                                Ok(()) => Copied::Done,
+                                Err(()) => Copied::ByHand(link),
+                            }));
+                        });
+                    }>{lang.t(&phrases::COPY_LINK)}</button>
+                    <span role="status" data-testid="copy-status">
+                        {move || copied.get().map(|state| match state {
+                            Copied::Done => lang.t(&phrases::LINK_COPIED).into_any(),
+                            Copied::ByHand(link) => view! {
+                                <label>
+                                    {lang.t(&phrases::COPY_BY_HAND)} " "
+                                    <input type="text" readonly data-testid="link-by-hand" value=link on:focus=|ev| {
+                                        if let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+                                            input.select();
+                                        }
+                                    } />
+                                </label>
+                            }.into_any(),
+                        })}
+                    </span>
+                </span>
                 <label class="language">
                     {lang.t(&phrases::LANGUAGE)} " "
                     <select data-testid="language-select" on:change=move |ev| chosen.set(Lang::from_code(&event_target_value(&ev)))>

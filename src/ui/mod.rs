@@ -1,9 +1,11 @@
 //! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
 //! module: `url_state` (location and history), `snapshot_loader` (fetch),
 //! `timing` (User Timing marks for benchmarks), `download` (files),
-//! `document` (the browser's languages, the page's language and title).
+//! `document` (the browser's languages, the page's language and title),
+//! `clipboard` (copying a link).
 
 mod app;
+mod clipboard;
 mod cost_chart;
 mod document;
 mod download;

@@ -28,3 +28,17 @@ pub fn replace_query(query: &str) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
+
+/// The full address of this page with `query`: what a shared link is.
+pub fn link_with(query: &str) -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return format!("?{query}");
+    };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    if query.is_empty() {
+        format!("{origin}{path}")
+    } else {
+        format!("{origin}{path}?{query}")
+    }
+}
