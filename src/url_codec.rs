@@ -31,6 +31,18 @@ pub const URL_VERSION: u32 = 1;
 /// the workload.
 pub const LANG_KEY: &str = "lang";
 
+/// The URL keys of embed mode (`embed=1`, and `form=0` to start with the
+/// form folded away), which say how the page is shown, not what it sizes.
+pub const EMBED_KEY: &str = "embed";
+pub const FORM_KEY: &str = "form";
+
+/// How an embedded page shows itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Embed {
+    /// Whether the workload form starts unfolded (`form=0` folds it).
+    pub form_open: bool,
+}
+
 /// Something in a link that could not be applied as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Note {
@@ -47,6 +59,8 @@ pub struct Decoded {
     /// The page's language when the link names one (`lang=es`); the page
     /// otherwise follows the browser.
     pub lang: Option<Lang>,
+    /// Embed mode (`embed=1`): `None` for the full page.
+    pub embed: Option<Embed>,
 }
 
 /// One workload field as the URL spells it: its key, how to read a value
@@ -383,8 +397,17 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let mut workload = defaults.clone();
     let mut notes = Vec::new();
     let mut lang = None;
+    let (mut embed, mut form_open) = (false, true);
     let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
+        if key == EMBED_KEY || key == FORM_KEY {
+            match parse_switch(&value) {
+                Ok(on) if key == EMBED_KEY => embed = on,
+                Ok(on) => form_open = on,
+                Err(problem) => note(&key, msg!(phrases::LINK_IGNORED, key = key.clone(), problem = problem)),
+            }
+            continue;
+        }
         if key == LANG_KEY {
             match Lang::from_code(&value) {
                 Some(chosen) => lang = Some(chosen),
@@ -415,7 +438,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
             None => note(&key, msg!(phrases::LINK_UNKNOWN_SETTING_IGNORED, given = shorten(&key))),
         }
     }
-    Decoded { workload, notes, lang }
+    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open }) }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -445,6 +468,14 @@ pub fn encode_page(workload: &Workload, lang: Option<Lang>) -> String {
         (Some(lang), true) => format!("{LANG_KEY}={}", lang.code()),
         (Some(lang), false) => format!("{query}&{LANG_KEY}={}", lang.code()),
     }
+}
+
+/// The query of the embedded page for the same workload and language.
+pub fn encode_embed(workload: &Workload, lang: Option<Lang>, embed: Embed) -> String {
+    let page = encode_page(workload, lang);
+    let form = if embed.form_open { String::new() } else { format!("&{FORM_KEY}=0") };
+    let separator = if page.is_empty() { "" } else { "&" };
+    format!("{page}{separator}{EMBED_KEY}=1{form}")
 }
 
 /// Keeps hostile or huge values short in notes.
@@ -871,5 +902,27 @@ mod tests {
             assert!(decoded.notes.is_empty(), "case {case}: {link}: {:?}", decoded.notes);
             assert_eq!(decoded.workload, workload, "case {case}: {link}");
         }
+    }
+
+    #[test]
+    fn embed_mode_rides_in_the_link_but_not_in_the_workload() {
+        let catalog = catalog();
+        let decoded = decode("model=llama-3.1-70b&embed=1&form=0&lang=es", catalog);
+        assert_eq!(decoded.embed, Some(Embed { form_open: false }));
+        assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+        // "Open in whichgpu" is the full page of the same state.
+        assert_eq!(encode_page(&decoded.workload, decoded.lang), "v=1&model=llama-3.1-70b&lang=es");
+        assert_eq!(
+            encode_embed(&decoded.workload, decoded.lang, Embed { form_open: false }),
+            "v=1&model=llama-3.1-70b&lang=es&embed=1&form=0"
+        );
+        assert_eq!(encode_embed(&Workload::default(), None, Embed { form_open: true }), "embed=1");
+        assert_eq!(decode("embed=1", catalog).embed, Some(Embed { form_open: true }));
+        assert_eq!(decode("form=0", catalog).embed, None);
+        let bad = decode("embed=maybe", catalog);
+        assert_eq!(
+            (bad.embed, bad.notes[0].message.to_string()),
+            (None, "embed: \"maybe\" is not 1 or 0; ignored".into())
+        );
     }
 }

@@ -22,6 +22,10 @@ phrases! {
     TAGLINE = "Which rented GPU should I use for this generative-AI job?", "¿Qué GPU de alquiler me conviene para este trabajo de IA generativa?";
     LANGUAGE = "Language", "Idioma";
     COPY_LINK = "Copy link", "Copiar enlace";
+    OPEN_FULL = "Open in whichgpu ↗", "Abrir en whichgpu ↗";
+    EMBED_WORKLOAD = "Workload", "Carga de trabajo";
+    EMBED = "Embed", "Insertar";
+    EMBED_SNIPPET = "Paste into your page (the frame sizes itself):", "Pega esto en tu página (el marco ajusta su altura):";
     LINK_COPIED = "Link copied", "Enlace copiado";
     COPY_BY_HAND = "Copy this link:", "Copia este enlace:";
     LOADING = "Loading offers…", "Cargando ofertas…";

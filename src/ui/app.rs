@@ -3,7 +3,7 @@
 
 use super::offers_table::Ranked;
 use super::snapshot_loader::load_snapshot;
-use super::{clipboard, document, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use super::{clipboard, document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
 use crate::text::{phrases, Arg, Lang};
@@ -41,6 +41,9 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // The URL is the state: start from the link, write every change back.
     let decoded = url_codec::decode(&url_state::current_query(), catalog);
     let notes = decoded.notes;
+    // Embedded in another page (`embed=1`): no page chrome, the form
+    // folded as the link says, the top offers, and height messages.
+    let embed = decoded.embed;
     let workload = RwSignal::new(decoded.workload);
     // The language the link or the switcher chose; else the browser's.
     let chosen = RwSignal::new(decoded.lang);
@@ -66,8 +69,23 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         );
     });
     Effect::new(move |_| document::show_language(lang.get()));
+    // The full page of this state: "Open in whichgpu", and what an
+    // embedded page tells its host.
+    let full_link = move || url_state::link_with(&workload.with(|w| url_codec::encode_page(w, chosen.get())));
+    if embed.is_some() {
+        embed_host::start();
+        Effect::new(move |_| embed_host::set_state_url(full_link()));
+    }
 
     let snapshot = LocalResource::new(load_snapshot);
+    // "Embed": the iframe and the few lines that size it, for this state.
+    let snippet_open = RwSignal::new(false);
+    let embed_snippet = move || {
+        let src = url_state::link_with(
+            &workload.with(|w| url_codec::encode_embed(w, chosen.get(), url_codec::Embed { form_open: true })),
+        );
+        embed_host::snippet(&src)
+    };
     // What "Copy link" did: copied, or the link to copy by hand.
     let copied = RwSignal::new(None::<Copied>);
     // An edit makes the copied link old news.
@@ -86,7 +104,18 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         let lang = lang.get();
         provide_context(lang);
         let notes = notes.clone();
+        let form = match embed {
+            None => view! { <WorkloadForm catalog=catalog workload=workload /> }.into_any(),
+            Some(embedded) => view! {
+                <details class="embed-form" open=embedded.form_open>
+                    <summary>{lang.t(&phrases::EMBED_WORKLOAD)}</summary>
+                    <WorkloadForm catalog=catalog workload=workload />
+                </details>
+            }
+            .into_any(),
+        };
         view! {
+            {embed.is_none().then(|| view! {
             <header>
                 <h1>"whichgpu"</h1>
                 <p class="tagline">{lang.t(&phrases::TAGLINE)}</p>
@@ -118,6 +147,9 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                         })}
                     </span>
                 </span>
+                <button type="button" data-testid="embed-button" aria-expanded=move || if snippet_open.get() { "true" } else { "false" } on:click=move |_| snippet_open.update(|open| *open = !*open)>
+                    {lang.t(&phrases::EMBED)}
+                </button>
                 <label class="language">
                     {lang.t(&phrases::LANGUAGE)} " "
                     <select data-testid="language-select" on:change=move |ev| chosen.set(Lang::from_code(&event_target_value(&ev)))>
@@ -129,7 +161,21 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     </select>
                 </label>
             </header>
-            <main>
+            })}
+            {move || (embed.is_none() && snippet_open.get()).then(|| view! {
+                <label class="embed-snippet">
+                    {lang.t(&phrases::EMBED_SNIPPET)}
+                    <textarea readonly rows="4" data-testid="embed-snippet">{embed_snippet()}</textarea>
+                </label>
+            })}
+            <main class:embedded=embed.is_some()>
+                {embed.map(|_| view! {
+                    <p class="embed-bar">
+                        <strong>"whichgpu"</strong>
+                        " "
+                        <a href=full_link target="_blank" rel="noopener" data-testid="open-full">{lang.t(&phrases::OPEN_FULL)}</a>
+                    </p>
+                })}
                 {(!notes.is_empty())
                     .then(|| {
                         view! {
@@ -138,7 +184,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             </ul>
                         }
                     })}
-                <WorkloadForm catalog=catalog workload=workload />
+                {form}
                 <p class="memory" data-testid="memory-summary">
                     {move || match memory.get() {
                         Ok(m) => {
@@ -160,7 +206,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                         Err(e) => e.message().render(lang),
                     }}
                 </p>
-                {move || memory.get().ok().map(|m| view! { <MemoryBar memory=m /> })}
+                {move || memory.get().ok().filter(|_| embed.is_none()).map(|m| view! { <MemoryBar memory=m /> })}
                 <section class="results" data-testid="results" aria-live="polite">
                     {move || match snapshot.get() {
                         None => view! { <p class="loading" data-testid="loading">{lang.t(&phrases::LOADING)}</p> }.into_any(),
@@ -186,7 +232,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             let table = move || {
                                 ranking_works.get().then(|| {
                                     let report = Signal::derive(move || current.get().unwrap_or_else(Ranked::none));
-                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report /> }
+                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report compact=embed.is_some() /> }
                                 })
                             };
                             let failure = move || {

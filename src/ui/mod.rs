@@ -2,13 +2,15 @@
 //! module: `url_state` (location and history), `snapshot_loader` (fetch),
 //! `timing` (User Timing marks for benchmarks), `download` (files),
 //! `document` (the browser's languages, the page's language and title),
-//! `clipboard` (copying a link).
+//! `clipboard` (copying a link), `embed_host` (height messages to a host
+//! page).
 
 mod app;
 mod clipboard;
 mod cost_chart;
 mod document;
 mod download;
+mod embed_host;
 mod memory_bar;
 mod offers_table;
 mod snapshot_info;

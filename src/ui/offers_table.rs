@@ -15,6 +15,9 @@ use std::sync::Arc;
 /// offers cost no more to draw than a page.
 pub const PAGE_ROWS: usize = 25;
 
+/// Rows an embedded table shows.
+pub const COMPACT_ROWS: usize = 5;
+
 /// A ranking as the page holds it: compared by identity, since every
 /// new ranking is a new report.
 #[derive(Debug, Clone)]
@@ -108,6 +111,10 @@ pub fn OffersTable(
     /// The current ranking; the table follows it.
     #[prop(into)]
     report: Signal<Ranked>,
+    /// Embedded: the top rows only, without chart, pages, exports or the
+    /// offers left out.
+    #[prop(optional)]
+    compact: bool,
 ) -> impl IntoView {
     let lang = super::use_lang();
     let total = snapshot.offers.len();
@@ -182,9 +189,10 @@ pub fn OffersTable(
     });
     let pages = move || rows_listed().div_ceil(PAGE_ROWS).max(1);
     // The places on this page; each keeps its `<tr>` across rankings.
+    let shown = if compact { COMPACT_ROWS } else { PAGE_ROWS };
     let places = move || {
         let first = page.get() * PAGE_ROWS;
-        0..rows_listed().saturating_sub(first).min(PAGE_ROWS)
+        0..rows_listed().saturating_sub(first).min(shown)
     };
     let row_snapshot = Arc::clone(&snapshot);
     let render_row = move |place: usize| {
@@ -279,7 +287,7 @@ pub fn OffersTable(
     let rows = view! { <For each=places key=|place| *place children=render_row /> };
     let pager = move || {
         let pages = pages();
-        (pages > 1).then(|| {
+        (pages > 1 && !compact).then(|| {
             let range = move || {
                 let first = page.get() * PAGE_ROWS;
                 msg!(
@@ -426,7 +434,7 @@ pub fn OffersTable(
             })
             .collect_view()
     };
-    let has_excluded = Memo::new(move |_| excluded_count() > 0);
+    let has_excluded = Memo::new(move |_| !compact && excluded_count() > 0);
     let excluded_section = move || {
         has_excluded.get().then(|| {
             let excluded = excluded.clone();
@@ -440,6 +448,9 @@ pub fn OffersTable(
         })
     };
     let speed_note = move || {
+        if compact {
+            return None;
+        }
         report.with(|r| r.0.results.first().and_then(|r| r.speed.as_ref()).map(|s| s.bound)).map(|bound| {
             view! {
                 <p class="estimate-note" data-testid="speed-note">
@@ -449,11 +460,11 @@ pub fn OffersTable(
         })
     };
     view! {
-        <Show when=move || report.with(|r| !r.0.advice.is_empty())>
+        <Show when=move || !compact && report.with(|r| !r.0.advice.is_empty())>
             <ul class="advice" data-testid="advice">{advice}</ul>
         </Show>
         // The slot keeps the chart's height while it draws: no layout shift.
-        <Show when=move || { rows_listed() >= 2 }>
+        <Show when=move || { !compact && rows_listed() >= 2 }>
             <div class="chart-slot">{chart.clone()}</div>
         </Show>
         <div class="table-scroll" tabindex="0" role="region" aria-label=lang.t(&phrases::TABLE_REGION)>
@@ -479,7 +490,7 @@ pub fn OffersTable(
         </table>
         </div>
         {pager}
-        <p class="export">
+        <p class="export" class:hidden=compact>
             <button type="button" data-testid="export-csv" on:click=move |_| {
                 if let Err(message) = super::download::download("whichgpu-offers.csv", "text/csv", &csv()) {
                     export_problem.set(Some(message));

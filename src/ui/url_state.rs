@@ -30,15 +30,14 @@ pub fn replace_query(query: &str) {
 }
 
 /// The full address of this page with `query`: what a shared link is.
+/// Built from `location.href`, which holds the real address even in a
+/// sandboxed frame, whose `location.origin` is "null".
 pub fn link_with(query: &str) -> String {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return format!("?{query}");
-    };
-    let origin = location.origin().unwrap_or_default();
-    let path = location.pathname().unwrap_or_default();
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let base = href.split(['?', '#']).next().unwrap_or_default();
     if query.is_empty() {
-        format!("{origin}{path}")
+        base.to_string()
     } else {
-        format!("{origin}{path}?{query}")
+        format!("{base}?{query}")
     }
 }

@@ -43,7 +43,12 @@ export async function serveDist({ prefix = '/', routes = {} } = {}) {
     }
     try {
       const body = await fs.readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      // Like GitHub Pages: any origin may read the files, which a page
+      // embedded in a sandboxed iframe (an opaque origin) needs.
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'access-control-allow-origin': '*',
+      });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

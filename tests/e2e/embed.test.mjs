@@ -1,0 +1,98 @@
+// Embedding (issue 8): `embed=1` is a compact page for an iframe that
+// reports its height to the host with postMessage, works in a frame
+// sandboxed with `allow-scripts` only, and links to the full page.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser } from './harness.mjs';
+
+/** A documentation page that embeds whichgpu at 400 px and sizes it from its messages. */
+const HOST = (src) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs</title></head>
+<body style="margin:0">
+<p>Which GPU for our endpoint?</p>
+<iframe id="frame" title="whichgpu" src="${src}" sandbox="allow-scripts" style="width:400px;height:150px;border:0"></iframe>
+<script>
+  window.messages = [];
+  addEventListener('message', (event) => {
+    const frame = document.getElementById('frame');
+    if (event.source !== frame.contentWindow || event.data?.type !== 'whichgpu:height') return;
+    window.messages.push(event.data);
+    frame.style.height = event.data.height + 'px';
+  });
+</script>
+</body></html>`;
+
+test('a host page embeds the top offers in a sandboxed iframe that sizes itself', async () => {
+  const query = 'embed=1&form=0&model=llama-3.1-70b&wq=awq&conc=16';
+  const server = await serveDist({
+    routes: { 'host.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(HOST(`./?${query}`)) },
+  });
+  const browser = await launchBrowser();
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 800, height: 700 } })).newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(server.url + 'host.html');
+    const frame = page.frameLocator('#frame');
+    await frame.getByTestId('offer-row').first().waitFor();
+    // The top five offers, no chart, pages or exports, the form folded.
+    assert.equal(await frame.getByTestId('offer-row').count(), 5);
+    assert.equal(await frame.getByTestId('cost-chart').count(), 0);
+    assert.equal(await frame.getByTestId('pager').count(), 0);
+    assert.equal(await frame.locator('header').count(), 0);
+    assert.equal(await frame.locator('details.embed-form').getAttribute('open'), null);
+    // The iframe grows to the page's height, as the page reports it.
+    await page.waitForFunction(() => document.getElementById('frame').getBoundingClientRect().height > 400);
+    const { reported, frameHeight, url } = await page.evaluate(() => {
+      const last = window.messages.at(-1);
+      return { reported: last.height, frameHeight: document.getElementById('frame').getBoundingClientRect().height, url: last.url };
+    });
+    assert.equal(frameHeight, reported);
+    const inner = await frame.locator('html').evaluate((html) => html.scrollHeight);
+    assert.ok(Math.abs(inner - reported) <= 2, `page ${inner} px, reported ${reported} px`);
+    // "Open in whichgpu" and the reported state are the full page of the same workload.
+    const full = `${server.url}?v=1&model=llama-3.1-70b&wq=awq&conc=16`;
+    assert.equal(await frame.getByTestId('open-full').getAttribute('href'), full);
+    assert.equal(url, full);
+    // Nothing scrolls sideways at 400 px.
+    assert.ok((await frame.locator('html').evaluate((html) => html.scrollWidth)) <= 400);
+    // Unfolding the form makes the page taller, and the host follows.
+    await frame.locator('details.embed-form > summary').click();
+    await page.waitForFunction((before) => document.getElementById('frame').getBoundingClientRect().height > before, reported);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test("the full page's Embed button gives a snippet that embeds this state and sizes itself", async () => {
+  let hostBody = '';
+  const server = await serveDist({
+    routes: { 'docs.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${hostBody}</body></html>`) },
+  });
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
+    const page = await context.newPage();
+    await page.goto(server.url + '?model=mixtral-8x7b&wq=fp8&lang=es');
+    await page.getByTestId('offer-row').first().waitFor();
+    await page.getByTestId('embed-button').click();
+    const snippet = await page.getByTestId('embed-snippet').inputValue();
+    const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+    assert.equal(src, `${server.url}?v=1&model=mixtral-8x7b&wq=fp8&lang=es&embed=1`);
+    assert.match(snippet, /sandbox="allow-scripts"/);
+    // Pasted into a documentation page, it shows the same state and grows to fit.
+    hostBody = snippet;
+    const docs = await context.newPage();
+    await docs.goto(server.url + 'docs.html');
+    const frame = docs.frameLocator('iframe[title="whichgpu"]');
+    await frame.getByTestId('offer-row').first().waitFor();
+    assert.match(await frame.getByTestId('memory-summary').textContent(), /^Memoria en una GPU/);
+    // The snippet starts the frame at 600 px; the page's message resizes it to its content.
+    await docs.waitForFunction(() => Math.round(document.querySelector('iframe[title="whichgpu"]').getBoundingClientRect().height) !== 600);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
