@@ -146,3 +146,20 @@ test('a workload no node holds says what even the largest node would need', asyn
   assert.equal(await app.rows().count(), 0);
   assert.deepEqual(app.consoleErrors, []);
 });
+
+test('back and forward move between distinct shared states', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=llama-3.1-70b&wq=awq');
+  await app.waitForResults();
+  await app.page.goto(env.server.url + '?task=image&n=500');
+  await app.waitForResults();
+  assert.equal(await app.page.getByTestId('task-select').inputValue(), 'image');
+  await app.page.goBack();
+  await app.waitForResults();
+  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+  assert.equal(await app.precisionSelect().inputValue(), 'awq');
+  await app.page.goForward();
+  await app.waitForResults();
+  assert.equal(await app.page.locator('#n').inputValue(), '500');
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
