@@ -124,7 +124,7 @@ fn url(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let problems: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
         return Err(format!("the config does not make a clean link: {}", problems.join("; ")));
     }
-    let query = url_codec::encode_page(&decoded.workload, decoded.lang);
+    let query = url_codec::encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.lang);
     let base = flags.value("--base").unwrap_or("");
     let link = match (query.is_empty(), base.is_empty()) {
         (true, true) => "?".to_string(),

@@ -31,6 +31,47 @@ pub const URL_VERSION: u32 = 1;
 /// the workload.
 pub const LANG_KEY: &str = "lang";
 
+/// The URL key of the offer the page points at (`offer=aws:p5.48xlarge`,
+/// `:spot` for its spot price): the row the chart or the table selected.
+pub const OFFER_KEY: &str = "offer";
+
+/// An offer by its provider id and instance name, on-demand or spot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OfferRef {
+    pub provider: String,
+    pub instance: String,
+    pub spot: bool,
+}
+
+impl OfferRef {
+    /// Reads `provider:instance` or `provider:instance:spot`.
+    pub fn parse(text: &str) -> Result<OfferRef, Msg> {
+        let fine = |part: &str| {
+            !part.is_empty()
+                && part.len() <= 96
+                && part.chars().all(|c| c.is_ascii_alphanumeric() || "-_./+".contains(c))
+        };
+        let bad = || msg!(phrases::LINK_BAD_OFFER, given = shorten(text));
+        let mut parts = text.trim().split(':');
+        let (provider, instance) = (parts.next().ok_or_else(bad)?, parts.next().ok_or_else(bad)?);
+        let spot = match parts.next() {
+            None => false,
+            Some("spot") => true,
+            Some(_) => return Err(bad()),
+        };
+        if parts.next().is_some() || !fine(provider) || !fine(instance) {
+            return Err(bad());
+        }
+        Ok(OfferRef { provider: provider.to_string(), instance: instance.to_string(), spot })
+    }
+
+    /// The URL spelling.
+    pub fn key(&self) -> String {
+        let spot = if self.spot { ":spot" } else { "" };
+        format!("{}:{}{spot}", self.provider, self.instance)
+    }
+}
+
 /// The URL keys of embed mode (`embed=1`, and `form=0` to start with the
 /// form folded away), which say how the page is shown, not what it sizes.
 pub const EMBED_KEY: &str = "embed";
@@ -61,6 +102,8 @@ pub struct Decoded {
     pub lang: Option<Lang>,
     /// Embed mode (`embed=1`): `None` for the full page.
     pub embed: Option<Embed>,
+    /// The offer the link points at, if any.
+    pub offer: Option<OfferRef>,
 }
 
 /// One workload field as the URL spells it: its key, how to read a value
@@ -398,8 +441,16 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let mut notes = Vec::new();
     let mut lang = None;
     let (mut embed, mut form_open) = (false, true);
+    let mut offer = None;
     let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
+        if key == OFFER_KEY {
+            match OfferRef::parse(&value) {
+                Ok(chosen) => offer = Some(chosen),
+                Err(problem) => note(OFFER_KEY, msg!(phrases::LINK_IGNORED, key = OFFER_KEY, problem = problem)),
+            }
+            continue;
+        }
         if key == EMBED_KEY || key == FORM_KEY {
             match parse_switch(&value) {
                 Ok(on) if key == EMBED_KEY => embed = on,
@@ -438,7 +489,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
             None => note(&key, msg!(phrases::LINK_UNKNOWN_SETTING_IGNORED, given = shorten(&key))),
         }
     }
-    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open }) }
+    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open }), offer }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -462,7 +513,17 @@ pub fn encode(workload: &Workload) -> String {
 /// The page's whole query: the workload, then the language when one was
 /// chosen (a link keeps the language it was made in).
 pub fn encode_page(workload: &Workload, lang: Option<Lang>) -> String {
-    let query = encode(workload);
+    encode_link(workload, None, lang)
+}
+
+/// The page's whole query with the offer it points at: the workload, the
+/// offer, then the language.
+pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, lang: Option<Lang>) -> String {
+    let mut query = encode(workload);
+    if let Some(offer) = offer {
+        let separator = if query.is_empty() { "" } else { "&" };
+        query = format!("{query}{separator}{OFFER_KEY}={}", percent_encode(&offer.key()));
+    }
     match (lang, query.is_empty()) {
         (None, _) => query,
         (Some(lang), true) => format!("{LANG_KEY}={}", lang.code()),
@@ -866,18 +927,30 @@ mod tests {
             if random.below(4) == 0 {
                 pairs.push(format!("lang={}", random.pick(&["es", "en", "fr", "es-MX"])));
             }
+            if random.below(5) == 0 {
+                let offer = random.pick(&[
+                    "aws:p5.48xlarge",
+                    "lambda:gpu_1x_h100_sxm5:spot",
+                    "vast:2x-RTX_5090-32-65536",
+                    "a:b:c",
+                    "::",
+                    "x",
+                ]);
+                pairs.push(format!("offer={}", percent_encode(offer)));
+            }
             if random.below(10) == 0 {
                 pairs.push(random.pick(&["zzz=1", "v=9", "v=x"]).to_string());
             }
             let query = pairs.join("&");
             let first = decode(&query, catalog);
             with_notes += usize::from(!first.notes.is_empty());
-            let link = encode_page(&first.workload, first.lang);
+            let link = encode_link(&first.workload, first.offer.as_ref(), first.lang);
             let again = decode(&link, catalog);
             assert!(again.notes.is_empty(), "case {case}: {query} -> {link}: {:?}", again.notes);
             assert_eq!(again.workload, first.workload, "case {case}: {query} -> {link}");
             assert_eq!(again.lang, first.lang, "case {case}: {query}");
-            assert_eq!(encode_page(&again.workload, again.lang), link, "case {case}: {query}");
+            assert_eq!(again.offer, first.offer, "case {case}: {query}");
+            assert_eq!(encode_link(&again.workload, again.offer.as_ref(), again.lang), link, "case {case}: {query}");
         }
         // The generator reaches both clean and broken links.
         assert!((300..2700).contains(&with_notes), "{with_notes} of 3000 queries had notes");
@@ -924,5 +997,24 @@ mod tests {
             (bad.embed, bad.notes[0].message.to_string()),
             (None, "embed: \"maybe\" is not 1 or 0; ignored".into())
         );
+    }
+
+    #[test]
+    fn the_offer_a_link_points_at_round_trips() {
+        let catalog = catalog();
+        let decoded = decode("task=image&offer=lambda%3Agpu_1x_h100_sxm5%3Aspot&lang=es", catalog);
+        let offer = OfferRef { provider: "lambda".into(), instance: "gpu_1x_h100_sxm5".into(), spot: true };
+        assert_eq!(decoded.offer.as_ref(), Some(&offer));
+        assert_eq!(
+            encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.lang),
+            "v=1&task=image&offer=lambda%3Agpu_1x_h100_sxm5%3Aspot&lang=es"
+        );
+        assert_eq!(OfferRef::parse("aws:p4d.24xlarge").unwrap().key(), "aws:p4d.24xlarge");
+        for bad in ["aws", "aws:", ":x", "a:b:cheap", "a:b:spot:x", "a:<script>"] {
+            assert!(OfferRef::parse(bad).is_err(), "{bad}");
+        }
+        let broken = decode("offer=nowhere&conc=4", catalog);
+        assert_eq!((broken.offer, broken.workload.concurrency), (None, 4));
+        assert!(broken.notes[0].message.to_string().starts_with("offer: \"nowhere\" is not an offer"));
     }
 }

@@ -198,6 +198,7 @@ phrases! {
     LINK_BAD_VERSION = "link version \"{given}\" is not a number", "la versión del enlace «{given}» no es un número";
     LINK_FALLBACK = "{key}: {problem}; using {default}", "{key}: {problem}; se usa {default}";
     LINK_IGNORED = "{key}: {problem}; ignored", "{key}: {problem}; se ignora";
+    LINK_BAD_OFFER = "\"{given}\" is not an offer (provider:instance, with :spot for its spot price)", "«{given}» no es una oferta (proveedor:instancia, con :spot para su precio spot)";
     LINK_UNKNOWN_LANGUAGE = "lang: \"{given}\" is not a language this page speaks (en, es)", "lang: «{given}» no es un idioma de esta página (en, es)";
 
     // ---- Ranking and advice ----

@@ -44,6 +44,8 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // Embedded in another page (`embed=1`): no page chrome, the form
     // folded as the link says, the top offers, and height messages.
     let embed = decoded.embed;
+    // The offer the link points at, and then the one the user selects.
+    let selected_offer = RwSignal::new(decoded.offer);
     let workload = RwSignal::new(decoded.workload);
     // The language the link or the switcher chose; else the browser's.
     let chosen = RwSignal::new(decoded.lang);
@@ -54,7 +56,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // page may call it, so typing does not pay for it per keystroke.
     let latest_query = StoredValue::new(0_u64);
     Effect::new(move |_| {
-        let query = workload.with(|w| url_codec::encode_page(w, chosen.get()));
+        let query = workload.with(|w| selected_offer.with(|o| url_codec::encode_link(w, o.as_ref(), chosen.get())));
         let generation = latest_query.get_value() + 1;
         latest_query.set_value(generation);
         // Tests wait for a `url` measure after the last `url-scheduled` mark.
@@ -71,13 +73,24 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| document::show_language(lang.get()));
     // The full page of this state: "Open in whichgpu", and what an
     // embedded page tells its host.
-    let full_link = move || url_state::link_with(&workload.with(|w| url_codec::encode_page(w, chosen.get())));
+    let full_link = move || {
+        url_state::link_with(
+            &workload.with(|w| selected_offer.with(|o| url_codec::encode_link(w, o.as_ref(), chosen.get()))),
+        )
+    };
     if embed.is_some() {
         embed_host::start();
         Effect::new(move |_| embed_host::set_state_url(full_link()));
     }
 
     let snapshot = LocalResource::new(load_snapshot);
+    // The link of what is on screen now, not the address bar, which
+    // follows edits a moment later.
+    let full_link_now = move || {
+        url_state::link_with(&workload.with_untracked(|w| {
+            selected_offer.with_untracked(|o| url_codec::encode_link(w, o.as_ref(), chosen.get_untracked()))
+        }))
+    };
     // "Embed": the iframe and the few lines that size it, for this state.
     let snippet_open = RwSignal::new(false);
     let embed_snippet = move || {
@@ -121,9 +134,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                 <p class="tagline">{lang.t(&phrases::TAGLINE)}</p>
                 <span class="share">
                     <button type="button" data-testid="copy-link" on:click=move |_| {
-                        // The link of what is on screen now, not the address
-                        // bar, which follows edits a moment later.
-                        let link = url_state::link_with(&workload.with_untracked(|w| url_codec::encode_page(w, chosen.get_untracked())));
+                        let link = full_link_now();
                         wasm_bindgen_futures::spawn_local(async move {
                             copied.set(Some(match clipboard::copy_text(&link).await {
                                 Ok(()) => Copied::Done,
@@ -232,7 +243,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             let table = move || {
                                 ranking_works.get().then(|| {
                                     let report = Signal::derive(move || current.get().unwrap_or_else(Ranked::none));
-                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report compact=embed.is_some() /> }
+                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report compact=embed.is_some() selected_offer=selected_offer /> }
                                 })
                             };
                             let failure = move || {

@@ -7,6 +7,7 @@ use super::cost_chart::{CostChart, CostChartProps};
 use crate::engine::{Catalog, RankedOffer, Report, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Msg, Phrase};
+use crate::url_codec::OfferRef;
 use leptos::prelude::*;
 use leptos::tachys::html::attribute::custom::custom_attribute;
 use std::sync::Arc;
@@ -115,6 +116,10 @@ pub fn OffersTable(
     /// offers left out.
     #[prop(optional)]
     compact: bool,
+    /// The offer the page points at (URL key `offer`): selecting a point
+    /// of the chart sets it, and each ranking shows its row.
+    #[prop(optional)]
+    selected_offer: Option<RwSignal<Option<OfferRef>>>,
 ) -> impl IntoView {
     let lang = super::use_lang();
     let total = snapshot.offers.len();
@@ -145,21 +150,6 @@ pub fn OffersTable(
     // Sorting by a column reorders all rows; the table shows one page.
     let sorting = RwSignal::new(None::<(Column, bool)>);
     let page = RwSignal::new(0_usize);
-    Effect::new(move |previous: Option<()>| {
-        report.track();
-        // Only what changes is set: every set wakes each row.
-        if previous.is_some() {
-            if selected.get_untracked().is_some() {
-                selected.set(None);
-            }
-            if expanded.get_untracked().is_some() {
-                expanded.set(None);
-            }
-            if page.get_untracked() != 0 {
-                page.set(0);
-            }
-        }
-    });
     let order = Memo::new(move |_| {
         report.with(|Ranked(report)| {
             let mut order: Vec<usize> = (0..report.results.len()).collect();
@@ -178,6 +168,40 @@ pub fn OffersTable(
             }
             order
         })
+    });
+    let chosen = selected_offer.unwrap_or_else(|| RwSignal::new(None));
+    let (find_snapshot, name_snapshot) = (Arc::clone(&snapshot), Arc::clone(&snapshot));
+    // Each ranking: the chosen offer's row (none when the filters leave it
+    // out) on its page, and no breakdown open. Only what changes is set:
+    // every set wakes each row.
+    Effect::new(move |_| {
+        let index = chosen.with(|c| {
+            c.as_ref().and_then(|c| report.with(|r| r.0.results.iter().position(|row| names(&find_snapshot, row, c))))
+        });
+        if selected.get_untracked() != index {
+            selected.set(index);
+        }
+        if expanded.get_untracked().is_some() {
+            expanded.set(None);
+        }
+        let position = index.and_then(|i| order.with_untracked(|o| o.iter().position(|&row| row == i)));
+        let first_page = position.map_or(0, |p| p / PAGE_ROWS);
+        if page.get_untracked() != first_page {
+            page.set(first_page);
+        }
+    });
+    // A row the chart selects becomes the chosen offer.
+    Effect::new(move |_| {
+        let Some(row) = selected.get() else { return };
+        let offer = report.with_untracked(|r| {
+            r.0.results.get(row).map(|ranked| {
+                let offer = &name_snapshot.offers[ranked.offer];
+                OfferRef { provider: offer.provider.clone(), instance: offer.instance.clone(), spot: ranked.spot }
+            })
+        });
+        if offer.is_some() && chosen.with_untracked(|c| *c != offer) {
+            chosen.set(offer);
+        }
     });
     // A row the chart selects is shown on its page.
     Effect::new(move |_| {
@@ -507,6 +531,12 @@ pub fn OffersTable(
         {excluded_section}
         {speed_note}
     }
+}
+
+/// Whether `row` is the offer `chosen` names.
+fn names(snapshot: &Snapshot, row: &RankedOffer, chosen: &OfferRef) -> bool {
+    let offer = &snapshot.offers[row.offer];
+    row.spot == chosen.spot && offer.instance == chosen.instance && offer.provider == chosen.provider
 }
 
 /// The columns the table sorts by.

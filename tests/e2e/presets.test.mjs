@@ -120,3 +120,28 @@ test('the table pages through every row, and a chart point far down opens its pa
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
+
+test('the selected offer rides in the link and is shown again when the link is opened', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=1000');
+  await app.waitForResults();
+  const point = app.page.getByTestId('cost-chart').getByTestId('chart-point').last();
+  const [provider, instance] = (await point.getAttribute('aria-label')).split(':')[0].split(' ');
+  await point.click();
+  await app.page.locator('tr.selected').waitFor();
+  const offer = (await app.settledParams()).get('offer');
+  assert.match(offer, new RegExp(`^${provider}:${instance.replace(/[.+]/g, '\\$&')}(:spot)?$`));
+  // The same link elsewhere highlights the same offer on its page.
+  await app.urlSettled();
+  const again = await WhichGpuPage.open(env.browser, app.page.url());
+  await again.page.locator('tr.selected').waitFor();
+  assert.ok((await again.page.locator('tr.selected').textContent()).includes(instance));
+  assert.equal(await again.page.getByTestId('page-range').textContent(), await app.page.getByTestId('page-range').textContent());
+  // A new ranking keeps the offer selected while it is still listed.
+  await again.page.locator('#n').fill('2000');
+  await again.page.waitForFunction(() => new URL(location.href).searchParams.get('n') === '2000');
+  assert.ok((await again.page.locator('tr.selected').textContent()).includes(instance));
+  assert.equal((await again.settledParams()).get('offer'), offer);
+  assert.deepEqual([...app.consoleErrors, ...again.consoleErrors], []);
+  await app.page.context().close();
+  await again.page.context().close();
+});
