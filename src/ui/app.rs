@@ -54,9 +54,12 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // The address bar follows a moment after the last edit: replaceState
     // costs a millisecond or two per call, and Chromium limits how often a
     // page may call it, so typing does not pay for it per keystroke.
+    // The page's query: the workload, the selected offer and the language.
+    let page_query =
+        move || workload.with(|w| selected_offer.with(|o| url_codec::encode_link(w, o.as_ref(), chosen.get())));
     let latest_query = StoredValue::new(0_u64);
     Effect::new(move |_| {
-        let query = workload.with(|w| selected_offer.with(|o| url_codec::encode_link(w, o.as_ref(), chosen.get())));
+        let query = page_query();
         let generation = latest_query.get_value() + 1;
         latest_query.set_value(generation);
         // Tests wait for a `url` measure after the last `url-scheduled` mark.
@@ -73,11 +76,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| document::show_language(lang.get()));
     // The full page of this state: "Open in whichgpu", and what an
     // embedded page tells its host.
-    let full_link = move || {
-        url_state::link_with(
-            &workload.with(|w| selected_offer.with(|o| url_codec::encode_link(w, o.as_ref(), chosen.get()))),
-        )
-    };
+    let full_link = move || url_state::link_with(&page_query());
     if embed.is_some() {
         embed_host::start();
         Effect::new(move |_| embed_host::set_state_url(full_link()));
@@ -86,11 +85,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let snapshot = LocalResource::new(load_snapshot);
     // The link of what is on screen now, not the address bar, which
     // follows edits a moment later.
-    let full_link_now = move || {
-        url_state::link_with(&workload.with_untracked(|w| {
-            selected_offer.with_untracked(|o| url_codec::encode_link(w, o.as_ref(), chosen.get_untracked()))
-        }))
-    };
+    let full_link_now = move || untrack(full_link);
     // "Embed": the iframe and the few lines that size it, for this state.
     let snippet_open = RwSignal::new(false);
     let embed_snippet = move || {
