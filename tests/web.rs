@@ -269,11 +269,20 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
 }
 
 #[wasm_bindgen_test]
-fn the_snapshot_info_shows_the_date_and_each_providers_sources() {
+async fn the_snapshot_info_shows_the_date_and_each_providers_sources() {
     let snapshot = Arc::new(test_snapshot());
     let root = container();
     leptos::mount::mount_to(root.clone(), move || view! { <SnapshotInfo snapshot=snapshot /> }).forget();
     assert_eq!(texts(&root, "[data-testid=snapshot-date]"), ["2026-09"]);
+    // The sources table is built when the list is first opened.
+    assert!(texts(&root, "[data-testid=provider-freshness] tbody tr").is_empty());
+    element::<web_sys::HtmlElement>(&root, "[data-testid=snapshot-info] summary").click();
+    for _ in 0..20 {
+        if !texts(&root, "[data-testid=provider-freshness] tbody tr").is_empty() {
+            break;
+        }
+        settle().await;
+    }
     let rows = texts(&root, "[data-testid=provider-freshness] tbody tr");
     assert_eq!(rows, ["Lambda2026-09t"]);
 }

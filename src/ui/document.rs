@@ -24,8 +24,15 @@ pub fn show_language(lang: Lang) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
+    // Each write costs the browser work even when nothing changes (a new
+    // title is sent to the browser's window), so only changes are written.
     if let Some(root) = document.document_element() {
-        let _ = root.set_attribute("lang", lang.code());
+        if root.get_attribute("lang").as_deref() != Some(lang.code()) {
+            let _ = root.set_attribute("lang", lang.code());
+        }
     }
-    document.set_title(lang.t(&phrases::PAGE_TITLE));
+    let title = lang.t(&phrases::PAGE_TITLE);
+    if document.title() != title {
+        document.set_title(title);
+    }
 }
