@@ -124,7 +124,8 @@ fn url(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let problems: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
         return Err(format!("the config does not make a clean link: {}", problems.join("; ")));
     }
-    let query = url_codec::encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.lang);
+    let query =
+        url_codec::encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.my_gpu.as_deref(), decoded.lang);
     let base = flags.value("--base").unwrap_or("");
     let link = match (query.is_empty(), base.is_empty()) {
         (true, true) => "?".to_string(),
@@ -169,6 +170,14 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
 
     let results = crate::export::results_json(&report, &snapshot, &decoded.workload.region, top);
+    // `mygpu=`: the same workload on the visitor's own GPU, against renting.
+    let local = match &decoded.my_gpu {
+        Some(gpu) => Some(
+            crate::engine::local_run::run_locally(&decoded.workload, catalog, &snapshot, &report, gpu, None)
+                .map_err(|e| e.to_string())?,
+        ),
+        None => None,
+    };
     if flags.has("--json") {
         let excluded: Vec<_> = report
             .excluded
@@ -188,6 +197,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "excluded": excluded,
             "advice": report.advice,
             "no_single_node": report.no_single_node,
+            "local": local,
             "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");
@@ -231,6 +241,10 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
         for line in &report.advice {
             let _ = writeln!(out, "advice: {line}");
+        }
+        if let Some(run) = &local {
+            let verdict: Vec<String> = run.verdict.iter().map(ToString::to_string).collect();
+            let _ = writeln!(out, "your GPU ({}): {}", run.gpu, verdict.join(" "));
         }
     }
     Ok(())

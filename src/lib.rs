@@ -5,6 +5,7 @@
 //! - [`url_codec`]: the workload ⇄ URL query string.
 //! - [`presets`]: starting points for common jobs, as link queries.
 //! - [`export`]: the ranked offers as JSON and CSV.
+//! - [`short_lists`]: a small stable sort for the page's short lists.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
 //! - `ui` (wasm32 only): the Leptos page.
@@ -12,6 +13,7 @@
 pub mod engine;
 pub mod export;
 pub mod presets;
+pub mod short_lists;
 pub mod text;
 pub mod url_codec;
 

@@ -72,6 +72,10 @@ impl OfferRef {
     }
 }
 
+/// The URL key of the visitor's own GPU to compare with renting
+/// (`mygpu=rtx_4090`): a catalog GPU id, chosen in "Your GPU".
+pub const MY_GPU_KEY: &str = "mygpu";
+
 /// The URL keys of embed mode (`embed=1`, and `form=0` to start with the
 /// form folded away), which say how the page is shown, not what it sizes.
 pub const EMBED_KEY: &str = "embed";
@@ -104,6 +108,8 @@ pub struct Decoded {
     pub embed: Option<Embed>,
     /// The offer the link points at, if any.
     pub offer: Option<OfferRef>,
+    /// The visitor's own GPU the link compares with renting (a catalog id).
+    pub my_gpu: Option<String>,
 }
 
 /// One workload field as the URL spells it: its key, how to read a value
@@ -442,12 +448,23 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let mut lang = None;
     let (mut embed, mut form_open) = (false, true);
     let mut offer = None;
+    let mut my_gpu = None;
     let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
         if key == OFFER_KEY {
             match OfferRef::parse(&value) {
                 Ok(chosen) => offer = Some(chosen),
                 Err(problem) => note(OFFER_KEY, msg!(phrases::LINK_IGNORED, key = OFFER_KEY, problem = problem)),
+            }
+            continue;
+        }
+        if key == MY_GPU_KEY {
+            match catalog.gpu(&value) {
+                Ok(gpu) => my_gpu = Some(gpu.id.clone()),
+                Err(_) => {
+                    let problem = crate::engine::Error::UnknownGpu(shorten(&value)).message();
+                    note(MY_GPU_KEY, msg!(phrases::LINK_IGNORED, key = MY_GPU_KEY, problem = problem));
+                }
             }
             continue;
         }
@@ -489,7 +506,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
             None => note(&key, msg!(phrases::LINK_UNKNOWN_SETTING_IGNORED, given = shorten(&key))),
         }
     }
-    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open }), offer }
+    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open }), offer, my_gpu }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -513,22 +530,18 @@ pub fn encode(workload: &Workload) -> String {
 /// The page's whole query: the workload, then the language when one was
 /// chosen (a link keeps the language it was made in).
 pub fn encode_page(workload: &Workload, lang: Option<Lang>) -> String {
-    encode_link(workload, None, lang)
+    encode_link(workload, None, None, lang)
 }
 
-/// The page's whole query with the offer it points at: the workload, the
-/// offer, then the language.
-pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, lang: Option<Lang>) -> String {
-    let mut query = encode(workload);
-    if let Some(offer) = offer {
-        let separator = if query.is_empty() { "" } else { "&" };
-        query = format!("{query}{separator}{OFFER_KEY}={}", percent_encode(&offer.key()));
-    }
-    match (lang, query.is_empty()) {
-        (None, _) => query,
-        (Some(lang), true) => format!("{LANG_KEY}={}", lang.code()),
-        (Some(lang), false) => format!("{query}&{LANG_KEY}={}", lang.code()),
-    }
+/// The page's whole query with the offer it points at and the visitor's
+/// GPU it compares: the workload, the offer, the GPU, then the language.
+pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, my_gpu: Option<&str>, lang: Option<Lang>) -> String {
+    let mut pairs = vec![encode(workload)];
+    pairs.extend(offer.map(|offer| format!("{OFFER_KEY}={}", percent_encode(&offer.key()))));
+    pairs.extend(my_gpu.map(|gpu| format!("{MY_GPU_KEY}={}", percent_encode(gpu))));
+    pairs.extend(lang.map(|lang| format!("{LANG_KEY}={}", lang.code())));
+    pairs.retain(|pair| !pair.is_empty());
+    pairs.join("&")
 }
 
 /// The query of the embedded page for the same workload and language.
@@ -938,19 +951,28 @@ mod tests {
                 ]);
                 pairs.push(format!("offer={}", percent_encode(offer)));
             }
+            if random.below(5) == 0 {
+                let gpu = random.pick(&["rtx_4090", "apple_m2_max", "h100_sxm", "rtx_9999", "<b>", ""]);
+                pairs.push(format!("mygpu={}", percent_encode(gpu)));
+            }
             if random.below(10) == 0 {
                 pairs.push(random.pick(&["zzz=1", "v=9", "v=x"]).to_string());
             }
             let query = pairs.join("&");
             let first = decode(&query, catalog);
             with_notes += usize::from(!first.notes.is_empty());
-            let link = encode_link(&first.workload, first.offer.as_ref(), first.lang);
+            let link = encode_link(&first.workload, first.offer.as_ref(), first.my_gpu.as_deref(), first.lang);
             let again = decode(&link, catalog);
             assert!(again.notes.is_empty(), "case {case}: {query} -> {link}: {:?}", again.notes);
             assert_eq!(again.workload, first.workload, "case {case}: {query} -> {link}");
             assert_eq!(again.lang, first.lang, "case {case}: {query}");
             assert_eq!(again.offer, first.offer, "case {case}: {query}");
-            assert_eq!(encode_link(&again.workload, again.offer.as_ref(), again.lang), link, "case {case}: {query}");
+            assert_eq!(again.my_gpu, first.my_gpu, "case {case}: {query}");
+            assert_eq!(
+                encode_link(&again.workload, again.offer.as_ref(), again.my_gpu.as_deref(), again.lang),
+                link,
+                "case {case}: {query}"
+            );
         }
         // The generator reaches both clean and broken links.
         assert!((300..2700).contains(&with_notes), "{with_notes} of 3000 queries had notes");
@@ -1006,7 +1028,7 @@ mod tests {
         let offer = OfferRef { provider: "lambda".into(), instance: "gpu_1x_h100_sxm5".into(), spot: true };
         assert_eq!(decoded.offer.as_ref(), Some(&offer));
         assert_eq!(
-            encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.lang),
+            encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.my_gpu.as_deref(), decoded.lang),
             "v=1&task=image&offer=lambda%3Agpu_1x_h100_sxm5%3Aspot&lang=es"
         );
         assert_eq!(OfferRef::parse("aws:p4d.24xlarge").unwrap().key(), "aws:p4d.24xlarge");
@@ -1016,5 +1038,24 @@ mod tests {
         let broken = decode("offer=nowhere&conc=4", catalog);
         assert_eq!((broken.offer, broken.workload.concurrency), (None, 4));
         assert!(broken.notes[0].message.to_string().starts_with("offer: \"nowhere\" is not an offer"));
+    }
+
+    #[test]
+    fn the_visitors_gpu_rides_in_the_link_and_a_bad_one_is_noted() {
+        let catalog = catalog();
+        let decoded = decode("model=llama-3.1-70b&mygpu=rtx_4090&lang=es", catalog);
+        assert_eq!(decoded.my_gpu.as_deref(), Some("rtx_4090"));
+        assert!(decoded.notes.is_empty());
+        assert_eq!(
+            encode_link(&decoded.workload, None, decoded.my_gpu.as_deref(), decoded.lang),
+            "v=1&model=llama-3.1-70b&mygpu=rtx_4090&lang=es"
+        );
+        assert_eq!(encode_link(&Workload::default(), None, Some("apple_m2_max"), None), "mygpu=apple_m2_max");
+        // Not a catalog GPU: noted, ignored, the rest applies.
+        let broken = decode("mygpu=%3Cscript%3E&conc=4", catalog);
+        assert_eq!((broken.my_gpu, broken.workload.concurrency), (None, 4));
+        assert_eq!(broken.notes[0].key, MY_GPU_KEY);
+        let note = broken.notes[0].message.to_string();
+        assert!(note.starts_with("mygpu:") && note.contains("<script>"), "{note}");
     }
 }

@@ -57,6 +57,12 @@ pub struct Gpu {
     pub pcie_gen: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tdp_w: Option<f64>,
+    /// What Chrome's WebGPU `adapter.info.architecture` reports for this
+    /// GPU, e.g. "lovelace", "rdna-3", "metal-3" (gpus.csv
+    /// `webgpu_architecture`, from Dawn's gpu_info.json: SOURCES.md G7, G8);
+    /// `None` where the browser reports an empty string or no entry exists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webgpu_architecture: Option<String>,
 }
 
 /// A model, from `models.csv`.

@@ -138,9 +138,17 @@ fn model_bytes(workload: &Workload, model: &Model) -> f64 {
     model.params * workload.weight_precision.bits_per_weight() / 8.0
 }
 
-/// Costs `workload` on `offer` at `speed`, on spot or on-demand capacity.
+/// Seconds a fresh rented instance takes before it works: it boots and
+/// downloads the weights. The visitor's own machine takes none.
+pub fn rented_startup_s(workload: &Workload, model: &Model) -> f64 {
+    BOOT_S + model_bytes(workload, model) / DOWNLOAD_BYTES_PER_S
+}
+
+/// Costs `workload` on `offer` at `speed`, on spot or on-demand capacity,
+/// for a machine that works `startup_s` seconds after it is started.
 /// `None` when the offer has no price of that kind or the speed lacks the
 /// figure the task needs.
+#[allow(clippy::too_many_arguments)]
 pub fn cost(
     workload: &Workload,
     model: &Model,
@@ -149,11 +157,10 @@ pub fn cost(
     offer: &Offer,
     provider: Option<&Provider>,
     spot: bool,
+    startup_s: f64,
 ) -> Option<Costed> {
     let price = if spot { offer.spot_price? } else { offer.price? };
     let weights = model_bytes(workload, model);
-    let download_s = weights / DOWNLOAD_BYTES_PER_S;
-    let startup_s = BOOT_S + download_s;
     let unit = Unit::for_task(workload.task);
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
     let storage_rate = provider.and_then(|p| p.block_storage_usd_per_gb_month);

@@ -8,6 +8,8 @@ pub mod cost;
 pub mod diffusion;
 pub mod error;
 pub mod hardware;
+pub mod local_gpu;
+pub mod local_run;
 pub mod memory;
 pub mod precision;
 pub mod ranking;

@@ -5,7 +5,7 @@
 
 mod advice;
 
-use super::cost::{cost, spot_allowed, Costed};
+use super::cost::{cost, rented_startup_s, spot_allowed, Costed};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit, MemoryBreakdown};
 use super::speed::{speed, Speed};
@@ -189,6 +189,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let model = model.as_ref();
     let memory = estimate(workload, model, workload.planned_gpus())?;
     let spot_ok = spot_allowed(workload);
+    let startup_s = rented_startup_s(workload, model);
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
     // time each once.
     let mut shapes: FastMap<(&str, u32), Shape> = FastMap::default();
@@ -250,7 +251,10 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 over_budget = true;
                 continue;
             }
-            let costed = shape.speed.as_ref().and_then(|s| cost(workload, model, &f.memory, s, offer, provider, spot));
+            let costed = shape
+                .speed
+                .as_ref()
+                .and_then(|s| cost(workload, model, &f.memory, s, offer, provider, spot, startup_s));
             let mut row_badges = badges(gpu, offer, shape, costed.as_ref(), spot);
             if provider.and_then(|p| p.billing_increment_s).is_some_and(|step| step >= 3600) {
                 row_badges.push(Badge::PerHourBilling);

@@ -209,16 +209,20 @@ impl Snapshot {
     /// Each provider with the sources its offers come from, so the page can
     /// say how fresh every provider's prices are (sources differ in age).
     pub fn provider_sources(&self) -> Vec<(&Provider, Vec<&Source>)> {
-        let mut used: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> = Default::default();
+        // (provider, source) pairs in use: a few dozen, so a list will do.
+        let mut used: Vec<(&str, &str)> = Vec::new();
         for offer in &self.offers {
-            used.entry(offer.provider.as_str()).or_default().insert(offer.source.as_str());
+            let pair = (offer.provider.as_str(), offer.source.as_str());
+            if !used.contains(&pair) {
+                used.push(pair);
+            }
         }
         self.providers
             .iter()
-            .filter_map(|provider| {
-                let ids = used.get(provider.id.as_str())?;
-                let sources = self.sources.iter().filter(|s| ids.contains(s.id.as_str())).collect();
-                Some((provider, sources))
+            .filter(|provider| used.iter().any(|(p, _)| *p == provider.id))
+            .map(|provider| {
+                let uses = |source: &&Source| used.contains(&(provider.id.as_str(), source.id.as_str()));
+                (provider, self.sources.iter().filter(uses).collect())
             })
             .collect()
     }

@@ -248,6 +248,7 @@ fn gpu_from_row(row: &csv_table::Row<'_>) -> Result<Gpu, BuildError> {
         },
         pcie_gen: row.number("pcie_gen")?.map(|g| g as u32),
         tdp_w: row.number("tdp_w")?,
+        webgpu_architecture: row.optional("webgpu_architecture").map(str::to_string),
     })
 }
 
@@ -279,6 +280,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
                 gpu.link_gbps = gpu.link_gbps.or(extra.link_gbps);
                 gpu.pcie_gen = gpu.pcie_gen.or(extra.pcie_gen);
                 gpu.tdp_w = gpu.tdp_w.or(extra.tdp_w);
+                gpu.webgpu_architecture = gpu.webgpu_architecture.take().or(extra.webgpu_architecture);
             }
             None => {
                 gpus.insert(extra.id.clone(), extra);

@@ -372,4 +372,47 @@ phrases! {
     FIELD_PROVIDERS = "Providers (ids, comma-separated)", "Proveedores (ids separados por comas)";
     FIELD_VENDOR = "GPU vendor", "Fabricante de la GPU";
     ANY = "Any", "Cualquiera";
+
+    // ---- Your GPU (issue 9) ----
+    YOUR_GPU = "Your GPU", "Tu GPU";
+    YOUR_GPU_PRIVACY = "Read in this page from what your browser already exposes; nothing is sent anywhere, and the speed test runs only when you press it.", "Se lee en esta página de lo que tu navegador ya expone; no se envía nada, y la prueba de velocidad solo se ejecuta si la pulsas.";
+    PROBE_RUNNING = "Asking the browser about your GPU…", "Preguntando al navegador por tu GPU…";
+    PROBE_NO_WEBGPU = "This browser offers no WebGPU here (a browser without WebGPU, or a page not served over https), so your GPU cannot be read: pick it below.", "Este navegador no ofrece WebGPU aquí (un navegador sin WebGPU, o una página no servida por https), así que no se puede leer tu GPU: elígela abajo.";
+    PROBE_NO_ADAPTER = "No WebGPU adapter: the browser has WebGPU but offered no GPU (blocked, or none usable). Pick your GPU below.", "Sin adaptador WebGPU: el navegador tiene WebGPU pero no ofreció ninguna GPU (bloqueada, o ninguna utilizable). Elige tu GPU abajo.";
+    PROBE_FAILED = "The browser would not describe its GPU ({detail}): pick yours below.", "El navegador no quiso describir su GPU ({detail}): elige la tuya abajo.";
+    PROBE_SOFTWARE = "Software renderer, not a GPU: the browser reports {name}, which draws on the CPU. Pick your GPU below if you have one.", "Renderizador por software, no una GPU: el navegador indica {name}, que dibuja con la CPU. Elige tu GPU abajo si tienes una.";
+    PROBE_RENDERER = "WebGL names it {name}.", "WebGL la llama {name}.";
+    PROBE_RENDERER_SOFTWARE = "WebGL draws with a software renderer, not a GPU ({name}).", "WebGL dibuja con un renderizador por software, no con una GPU ({name}).";
+    PROBE_EXACT = "Your browser reports {reported}: the {gpu} of our catalog.", "Tu navegador indica {reported}: la {gpu} de nuestro catálogo.";
+    PROBE_CANDIDATES = "Your browser reports {reported}, which could be {gpus}. Confirm yours below.", "Tu navegador indica {reported}, que podría ser {gpus}. Confirma la tuya abajo.";
+    PROBE_UNKNOWN = "Your browser reports {reported}, which matches no GPU of our catalog: pick the closest below.", "Tu navegador indica {reported}, que no coincide con ninguna GPU de nuestro catálogo: elige la más parecida abajo.";
+    PICK_GPU = "GPU to compare with renting", "GPU que comparar con alquilar";
+    PICK_NONE = "None", "Ninguna";
+    PICK_DETECTED = "(detected)", "(detectada)";
+    UNIFIED_MEMORY = "Unified memory: the {memory} are shared with the CPU and the system, and the catalog lists the largest configuration of this chip.", "Memoria unificada: los {memory} se comparten con la CPU y el sistema, y el catálogo da la mayor configuración de este chip.";
+    BENCH_BUTTON = "Measure its memory bandwidth (about 2 s)", "Medir su ancho de banda de memoria (unos 2 s)";
+    BENCH_RUNNING = "Measuring…", "Midiendo…";
+    BENCH_MEASURED = "Measured {measured} GB/s reading {size} in {ms} ms.", "Medido: {measured} GB/s leyendo {size} en {ms} ms.";
+    BENCH_DATASHEET = "The datasheet says {datasheet} GB/s.", "La ficha técnica dice {datasheet} GB/s.";
+    BENCH_USED = "The estimate uses the measurement.", "La estimación usa la medida.";
+    BENCH_NOT_USED = "A software renderer's figure: the estimate keeps the datasheet.", "Es la cifra de un renderizador por software: la estimación mantiene la ficha técnica.";
+    BENCH_FAILED = "The measurement failed: {detail}.", "La medida falló: {detail}.";
+    VERDICT_NO_FIT = "Needs {need} on one GPU; your {gpu} has {has}.", "Necesita {need} en una GPU; tu {gpu} tiene {has}.";
+    VERDICT_TRY_4BIT = "4-bit weights would fit it.", "Con pesos de 4 bits cabría.";
+    VERDICT_RENT_INSTEAD = "Or rent {offer} at {price}/h: {cost} for the job.", "O alquila {offer} a {price}/h: {cost} por el trabajo.";
+    VERDICT_RUNS = "Runs on your {gpu} at about {speed}.", "Funciona en tu {gpu} a unos {speed}.";
+    VERDICT_RENT_FASTER = "Renting {offer} is {factor}× faster at {price}/h: {cost} for the job, against {local} of electricity here.", "Alquilar {offer} es {factor}× más rápido a {price}/h: {cost} por el trabajo, frente a {local} de electricidad aquí.";
+    VERDICT_LOCAL_FASTER = "Your card is {factor}× faster than the top offer ({offer} at {price}/h): renting buys scale, not speed.", "Tu tarjeta es {factor}× más rápida que la mejor oferta ({offer} a {price}/h): alquilar da escala, no velocidad.";
+    VERDICT_SAME_SPEED = "The top offer ({offer} at {price}/h) runs at about the same speed: {cost} for the job, against {local} of electricity here.", "La mejor oferta ({offer} a {price}/h) va a una velocidad parecida: {cost} por el trabajo, frente a {local} de electricidad aquí.";
+    VERDICT_NO_SPEED = "It fits your {gpu}, but its speed cannot be estimated: {reason}.", "Cabe en tu {gpu}, pero no se puede estimar su velocidad: {reason}.";
+    VERDICT_LOAD_SHARE = "One card serves about {percent}% of the stated requests.", "Una tarjeta atiende alrededor del {percent}% de las peticiones indicadas.";
+    ELECTRICITY = "{price}/h of electricity ({watts} W at {rate}/kWh)", "{price}/h de electricidad ({watts} W a {rate}/kWh)";
+    ELECTRICITY_UNKNOWN = "no power figure for this GPU: electricity not counted", "sin dato de consumo para esta GPU: no se cuenta la electricidad";
+    SEGMENT_CONSUMER = "Desktop cards", "Tarjetas de escritorio";
+    SEGMENT_LAPTOP = "Laptops", "Portátiles";
+    SEGMENT_APPLE = "Apple M-series", "Apple serie M";
+    SEGMENT_WORKSTATION = "Workstation cards", "Tarjetas de estación de trabajo";
+    SEGMENT_DATACENTER = "Datacenter cards", "Tarjetas de centro de datos";
+    LOCAL_FITS = "fits", "cabe";
+    LOCAL_DOES_NOT_FIT = "doesn't fit", "no cabe";
 }

@@ -53,7 +53,8 @@ fn costed(workload: &Workload, offer: &Offer, provider: &Provider, spot: bool) -
     let gpu = catalog.gpu(&offer.gpu).unwrap();
     let sized = fit(workload, &model, gpu, offer.gpu_count).unwrap();
     let timed = speed(workload, &model, gpu, offer.gpu_count, &sized).unwrap();
-    cost(workload, &model, &sized.memory, &timed, offer, Some(provider), spot).unwrap()
+    let startup_s = rented_startup_s(workload, &model);
+    cost(workload, &model, &sized.memory, &timed, offer, Some(provider), spot, startup_s).unwrap()
 }
 
 #[test]

@@ -152,6 +152,18 @@ impl Speed {
         .collect()
     }
 
+    /// Seconds per unit of work, the figure speeds compare by (smaller is
+    /// faster): per token each request sees while decoding, per trained
+    /// token, per image, per clip, per second of audio.
+    pub fn seconds_per_unit(&self) -> Option<f64> {
+        self.decode_tokens_per_s
+            .or(self.train_tokens_per_s)
+            .map(|rate| 1.0 / rate)
+            .or(self.seconds_per_image)
+            .or(self.seconds_per_clip)
+            .or(self.realtime_factor)
+    }
+
     /// The figure that matters most for the task: decode speed and
     /// throughput for serving, tokens/s for training, seconds per image or
     /// clip, the real-time factor for audio. Three significant figures or so.
