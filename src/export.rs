@@ -1,52 +1,117 @@
 //! The ranked offers as JSON and CSV: what `whichgpu rank --json` prints
 //! and what the page's export buttons download.
 
+use crate::engine::cost::Unit;
+use crate::engine::ranking::Badge;
+use crate::engine::speed::Speed;
 use crate::engine::{Offer, RankedOffer, Report, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Phrase};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 /// The region a row names: the first one matching the region filter, or
 /// the first listed.
-fn region_of(offer: &Offer, filter: &str) -> Option<String> {
+fn region_of<'a>(offer: &'a Offer, filter: &str) -> Option<&'a str> {
     let wanted = filter.to_lowercase();
-    offer.regions.iter().find(|r| r.to_lowercase().contains(&wanted)).or(offer.regions.first()).cloned()
+    offer.regions.iter().find(|r| r.to_lowercase().contains(&wanted)).or(offer.regions.first()).map(String::as_str)
 }
 
-/// One result row as JSON.
-pub fn row_json(ranked: &RankedOffer, snapshot: &Snapshot, region_filter: &str) -> Value {
+/// One result row as `rank --json` prints it and the page exports it; keys
+/// in alphabetical order, as they always were.
+#[derive(Debug, Serialize)]
+pub struct ResultRow<'a> {
+    badges: &'a [Badge],
+    billed_hours: Option<f64>,
+    cost_per_unit: Option<f64>,
+    egress_cost: Option<f64>,
+    gpu: &'a str,
+    gpu_count: u32,
+    gpu_hours: Option<f64>,
+    instance: &'a str,
+    instances: Option<u32>,
+    job_cost: Option<f64>,
+    job_hours: Option<f64>,
+    max_concurrency: Option<u32>,
+    monthly_cost: Option<f64>,
+    pareto: bool,
+    price_per_hour: f64,
+    provider: &'a str,
+    region: Option<&'a str>,
+    regions: &'a [String],
+    speed: Option<&'a Speed>,
+    spot: bool,
+    storage_cost: Option<f64>,
+    unit: Option<Unit>,
+    vram_gb: f64,
+}
+
+/// One result row.
+pub fn row_json<'a>(ranked: &'a RankedOffer, snapshot: &'a Snapshot, region_filter: &str) -> ResultRow<'a> {
     let offer = &snapshot.offers[ranked.offer];
     let cost = ranked.cost.as_ref();
-    json!({
-        "provider": offer.provider,
-        "instance": offer.instance,
-        "region": region_of(offer, region_filter),
-        "regions": offer.regions,
-        "gpu": offer.gpu,
-        "gpu_count": offer.gpu_count,
-        "vram_gb": offer.vram_gb,
-        "spot": ranked.spot,
-        "price_per_hour": ranked.price_per_hour,
-        "instances": cost.map(|c| c.instances),
-        "job_hours": cost.map(|c| c.job_hours),
-        "billed_hours": cost.map(|c| c.billed_hours),
-        "job_cost": cost.map(|c| c.job_cost),
-        "monthly_cost": cost.map(|c| c.monthly_cost),
-        "storage_cost": cost.and_then(|c| c.storage_cost),
-        "egress_cost": cost.and_then(|c| c.egress_cost),
-        "gpu_hours": cost.map(|c| c.gpu_hours),
-        "cost_per_unit": cost.map(|c| c.cost_per_unit),
-        "unit": cost.map(|c| c.unit),
-        "badges": ranked.badges,
-        "pareto": ranked.pareto,
-        "max_concurrency": ranked.max_concurrency,
-        "speed": ranked.speed,
-    })
+    ResultRow {
+        badges: &ranked.badges,
+        billed_hours: cost.map(|c| c.billed_hours),
+        cost_per_unit: cost.map(|c| c.cost_per_unit),
+        egress_cost: cost.and_then(|c| c.egress_cost),
+        gpu: &offer.gpu,
+        gpu_count: offer.gpu_count,
+        gpu_hours: cost.map(|c| c.gpu_hours),
+        instance: &offer.instance,
+        instances: cost.map(|c| c.instances),
+        job_cost: cost.map(|c| c.job_cost),
+        job_hours: cost.map(|c| c.job_hours),
+        max_concurrency: ranked.max_concurrency,
+        monthly_cost: cost.map(|c| c.monthly_cost),
+        pareto: ranked.pareto,
+        price_per_hour: ranked.price_per_hour,
+        provider: &offer.provider,
+        region: region_of(offer, region_filter),
+        regions: &offer.regions,
+        speed: ranked.speed.as_deref(),
+        spot: ranked.spot,
+        storage_cost: cost.and_then(|c| c.storage_cost),
+        unit: cost.map(|c| c.unit),
+        vram_gb: offer.vram_gb,
+    }
 }
 
-/// The first `top` rows as JSON.
-pub fn results_json(report: &Report, snapshot: &Snapshot, region_filter: &str, top: usize) -> Vec<Value> {
+/// The first `top` rows.
+pub fn results_json<'a>(
+    report: &'a Report,
+    snapshot: &'a Snapshot,
+    region_filter: &str,
+    top: usize,
+) -> Vec<ResultRow<'a>> {
     report.results.iter().take(top).map(|ranked| row_json(ranked, snapshot, region_filter)).collect()
+}
+
+/// The snapshot a download came from.
+#[derive(Debug, Serialize)]
+struct SnapshotSummary<'a> {
+    date: &'a str,
+    offers: usize,
+}
+
+/// The page's JSON download: every row as `rank --json` prints it, the
+/// objective, the advice and the snapshot (keys in alphabetical order).
+#[derive(Debug, Serialize)]
+struct Download<'a> {
+    advice: &'a [crate::text::Msg],
+    objective: crate::engine::Objective,
+    results: Vec<ResultRow<'a>>,
+    snapshot: SnapshotSummary<'a>,
+}
+
+/// The page's JSON download of `report`.
+pub fn download_json(report: &Report, snapshot: &Snapshot) -> String {
+    let download = Download {
+        advice: &report.advice,
+        objective: report.objective,
+        results: results_json(report, snapshot, "", usize::MAX),
+        snapshot: SnapshotSummary { date: &snapshot.snapshot_date, offers: snapshot.offers.len() },
+    };
+    serde_json::to_string_pretty(&download).unwrap_or_default()
 }
 
 /// A row's whole story in (label, value) pairs in `lang`, for the page's
@@ -181,9 +246,19 @@ mod tests {
         assert!(costed * 10 > rows.len() * 9, "{costed} of {}", rows.len());
         assert_eq!(rows.iter().filter(|r| &r[unit] == "1,000 images").count(), costed);
         assert_eq!(field("a,b \"c\""), "\"a,b \"\"c\"\"\"");
-        let json = results_json(&report, &snapshot, "", 3);
-        assert_eq!(json.len(), 3);
+        let json = serde_json::to_value(results_json(&report, &snapshot, "", 3)).unwrap();
+        assert_eq!(json.as_array().unwrap().len(), 3);
         assert_eq!(json[0]["unit"], "thousand_images");
+        // Keys in alphabetical order, as `rank --json` always printed them.
+        let keys: Vec<&String> = json[0].as_object().unwrap().keys().collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        // The page's download holds every row, the objective and the snapshot.
+        let download: serde_json::Value = serde_json::from_str(&download_json(&report, &snapshot)).unwrap();
+        assert_eq!(download["results"].as_array().unwrap().len(), report.results.len());
+        assert_eq!(download["snapshot"]["offers"], snapshot.offers.len());
+        assert_eq!(download["objective"], serde_json::to_value(report.objective).unwrap());
     }
 
     #[test]

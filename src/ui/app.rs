@@ -3,7 +3,9 @@
 
 use super::offers_table::Ranked;
 use super::snapshot_loader::load_snapshot;
+use super::your_gpu::{Detected, YourGpu};
 use super::{clipboard, document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
 use crate::text::{phrases, Arg, Lang};
@@ -46,6 +48,22 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let embed = decoded.embed;
     // The offer the link points at, and then the one the user selects.
     let selected_offer = RwSignal::new(decoded.offer);
+    // "Your GPU": the one the visitor chose (URL `mygpu`), what the probe
+    // found, and a bandwidth measured on request.
+    let my_gpu = RwSignal::new(decoded.my_gpu);
+    let detected = RwSignal::new(None::<Detected>);
+    let measured = RwSignal::new(None);
+    let compared = Signal::derive(move || {
+        my_gpu.get().or_else(|| detected.with(|d| d.as_ref().and_then(|d| d.exact().map(String::from))))
+    });
+    // A measurement times this machine's GPU, so it applies only when the
+    // probe found real hardware.
+    let measured_gbps = move || {
+        let hardware = detected.with(|d| d.as_ref().is_some_and(Detected::hardware));
+        measured.with(|m: &Option<Result<super::gpu_probe::Bandwidth, String>>| {
+            m.as_ref().and_then(|r| r.as_ref().ok()).filter(|_| hardware).map(|b| b.bytes_per_s / 1e9)
+        })
+    };
     let workload = RwSignal::new(decoded.workload);
     // The language the link or the switcher chose; else the browser's.
     let chosen = RwSignal::new(decoded.lang);
@@ -55,8 +73,11 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // costs a millisecond or two per call, and Chromium limits how often a
     // page may call it, so typing does not pay for it per keystroke.
     // The page's query: the workload, the selected offer and the language.
-    let page_query =
-        move || workload.with(|w| selected_offer.with(|o| url_codec::encode_link(w, o.as_ref(), chosen.get())));
+    let page_query = move || {
+        workload.with(|w| {
+            selected_offer.with(|o| my_gpu.with(|g| url_codec::encode_link(w, o.as_ref(), g.as_deref(), chosen.get())))
+        })
+    };
     let latest_query = StoredValue::new(0_u64);
     Effect::new(move |_| {
         let query = page_query();
@@ -226,7 +247,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 .into_any()
                         }
                         Some(Ok(snapshot)) => {
-                            let (info, table_snapshot) = (snapshot.clone(), snapshot.clone());
+                            let (info, table_snapshot, local_snapshot) = (snapshot.clone(), snapshot.clone(), snapshot.clone());
                             let ranked = Memo::new(move |_| {
                                 workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot)))
                                     .map(|report| Ranked(Arc::new(report)))
@@ -234,20 +255,35 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             });
                             // The table stays while rankings succeed and follows each one.
                             let current = Memo::new(move |_| ranked.with(|r| r.as_ref().ok().cloned()));
+                            // The workload on the visitor's GPU: a derived signal,
+                            // computed where it is read (about a tenth of a millisecond).
+                            let local = Signal::derive(move || {
+                                let gpu = compared.get()?;
+                                let Ranked(report) = current.get()?;
+                                Some(workload.with(|w| {
+                                    run_locally(w, catalog, &local_snapshot, &report, &gpu, measured_gbps())
+                                        .map_err(|e| e.message())
+                                }))
+                            });
+                            let local_row = Signal::derive(move || local.get().and_then(Result::ok));
                             let ranking_works = Memo::new(move |_| current.with(Option::is_some));
                             let table = move || {
                                 ranking_works.get().then(|| {
                                     let report = Signal::derive(move || current.get().unwrap_or_else(Ranked::none));
-                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report compact=embed.is_some() selected_offer=selected_offer /> }
+                                    view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report compact=embed.is_some() selected_offer=selected_offer local=local_row /> }
                                 })
                             };
                             let failure = move || {
                                 ranked.with(|r| r.as_ref().err().map(|e| e.render(lang)))
                                     .map(|message| view! { <p role="alert" class="error">{message}</p> })
                             };
+                            let your_gpu = embed.is_none().then(|| view! {
+                                <YourGpu catalog=catalog chosen=my_gpu detected=detected measured=measured compared=compared run=local />
+                            });
                             view! {
                                 {failure}
                                 {table}
+                                {your_gpu}
                                 <SnapshotInfo snapshot=info />
                             }
                                 .into_any()

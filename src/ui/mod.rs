@@ -3,7 +3,7 @@
 //! `timing` (User Timing marks for benchmarks), `download` (files),
 //! `document` (the browser's languages, the page's language and title),
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
-//! page).
+//! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU).
 
 mod app;
 mod clipboard;
@@ -11,6 +11,7 @@ mod cost_chart;
 mod document;
 mod download;
 mod embed_host;
+mod gpu_probe;
 mod memory_bar;
 mod offers_table;
 mod snapshot_info;
@@ -18,6 +19,7 @@ pub mod snapshot_loader;
 mod timing;
 pub mod url_state;
 mod workload_form;
+mod your_gpu;
 
 pub use app::{use_lang, App};
 pub use memory_bar::MemoryBar;

@@ -4,6 +4,7 @@
 //! table (issue 7: an update within a frame).
 
 use super::cost_chart::{CostChart, CostChartProps};
+use crate::engine::local_run::LocalRun;
 use crate::engine::{Catalog, RankedOffer, Report, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Msg, Phrase};
@@ -64,7 +65,7 @@ struct RowText {
     total: String,
     per_unit: String,
     pareto: bool,
-    badges: Vec<&'static str>,
+    badges: Vec<String>,
 }
 
 impl RowText {
@@ -99,7 +100,7 @@ impl RowText {
                 msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
             }),
             pareto: ranked.pareto,
-            badges: ranked.badges.iter().map(|b| lang.t(b.label())).collect(),
+            badges: ranked.badges.iter().map(|b| lang.t(b.label()).to_string()).collect(),
         }
     }
 }
@@ -120,6 +121,10 @@ pub fn OffersTable(
     /// of the chart sets it, and each ranking shows its row.
     #[prop(optional)]
     selected_offer: Option<RwSignal<Option<OfferRef>>>,
+    /// The workload on the visitor's own GPU ("Your GPU"), shown as the
+    /// first row, outside the ranking.
+    #[prop(optional, into)]
+    local: Option<Signal<Option<LocalRun>>>,
 ) -> impl IntoView {
     let lang = super::use_lang();
     let total = snapshot.offers.len();
@@ -272,32 +277,7 @@ pub fn OffersTable(
                 // The other cells in one update: a new ranking rewrites
                 // their text in place (one reactive step per row, not one
                 // per cell).
-                {move || {
-                    text.get().map(|t| {
-                        let pareto = t.pareto.then(|| {
-                            view! { <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span> }
-                        });
-                        let badges = t.badges.iter().map(|badge| view! { <span class="badge">{*badge}</span> }).collect_view();
-                        view! {
-                            <td>{t.instance}</td>
-                            <td>{t.gpus}</td>
-                            <td class="num">{t.vram}</td>
-                            <td title=t.regions_title>{t.regions}</td>
-                            <td class="num" data-testid="offer-price">
-                                {t.price}
-                                {t.spot.then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
-                            </td>
-                            <td class="speed" data-testid="offer-speed">
-                                {t.speed}
-                                {t.bound.map(|bound| view! { <span class="bound">{bound}</span> })}
-                            </td>
-                            <td class="num" data-testid="offer-job">{t.job}<span class="bound">{t.billed}</span></td>
-                            <td class="num" data-testid="offer-cost">{t.total}</td>
-                            <td class="num" data-testid="offer-unit-cost">{t.per_unit}</td>
-                            <td class="badges">{pareto}{badges}</td>
-                        }
-                    })
-                }}
+                {move || text.get().map(|t| cells(t, lang))}
             </tr>
             <Show when=is_open>
                 <tr class="details" data-testid="row-details">
@@ -309,6 +289,18 @@ pub fn OffersTable(
         }
     };
     let rows = view! { <For each=places key=|place| *place children=render_row /> };
+    // "Your GPU" leads the rows, outside the ranking and its pages.
+    let local_row = move || {
+        local.and_then(|run| run.get()).map(|run| {
+            let text = local_text(&run, catalog, lang);
+            view! {
+                <tr class="local" data-testid="local-row">
+                    <td><strong>{text.provider.clone()}</strong></td>
+                    {cells(text, lang)}
+                </tr>
+            }
+        })
+    };
     let pager = move || {
         let pages = pages();
         (pages > 1 && !compact).then(|| {
@@ -401,16 +393,7 @@ pub fn OffersTable(
     let csv_snapshot = Arc::clone(&snapshot);
     let csv = move || crate::export::results_csv(&report.get_untracked().0, &csv_snapshot);
     let json_snapshot = Arc::clone(&snapshot);
-    let json = move || {
-        let Ranked(report) = report.get_untracked();
-        serde_json::to_string_pretty(&serde_json::json!({
-            "snapshot": {"date": json_snapshot.snapshot_date, "offers": json_snapshot.offers.len()},
-            "objective": report.objective,
-            "results": crate::export::results_json(&report, &json_snapshot, "", usize::MAX),
-            "advice": report.advice,
-        }))
-        .unwrap_or_default()
-    };
+    let json = move || crate::export::download_json(&report.get_untracked().0, &json_snapshot);
     let excluded_count = move || report.with(|r| r.0.excluded.len());
     let opened = RwSignal::new(false);
     let excluded_snapshot = Arc::clone(&snapshot);
@@ -418,12 +401,16 @@ pub fn OffersTable(
     // when the list is opened (hundreds of reasons to word).
     let excluded = move || {
         let Ranked(report) = report.get();
-        let mut groups: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
+        // A few dozen reasons at most: a list is enough to group them.
+        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         for exclusion in &report.excluded {
-            groups.entry(exclusion.reason.render(lang)).or_default().push(exclusion.offer);
+            let reason = exclusion.reason.render(lang);
+            match groups.iter_mut().find(|(said, _)| *said == reason) {
+                Some((_, offers)) => offers.push(exclusion.offer),
+                None => groups.push((reason, vec![exclusion.offer])),
+            }
         }
-        let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().collect();
-        groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+        crate::short_lists::sort_short_by(&mut groups, |a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
         groups
             .into_iter()
             .map(|(reason, offers)| {
@@ -510,7 +497,7 @@ pub fn OffersTable(
                     <th scope="col">{lang.t(&phrases::COLUMN_NOTES)}</th>
                 </tr>
             </thead>
-            <tbody>{rows}</tbody>
+            <tbody>{local_row}{rows}</tbody>
         </table>
         </div>
         {pager}
@@ -530,6 +517,65 @@ pub fn OffersTable(
         </p>
         {excluded_section}
         {speed_note}
+    }
+}
+
+/// A row's cells after the first, from its words.
+fn cells(t: RowText, lang: Lang) -> impl IntoView {
+    let pareto = t.pareto.then(|| {
+        view! { <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span> }
+    });
+    let badges = t.badges.into_iter().map(|badge| view! { <span class="badge">{badge}</span> }).collect_view();
+    view! {
+        <td>{t.instance}</td>
+        <td>{t.gpus}</td>
+        <td class="num">{t.vram}</td>
+        <td title=t.regions_title>{t.regions}</td>
+        <td class="num" data-testid="offer-price">
+            {t.price}
+            {t.spot.then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
+        </td>
+        <td class="speed" data-testid="offer-speed">
+            {t.speed}
+            {t.bound.map(|bound| view! { <span class="bound">{bound}</span> })}
+        </td>
+        <td class="num" data-testid="offer-job">{t.job}<span class="bound">{t.billed}</span></td>
+        <td class="num" data-testid="offer-cost">{t.total}</td>
+        <td class="num" data-testid="offer-unit-cost">{t.per_unit}</td>
+        <td class="badges">{pareto}{badges}</td>
+    }
+}
+
+/// The visitor's own GPU as a row: electricity for a price, and whether
+/// the workload fits, like any offer.
+fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
+    let gpu = catalog.gpu(&run.gpu).ok();
+    let name = gpu.map_or(run.gpu.clone(), |g| g.name.clone());
+    let dash = || String::from("–");
+    let cost = run.cost.as_ref();
+    let fit = if run.fits {
+        lang.t(&phrases::LOCAL_FITS).to_string()
+    } else {
+        let short = msg!(phrases::FIT_NEEDS, need = Arg::Bytes(run.need_bytes), has = Arg::Bytes(run.usable_bytes));
+        format!("{}: {}", lang.t(&phrases::LOCAL_DOES_NOT_FIT), short.render(lang))
+    };
+    RowText {
+        provider: lang.t(&phrases::YOUR_GPU).to_string(),
+        gpus: msg!(phrases::GPU_COUNT, count = 1, gpu = name.clone()).render(lang),
+        instance: name,
+        vram: gpu.map_or_else(dash, |g| format!("{} GB", lang.number(g.vram_gb, 0))),
+        regions: dash(),
+        regions_title: super::your_gpu::electricity(run, lang),
+        price: lang.usd(run.price_per_hour),
+        speed: run.speed.as_ref().and_then(|s| s.headline()).map_or_else(dash, |h| h.render(lang)),
+        bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
+        job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
+        total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
+        per_unit: cost.map_or_else(dash, |c| {
+            msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
+        }),
+        badges: vec![fit],
+        ..RowText::default()
     }
 }
 
@@ -561,21 +607,12 @@ impl Column {
     }
 
     /// The figure sorted on, smaller first; speed as time per unit of work
-    /// (seconds per token for each request, per trained token, per image,
-    /// per clip, per second of audio), so faster sorts first.
+    /// (`Speed::seconds_per_unit`), so faster sorts first.
     fn key(self, row: &crate::engine::RankedOffer) -> Option<f64> {
         let cost = row.cost.as_ref();
         match self {
             Column::Price => Some(row.price_per_hour),
-            Column::Speed => {
-                let s = row.speed.as_ref()?;
-                s.decode_tokens_per_s
-                    .or(s.train_tokens_per_s)
-                    .map(|rate| 1.0 / rate)
-                    .or(s.seconds_per_image)
-                    .or(s.seconds_per_clip)
-                    .or(s.realtime_factor)
-            }
+            Column::Speed => row.speed.as_ref()?.seconds_per_unit(),
             Column::JobTime => cost.map(|c| c.job_hours),
             Column::JobCost => cost.map(|c| c.job_cost),
             Column::PerUnit => cost.map(|c| c.cost_per_unit),
