@@ -409,3 +409,24 @@ fn url_prints_the_canonical_share_link_for_docs() {
     assert_fails_with(&["url", "--config", "conc=-3&model=llama-3.1-70b"], "conc: -3 is out of range");
     assert_fails_with(&["url", "--config", "wq=fp7"], "wq: unknown precision \"fp7\"");
 }
+
+#[test]
+fn rank_compares_the_visitors_gpu_with_renting() {
+    // The same verdict the page's "Your GPU" shows, in text and as `local`.
+    let output = whichgpu(&["rank", "--config", "model=llama-3.1-8b&mygpu=rtx_4090", "--top", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let verdict = text.lines().last().unwrap();
+    assert!(verdict.starts_with("your GPU (rtx_4090): Runs on your GeForce RTX 4090"), "{verdict}");
+    let output = whichgpu(&["rank", "--config", "model=llama-3.1-70b&mygpu=rtx_4090", "--top", "1", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let local = &json["local"];
+    assert_eq!((local["gpu"].as_str(), local["fits"].as_bool()), (Some("rtx_4090"), Some(false)));
+    // gpus.csv: 450 W at the default $0.16/kWh.
+    assert!((local["price_per_hour"].as_f64().unwrap() - 0.072).abs() < 1e-9);
+    assert!(local["verdict"][0].as_str().unwrap().starts_with("Needs "), "{local}");
+    // Without `mygpu` there is no comparison.
+    let output = whichgpu(&["rank", "--config", "model=llama-3.1-8b", "--top", "1", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(json["local"].is_null());
+}

@@ -216,7 +216,8 @@ pub fn OffersTable(
             }
         }
     });
-    let pages = move || rows_listed().div_ceil(PAGE_ROWS).max(1);
+    // A memo: the pager is drawn again only when the number of pages changes.
+    let pages = Memo::new(move |_| rows_listed().div_ceil(PAGE_ROWS).max(1));
     // The places on this page; each keeps its `<tr>` across rankings.
     let shown = if compact { COMPACT_ROWS } else { PAGE_ROWS };
     let places = move || {
@@ -274,10 +275,9 @@ pub fn OffersTable(
                     " "
                     <span class="provider">{move || text.with(|t| t.as_ref().map(|t| t.provider.clone()))}</span>
                 </td>
-                // The other cells in one update: a new ranking rewrites
-                // their text in place (one reactive step per row, not one
-                // per cell).
-                {move || text.get().map(|t| cells(t, lang))}
+                // The other cells are built once; a new ranking rewrites
+                // their text in place.
+                {cells(text.into(), lang)}
             </tr>
             <Show when=is_open>
                 <tr class="details" data-testid="row-details">
@@ -289,20 +289,24 @@ pub fn OffersTable(
         }
     };
     let rows = view! { <For each=places key=|place| *place children=render_row /> };
-    // "Your GPU" leads the rows, outside the ranking and its pages.
-    let local_row = move || {
-        local.and_then(|run| run.get()).map(|run| {
-            let text = local_text(&run, catalog, lang);
-            view! {
-                <tr class="local" data-testid="local-row">
-                    <td><strong>{text.provider.clone()}</strong></td>
-                    {cells(text, lang)}
-                </tr>
-            }
-        })
-    };
+    // "Your GPU" leads the rows, outside the ranking and its pages, while a
+    // GPU is compared; its cells then follow each ranking like the others.
+    let local_row = local.map(|run| {
+        let shown = Memo::new(move |_| run.with(Option::is_some));
+        move || {
+            shown.get().then(|| {
+                let text = Signal::derive(move || run.with(|r| r.as_ref().map(|r| local_text(r, catalog, lang))));
+                view! {
+                    <tr class="local" data-testid="local-row">
+                        <td><strong>{lang.t(&phrases::YOUR_GPU)}</strong></td>
+                        {cells(text, lang)}
+                    </tr>
+                }
+            })
+        }
+    });
     let pager = move || {
-        let pages = pages();
+        let pages = pages.get();
         (pages > 1 && !compact).then(|| {
             let range = move || {
                 let first = page.get() * PAGE_ROWS;
@@ -520,29 +524,40 @@ pub fn OffersTable(
     }
 }
 
-/// A row's cells after the first, from its words.
-fn cells(t: RowText, lang: Lang) -> impl IntoView {
-    let pareto = t.pareto.then(|| {
-        view! { <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span> }
-    });
-    let badges = t.badges.into_iter().map(|badge| view! { <span class="badge">{badge}</span> }).collect_view();
+/// A row's cells after the first. The elements are built once and only
+/// their text follows `text`: rebuilding elements would rewrite every
+/// attribute (Leptos' erased components rebuild attributes wholesale), so
+/// an edit costs text changes (issue 7: an update within a frame).
+fn cells(text: Signal<Option<RowText>>, lang: Lang) -> impl IntoView {
+    // One closure type for every text, so one compiled copy (issue 7's size budget).
+    let field = move |get: fn(&RowText) -> String| move || text.with(|t| t.as_ref().map(get).unwrap_or_default());
+    // Tags and badges change less often than the row: their spans are
+    // drawn again only when they change.
+    let flag = move |get: fn(&RowText) -> bool| Memo::new(move |_| text.with(|t| t.as_ref().is_some_and(get)));
+    let (spot, pareto) = (flag(|t| t.spot), flag(|t| t.pareto));
+    let badges = Memo::new(move |_| text.with(|t| t.as_ref().map(|t| t.badges.clone()).unwrap_or_default()));
     view! {
-        <td>{t.instance}</td>
-        <td>{t.gpus}</td>
-        <td class="num">{t.vram}</td>
-        <td title=t.regions_title>{t.regions}</td>
+        <td>{field(|t| t.instance.clone())}</td>
+        <td>{field(|t| t.gpus.clone())}</td>
+        <td class="num">{field(|t| t.vram.clone())}</td>
+        <td title=field(|t| t.regions_title.clone())>{field(|t| t.regions.clone())}</td>
         <td class="num" data-testid="offer-price">
-            {t.price}
-            {t.spot.then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
+            {field(|t| t.price.clone())}
+            {move || spot.get().then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
         </td>
         <td class="speed" data-testid="offer-speed">
-            {t.speed}
-            {t.bound.map(|bound| view! { <span class="bound">{bound}</span> })}
+            {field(|t| t.speed.clone())}
+            <span class="bound">{field(|t| t.bound.unwrap_or_default().to_string())}</span>
         </td>
-        <td class="num" data-testid="offer-job">{t.job}<span class="bound">{t.billed}</span></td>
-        <td class="num" data-testid="offer-cost">{t.total}</td>
-        <td class="num" data-testid="offer-unit-cost">{t.per_unit}</td>
-        <td class="badges">{pareto}{badges}</td>
+        <td class="num" data-testid="offer-job">{field(|t| t.job.clone())}<span class="bound">{field(|t| t.billed.clone())}</span></td>
+        <td class="num" data-testid="offer-cost">{field(|t| t.total.clone())}</td>
+        <td class="num" data-testid="offer-unit-cost">{field(|t| t.per_unit.clone())}</td>
+        <td class="badges">
+            {move || pareto.get().then(|| view! {
+                <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span>
+            })}
+            {move || badges.get().into_iter().map(|badge| view! { <span class="badge">{badge}</span> }).collect_view()}
+        </td>
     }
 }
 
