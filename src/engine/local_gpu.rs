@@ -93,9 +93,14 @@ const FILLER_WORDS: [&str; 16] = [
 impl AdapterReport {
     /// The most specific name the browser gave, for display: the GPU named in the renderer string
     /// (e.g. "NVIDIA GeForce RTX 4090" out of the ANGLE wrapper), else description, else device, else
-    /// "vendor architecture"; `None` when everything is empty.
+    /// "vendor architecture"; `None` when everything is empty. A software WebGL renderer is skipped
+    /// when WebGPU describes its own adapter.
     pub fn display_name(&self) -> Option<String> {
-        if let Some(named) = self.renderer.as_deref().and_then(NamedGpu::parse) {
+        let webgpu_said = [&self.vendor, &self.architecture, &self.device, &self.description]
+            .iter()
+            .any(|field| !field.trim().is_empty());
+        let renderer = self.renderer.as_deref().filter(|r| !(webgpu_said && software(r)));
+        if let Some(named) = renderer.and_then(NamedGpu::parse) {
             return Some(if named.masked { format!("{}, or similar", named.name) } else { named.name });
         }
         let vendor_architecture = format!("{} {}", self.vendor.trim(), self.architecture.trim());
@@ -103,16 +108,22 @@ impl AdapterReport {
         names.iter().find(|name| !name.is_empty()).map(|name| name.to_string())
     }
 
+    /// A software renderer, by WebGPU's own fields; WebGL's renderer counts
+    /// only when WebGPU said nothing. A browser may run WebGL on SwiftShader
+    /// (a blocklisted driver, headless Chromium) while WebGPU has the card.
     fn is_software(&self) -> bool {
         let fields = [&self.vendor, &self.architecture, &self.device, &self.description];
-        let mut text = fields.map(|field| field.as_str()).join(" ");
-        text.push(' ');
-        text.push_str(self.renderer.as_deref().unwrap_or_default());
-        let text = text.to_ascii_lowercase();
+        let webgpu = fields.map(|field| field.as_str()).join(" ");
         self.is_fallback
-            || SOFTWARE_RENDERERS.iter().any(|name| text.contains(name))
-            || words(&text).any(|word| word == "warp")
+            || software(&webgpu)
+            || (webgpu.trim().is_empty() && self.renderer.as_deref().is_some_and(software))
     }
+}
+
+/// Whether `text` names a software renderer.
+fn software(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    SOFTWARE_RENDERERS.iter().any(|name| text.contains(name)) || words(&text).any(|word| word == "warp")
 }
 
 /// Maps a report to catalog GPUs.
@@ -120,7 +131,8 @@ pub fn identify(report: &AdapterReport, catalog: &Catalog) -> Identification {
     if report.is_software() {
         return Identification::Software;
     }
-    let renderer = report.renderer.as_deref().unwrap_or_default();
+    // A software WebGL renderer names no card.
+    let renderer = report.renderer.as_deref().filter(|r| !software(r)).unwrap_or_default();
     let named: Vec<NamedGpu> =
         [renderer, &report.description, &report.device].into_iter().filter_map(NamedGpu::parse).collect();
     if let Some(found) = named.iter().filter(|gpu| !gpu.masked).find_map(|gpu| by_name(&gpu.name, catalog)) {
@@ -323,13 +335,19 @@ fn by_architecture(vendor: &str, architecture: &str, catalog: &Catalog) -> Ident
     }
 }
 
-/// A visitor's browser runs on a desktop, laptop, workstation or Mac far more
-/// often than on a datacenter part; within each, larger memory first.
+/// A visitor's browser runs on a desktop card far more often than on a
+/// laptop, a Mac, a workstation card or a datacenter part, in that order
+/// (gpus.csv `segment`); within each, larger memory first.
 fn most_likely_first(mut gpus: Vec<&Gpu>) -> Identification {
-    let datacenter = |gpu: &Gpu| gpu.segment.as_deref() == Some("datacenter");
-    crate::short_lists::sort_short_by(&mut gpus, |a, b| {
-        datacenter(a).cmp(&datacenter(b)).then(b.vram_gb.total_cmp(&a.vram_gb))
-    });
+    let rank = |gpu: &Gpu| match gpu.segment.as_deref() {
+        Some("consumer") => 0,
+        Some("laptop") => 1,
+        Some("apple") => 2,
+        Some("workstation") => 3,
+        Some("datacenter") => 5,
+        _ => 4,
+    };
+    crate::short_lists::sort_short_by(&mut gpus, |a, b| rank(a).cmp(&rank(b)).then(b.vram_gb.total_cmp(&a.vram_gb)));
     Identification::Candidates(gpus.into_iter().map(|gpu| gpu.id.clone()).collect())
 }
 

@@ -136,3 +136,87 @@ test('with WebGPU on SwiftShader the page names a software renderer and measures
   assert.deepEqual(app.consoleErrors, []);
   await context.close();
 });
+
+/**
+ * Opens the page with `navigator.gpu` replaced before the app starts: the
+ * paths real headless Chromium cannot show (no WebGPU at all, a refusal,
+ * a named card, a bare vendor and architecture).
+ */
+async function withGpu(install, arg = null, query = '?model=llama-3.1-8b') {
+  const context = await env.browser.newContext();
+  await context.addInitScript(install, arg);
+  const page = await context.newPage();
+  const app = new WhichGpuPage(page);
+  await page.goto(env.server.url + query);
+  await app.waitForResults();
+  return app;
+}
+
+/** Installs a stand-in adapter with this `info`, WebGPU's default limits and shader-f16. */
+const fakeAdapter = (info) => {
+  Object.defineProperty(Navigator.prototype, 'gpu', {
+    configurable: true,
+    get: () => ({
+      requestAdapter: async () => ({
+        info: { vendor: '', architecture: '', device: '', description: '', isFallbackAdapter: false, ...info },
+        limits: { maxBufferSize: 268435456, maxStorageBufferBindingSize: 134217728 },
+        features: new Set(['shader-f16']),
+      }),
+    }),
+  });
+};
+
+test('without navigator.gpu (a browser without WebGPU) the page says so', async () => {
+  const app = await withGpu(() => {
+    delete Navigator.prototype.gpu;
+  });
+  assert.equal(await app.page.evaluate(() => 'gpu' in navigator), false);
+  assert.match(await probed(app), /^This browser offers no WebGPU here/);
+  assert.equal(await app.page.getByTestId('measure-bandwidth').isVisible(), false);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
+test('a refused requestAdapter() is reported in the browser\'s words', async () => {
+  const app = await withGpu(() => {
+    Object.defineProperty(Navigator.prototype, 'gpu', {
+      configurable: true,
+      get: () => ({ requestAdapter: () => Promise.reject(new Error('adapter blocked by policy')) }),
+    });
+  });
+  assert.match(await probed(app), /^The browser would not describe its GPU \(adapter blocked by policy\)/);
+  await app.page.context().close();
+});
+
+test('an adapter that names its card is compared at once, without a choice in the link', async () => {
+  const app = await withGpu(fakeAdapter, { vendor: 'nvidia', architecture: 'lovelace', description: 'NVIDIA GeForce RTX 4090' });
+  assert.match(await probed(app), /^Your browser reports NVIDIA GeForce RTX 4090: the GeForce RTX 4090 .* of our catalog\./);
+  await app.page.getByTestId('local-verdict').getByText(/^Runs on your GeForce RTX 4090/).waitFor();
+  assert.equal(await app.page.getByTestId('my-gpu-select').inputValue(), 'rtx_4090');
+  await app.page.getByTestId('local-row').waitFor();
+  // Detection stays private: only a choice the visitor makes is written to the link.
+  await app.page.locator('#conc').fill('3');
+  assert.equal((await app.settledParams()).get('mygpu'), null);
+  // A real adapter can be measured.
+  assert.equal(await app.page.getByTestId('measure-bandwidth').isVisible(), true);
+  await app.page.context().close();
+});
+
+test('a bare vendor and architecture lists the candidates to confirm', async () => {
+  const app = await withGpu(fakeAdapter, { vendor: 'nvidia', architecture: 'lovelace' });
+  assert.match(await probed(app), /^Your browser reports nvidia lovelace, which could be GeForce RTX 4090 .* \/ .*…\. Confirm yours below\./);
+  // No verdict until the visitor confirms one; the candidates lead the picker.
+  assert.equal(await app.page.getByTestId('local-verdict').isVisible(), false);
+  const detected = await app.page
+    .getByTestId('my-gpu-select')
+    .locator('optgroup')
+    .first()
+    .evaluate((group) => [group.label, ...[...group.querySelectorAll('option')].map((o) => o.value)]);
+  assert.equal(detected[0], '(detected)');
+  assert.ok(detected.includes('rtx_4090') && detected.includes('rtx_4060') && !detected.includes('rx_7900_xtx'), detected.join());
+  await app.page.getByTestId('my-gpu-select').selectOption('rtx_4070');
+  // 16.4 GB of Llama 3.1 8B at bf16 do not fit its 12 GB.
+  await app.page.getByTestId('local-verdict').getByText(/^Needs 16\.4 GB on one GPU; your GeForce RTX 4070 .* has 1\d(\.\d)? GB\. 4-bit weights would fit it\./).waitFor();
+  assert.equal((await app.settledParams()).get('mygpu'), 'rtx_4070');
+  await app.page.context().close();
+});

@@ -157,14 +157,35 @@ fn cases() -> Vec<(AdapterReport, Expect)> {
         (webgpu("nvidia", "lovelace"), CandidatesInOrder(&["rtx_4090", "rtx_4080", "rtx_4070", "l40s", "l4"])),
         (
             webgpu("nvidia", "blackwell"),
-            Candidates(&["rtx_pro_6000_blackwell", "rtx_5090", "rtx_5070_ti", "rtx_5080", "rtx_5070"]),
+            Candidates(&["rtx_5090", "rtx_5070_ti", "rtx_5080", "rtx_5070", "rtx_pro_6000_blackwell"]),
         ),
         (
             webgpu("nvidia", "ampere"),
-            CandidatesInOrder(&["rtx_a6000", "rtx_3090", "rtx_3070", "a100_pcie_80gb", "a10"]),
+            CandidatesInOrder(&["rtx_3090", "rtx_3070", "rtx_a6000", "a100_pcie_80gb", "a10"]),
         ),
         (webgpu("amd", "rdna-3"), Candidates(&["rx_7900_xtx", "rx_7900_xt", "rx_7800_xt"])),
         (webgpu("intel", "gen-12hp"), Candidates(&["arc_a770"])),
+        // WebGL on SwiftShader while WebGPU has the card (a blocklisted GL
+        // driver): WebGPU's word wins, and the software renderer names nothing.
+        (
+            both(
+                "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)",
+                "nvidia",
+                "lovelace",
+            ),
+            CandidatesInOrder(&["rtx_4090", "rtx_4080", "l4"]),
+        ),
+        (
+            AdapterReport {
+                description: "NVIDIA GeForce RTX 4090".into(),
+                ..both(
+                    "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)",
+                    "nvidia",
+                    "lovelace",
+                )
+            },
+            Exact("rtx_4090"),
+        ),
         // Only datacenter rows carry these strings (Dawn: MI210/MI250X report
         // "rdna-2", V100 "pascal", G7): a browser there is far more likely on a
         // desktop RX 6800 or GTX 1080, which the catalog lacks.
@@ -247,10 +268,11 @@ fn software_is_recognised_in_any_field() {
 #[test]
 fn candidates_put_desk_and_lap_cards_first_then_larger_memory() {
     let catalog = catalog();
+    let segments = ["consumer", "laptop", "apple", "workstation", "datacenter"];
     for (report, _) in cases() {
         let Identification::Candidates(ids) = identify(&report, catalog) else { continue };
         let gpus: Vec<&Gpu> = ids.iter().map(|id| catalog.gpu(id).unwrap()).collect();
-        let rank = |g: &Gpu| (g.segment.as_deref() == Some("datacenter"), -g.vram_gb);
+        let rank = |g: &Gpu| (segments.iter().position(|s| Some(*s) == g.segment.as_deref()), -g.vram_gb);
         assert!(gpus.windows(2).all(|w| rank(w[0]) <= rank(w[1])), "{report:?}: {ids:?}");
     }
     // Apple: the 192 GB M2 Ultra first, the 16 GB M1 last (gpus.csv).
