@@ -58,7 +58,10 @@ pub enum Identification {
     Candidates(Vec<String>),
     /// A software renderer (SwiftShader, llvmpipe, lavapipe, Microsoft Basic Render Driver / WARP, or any fallback adapter): not a GPU.
     Software,
-    /// Nothing in the catalog matches (e.g. an Intel Iris Xe integrated GPU, which has no catalog row); the user picks by hand.
+    /// An integrated GPU (Intel Iris/UHD/HD Graphics, AMD Radeon APU graphics): it shares the
+    /// system's memory, and the catalog has no such rows (gpus.csv reserves segment `integrated`).
+    Integrated,
+    /// Nothing in the catalog matches; the user picks by hand.
     Unknown,
 }
 
@@ -120,6 +123,28 @@ impl AdapterReport {
     }
 }
 
+/// Integrated GPUs by name: every Intel GPU but Arc (Iris, UHD and HD
+/// Graphics), and AMD's APU graphics ("AMD Radeon(TM) Graphics", Radeon
+/// 610M–890M).
+fn integrated_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    if name.contains("intel") || name.contains("iris") || name.contains("hd graphics") {
+        return !words(&name).any(|word| word == "arc");
+    }
+    name.contains("radeon(tm) graphics")
+        || name.contains("radeon graphics")
+        || words(&name).any(|word| matches!(word, "610m" | "660m" | "680m" | "760m" | "780m" | "880m" | "890m"))
+}
+
+/// Intel's integrated architectures as Dawn names them (SOURCES.md G7:
+/// "gen-9", "gen-11", "gen-12lp", …); Arc's are the "hp" ones ("gen-12hp").
+fn integrated_architecture(report: &AdapterReport) -> bool {
+    let architecture = report.architecture.trim().to_ascii_lowercase();
+    report.vendor.trim().eq_ignore_ascii_case("intel")
+        && architecture.starts_with("gen-")
+        && !architecture.ends_with("hp")
+}
+
 /// Whether `text` names a software renderer.
 fn software(text: &str) -> bool {
     let text = text.to_ascii_lowercase();
@@ -137,6 +162,15 @@ pub fn identify(report: &AdapterReport, catalog: &Catalog) -> Identification {
         [renderer, &report.description, &report.device].into_iter().filter_map(NamedGpu::parse).collect();
     if let Some(found) = named.iter().filter(|gpu| !gpu.masked).find_map(|gpu| by_name(&gpu.name, catalog)) {
         return found;
+    }
+    // An integrated GPU, unless WebGPU reports another vendor's card (a
+    // hybrid laptop draws WebGL on the iGPU and gives WebGPU the NVIDIA one).
+    let webgpu_vendor = report.vendor.trim();
+    let same_vendor = |gpu: &NamedGpu| webgpu_vendor.is_empty() || gpu.vendor().eq_ignore_ascii_case(webgpu_vendor);
+    if named.iter().any(|gpu| !gpu.masked && integrated_name(&gpu.name) && same_vendor(gpu))
+        || integrated_architecture(report)
+    {
+        return Identification::Integrated;
     }
     let vendor = match report.vendor.trim() {
         "" => named.first().map(NamedGpu::vendor).unwrap_or_default(),

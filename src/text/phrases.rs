@@ -385,6 +385,7 @@ phrases! {
     PROBE_RENDERER_SOFTWARE = "WebGL draws with a software renderer, not a GPU ({name}).", "WebGL dibuja con un renderizador por software, no con una GPU ({name}).";
     PROBE_EXACT = "Your browser reports {reported}: the {gpu} of our catalog.", "Tu navegador indica {reported}: la {gpu} de nuestro catálogo.";
     PROBE_CANDIDATES = "Your browser reports {reported}, which could be {gpus}. Confirm yours below.", "Tu navegador indica {reported}, que podría ser {gpus}. Confirma la tuya abajo.";
+    PROBE_INTEGRATED = "Your browser reports {reported}, an integrated GPU: it shares the system's memory with the CPU, and our catalog has no integrated GPUs. Measure its bandwidth, or pick the closest card below.", "Tu navegador indica {reported}, una GPU integrada: comparte la memoria del sistema con la CPU, y nuestro catálogo no tiene GPU integradas. Mide su ancho de banda o elige la tarjeta más parecida abajo.";
     PROBE_UNKNOWN = "Your browser reports {reported}, which matches no GPU of our catalog: pick the closest below.", "Tu navegador indica {reported}, que no coincide con ninguna GPU de nuestro catálogo: elige la más parecida abajo.";
     PICK_GPU = "GPU to compare with renting", "GPU que comparar con alquilar";
     PICK_NONE = "None", "Ninguna";

@@ -89,6 +89,7 @@ fn found(detected: &Detected, catalog: &Catalog, lang: Lang) -> Vec<String> {
                 }
                 msg!(phrases::PROBE_CANDIDATES, reported = reported.clone(), gpus = names.join(" / "))
             }
+            Some(Identification::Integrated) => msg!(phrases::PROBE_INTEGRATED, reported = reported.clone()),
             Some(Identification::Unknown) => msg!(phrases::PROBE_UNKNOWN, reported = reported.clone()),
         },
     }

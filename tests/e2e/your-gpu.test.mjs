@@ -220,3 +220,15 @@ test('a bare vendor and architecture lists the candidates to confirm', async () 
   assert.equal((await app.settledParams()).get('mygpu'), 'rtx_4070');
   await app.page.context().close();
 });
+
+test('an integrated GPU is named as such: it shares memory, and the catalog has none', async () => {
+  const app = await withGpu(fakeAdapter, { vendor: 'intel', architecture: 'gen-12lp', description: 'Intel(R) Iris(R) Xe Graphics' });
+  assert.match(
+    await probed(app),
+    /^Your browser reports Intel\(R\) Iris\(R\) Xe Graphics, an integrated GPU: it shares the system's memory with the CPU/,
+  );
+  // Real hardware: its bandwidth can be measured; nothing is compared until a card is picked.
+  assert.equal(await app.page.getByTestId('measure-bandwidth').isVisible(), true);
+  assert.equal(await app.page.getByTestId('local-verdict').isVisible(), false);
+  await app.page.context().close();
+});
