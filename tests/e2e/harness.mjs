@@ -23,9 +23,11 @@ const TYPES = {
  * Serves dist/ under `prefix` (e.g. '/' or '/whichgpu/') on 127.0.0.1 at a
  * free port. `routes` maps a path below the prefix to a handler
  * `(req, res) => void` that replaces the file, to inject faults.
+ * `maxHeaderSize` raises Node's 16 KB limit on the request line and
+ * headers, for links longer than most static hosts accept.
  */
-export async function serveDist({ prefix = '/', routes = {} } = {}) {
-  const server = http.createServer(async (req, res) => {
+export async function serveDist({ prefix = '/', routes = {}, maxHeaderSize } = {}) {
+  const server = http.createServer({ maxHeaderSize }, async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (!url.pathname.startsWith(prefix)) {
       res.writeHead(404).end('not under ' + prefix);

@@ -1,0 +1,93 @@
+// Hostile links (issue 10, first part): the page is opened from links other
+// people craft. Every query value is rendered as text, never as HTML: a
+// link carrying markup, script URLs or very long values opens no dialog,
+// adds no element, and leaves a usable page that says what it ignored.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { launchBrowser, serveDist, WhichGpuPage } from './harness.mjs';
+
+// A server that takes megabyte-long links (GitHub Pages answers 414 past
+// about 8 KB; the page must cope whichever way a long link reaches it).
+const env = { browser: null, server: null };
+before(async () => {
+  env.browser = await launchBrowser();
+  env.server = await serveDist({ maxHeaderSize: 4 << 20 });
+});
+after(async () => {
+  await env.browser?.close();
+  await env.server?.close();
+});
+
+const SCRIPT = '<script>window.__pwned=1</script>';
+const IMAGE = '"><img src=x onerror="window.__pwned=1">';
+const SCRIPT_URL = 'javascript:window.__pwned=1';
+const LONG = 'x'.repeat(100 * 1024);
+
+/** Every key the page reads, and some it does not, each given `value`. */
+function everyKey(value) {
+  const keys = ['task', 'model', 'wq', 'kvq', 'runtime', 'in', 'out', 'conc', 'region', 'provider', 'vendor', 'obj', 'spot',
+    'max_ph', 'offer', 'mygpu', 'lang', 'embed', 'form', 'v', value.slice(0, 64)];
+  return keys.map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+}
+
+/** Opens `query`, records dialogs, and checks the page stayed itself and usable. */
+async function survives(query) {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${query}`);
+  const dialogs = [];
+  app.page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.dismiss();
+  });
+  await app.waitForResults();
+  // Nothing injected ran or was added.
+  assert.equal(await app.page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await app.page.locator('img[src=x], body script, iframe').count(), 0);
+  assert.equal(await app.page.locator('a[href^="javascript:"]').count(), 0);
+  assert.deepEqual(dialogs, []);
+  // What was ignored is said, as text.
+  const notes = app.page.getByTestId('url-notes');
+  // The page still works: an edit applies and lands in the link.
+  await app.page.locator('#conc').fill('48');
+  assert.equal((await app.settledParams()).get('conc'), '48');
+  await app.rows().first().waitFor();
+  assert.ok((await app.memory()).startsWith('Memory'), await app.memory());
+  return { app, notes };
+}
+
+test('markup in every query value is shown as text and runs nothing', async () => {
+  for (const value of [SCRIPT, IMAGE]) {
+    const { app, notes } = await survives(everyKey(value));
+    const said = await notes.textContent();
+    // The values come back as the characters they are, shortened.
+    assert.ok(said.includes('<script>') || said.includes('<img') || said.includes('"><img'), said.slice(0, 300));
+    assert.ok(!(await app.page.content()).includes('<img src="x"'), 'no image element in the DOM');
+    assert.deepEqual(app.consoleErrors, []);
+    await app.page.context().close();
+  }
+});
+
+test('a javascript: value becomes no link', async () => {
+  const { app, notes } = await survives(everyKey(SCRIPT_URL));
+  assert.match(await notes.textContent(), /javascript:/);
+  // "Open in whichgpu" and the like point at the page itself.
+  const hrefs = await app.page.locator('a[href]').evaluateAll((links) => links.map((a) => a.href));
+  assert.ok(hrefs.every((href) => href.startsWith(env.server.url)), hrefs.join());
+  await app.page.context().close();
+});
+
+test('100 KB values are shortened in the notes and the page stays fast to use', async () => {
+  // Four of them (Chromium refuses addresses over 2 MB, so not one per key).
+  const query = ['model', 'region', 'mygpu', LONG.slice(0, 64)].map((key) => `${key}=${LONG}`).join('&');
+  const started = Date.now();
+  const { app, notes } = await survives(query);
+  const said = await notes.textContent();
+  // Notes quote at most a short prefix of each value, not 100 KB.
+  assert.ok(said.length < 20000, `${said.length} characters of notes`);
+  assert.ok(Date.now() - started < 20000, `${Date.now() - started} ms`);
+  // The address bar settles to a clean link without the junk.
+  const params = await app.settledParams();
+  assert.ok(![...params.values()].some((v) => v.length > 100), [...params.keys()].join());
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
