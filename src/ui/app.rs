@@ -255,8 +255,10 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             });
                             // The table stays while rankings succeed and follows each one.
                             let current = Memo::new(move |_| ranked.with(|r| r.as_ref().ok().cloned()));
-                            // The workload on the visitor's GPU: a derived signal,
-                            // computed where it is read (about a tenth of a millisecond).
+                            // The workload on the visitor's GPU (about a tenth of a
+                            // millisecond), derived where it is read: three memos,
+                            // the table row's words and the verdict card's, and
+                            // whether the row shows.
                             let local = Signal::derive(move || {
                                 let gpu = compared.get()?;
                                 let Ranked(report) = current.get()?;

@@ -295,11 +295,12 @@ pub fn OffersTable(
         let shown = Memo::new(move |_| run.with(Option::is_some));
         move || {
             shown.get().then(|| {
-                let text = Signal::derive(move || run.with(|r| r.as_ref().map(|r| local_text(r, catalog, lang))));
+                // A memo, like each row's: every cell reads it.
+                let text = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| local_text(r, catalog, lang))));
                 view! {
                     <tr class="local" data-testid="local-row">
                         <td><strong>{lang.t(&phrases::YOUR_GPU)}</strong></td>
-                        {cells(text, lang)}
+                        {cells(text.into(), lang)}
                     </tr>
                 }
             })

@@ -251,7 +251,8 @@ pub fn YourGpu(
         });
         picker_groups(catalog, &candidates, lang)
     };
-    let card = Signal::derive(move || run.with(|r| r.as_ref().map(|r| verdict(r, lang))));
+    // Worded once per run; five parts of the card read it.
+    let card = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| verdict(r, lang))));
     view! {
         <section class="your-gpu" data-testid="your-gpu" aria-labelledby="your-gpu-title">
             <h2 id="your-gpu-title">{lang.t(&phrases::YOUR_GPU)}</h2>
