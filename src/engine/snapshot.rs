@@ -111,6 +111,28 @@ pub struct Snapshot {
     pub offers: Vec<Offer>,
 }
 
+/// What an offer file may say before it is refused as damaged. Not facts:
+/// bounds far beyond any real offer, so that a broken or hostile file
+/// cannot make the ranking slow (a 4-billion-GPU node) or a total infinite
+/// (1e308 $/h). The committed snapshot's largest values, for scale: 16
+/// GPUs, 288 GB each, $127.82/h, billing by 60 s with a 3600 s minimum,
+/// storage $0.10/GB-month, egress $0.12/GB (public/data/offers.json).
+struct Limits {
+    gpu_count: u32,
+    vram_gb: f64,
+    usd_per_hour: f64,
+    billing_s: f64,
+    usd_per_gb: f64,
+}
+
+const LIMITS: Limits =
+    Limits { gpu_count: 1024, vram_gb: 4096.0, usd_per_hour: 100_000.0, billing_s: 2_592_000.0, usd_per_gb: 1_000.0 };
+
+/// `0 ≤ x ≤ max`.
+fn within(x: f64, max: f64) -> bool {
+    (0.0..=max).contains(&x)
+}
+
 /// Why an offer file could not be used.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SnapshotError {
@@ -182,6 +204,16 @@ impl Snapshot {
     fn validate(&self) -> Result<(), SnapshotError> {
         let providers: HashSet<&str> = self.providers.iter().map(|p| p.id.as_str()).collect();
         let sources: HashSet<&str> = self.sources.iter().map(|s| s.id.as_str()).collect();
+        for provider in &self.providers {
+            let billing = [provider.billing_increment_s, provider.minimum_charge_s].into_iter().flatten();
+            let mut charges =
+                [provider.block_storage_usd_per_gb_month, provider.egress_usd_per_gb].into_iter().flatten();
+            if billing.map(f64::from).any(|s| s > LIMITS.billing_s)
+                || charges.any(|usd| !within(usd, LIMITS.usd_per_gb))
+            {
+                return Err(SnapshotError::Invalid(format!("provider {}: billing rules out of range", provider.id)));
+            }
+        }
         for (i, offer) in self.offers.iter().enumerate() {
             let at = || format!("offer {} ({} {})", i + 1, offer.provider, offer.instance);
             if !providers.contains(offer.provider.as_str()) {
@@ -190,11 +222,19 @@ impl Snapshot {
             if !sources.contains(offer.source.as_str()) {
                 return Err(SnapshotError::Invalid(format!("{}: unknown source \"{}\"", at(), offer.source)));
             }
-            if offer.gpu_count == 0 || !(offer.vram_gb.is_finite() && offer.vram_gb > 0.0) {
-                return Err(SnapshotError::Invalid(format!("{}: needs at least one GPU with memory", at())));
+            if !(1..=LIMITS.gpu_count).contains(&offer.gpu_count)
+                || !within(offer.vram_gb, LIMITS.vram_gb)
+                || offer.vram_gb == 0.0
+            {
+                return Err(SnapshotError::Invalid(format!(
+                    "{}: needs 1 to {} GPUs with memory up to {} GB each",
+                    at(),
+                    LIMITS.gpu_count,
+                    LIMITS.vram_gb
+                )));
             }
             for price in [offer.price, offer.spot_price].into_iter().flatten() {
-                if !(price.is_finite() && price >= 0.0) {
+                if !within(price, LIMITS.usd_per_hour) {
                     return Err(SnapshotError::Invalid(format!("{}: price {price} is not a valid $/h", at())));
                 }
             }
@@ -283,12 +323,64 @@ mod tests {
         assert_eq!(Snapshot::from_json(&same_shape).unwrap_err(), SnapshotError::WrongVersion { found: 2 });
     }
 
+    /// Property (issue 10): an offer file with any number at its edges
+    /// (zero, negative, tiny, 1e308, past u32), or cut short anywhere, is
+    /// either refused with a message or ranks with finite figures only.
+    #[test]
+    fn offer_files_with_numbers_at_their_edges_are_refused_or_rank_cleanly() {
+        let template = r#"{"schema_version": 1, "snapshot_date": "2026-09-20",
+            "sources": [{"id": "s", "name": "test", "upstream": "here", "as_of": "2026-09"}],
+            "providers": [{"id": "aws", "name": "AWS", "billing_increment_s": %, "minimum_charge_s": %,
+                           "spot_available": true, "block_storage_usd_per_gb_month": #, "egress_usd_per_gb": #},
+                          {"id": "lambda", "name": "Lambda"}],
+            "offers": [{"provider": "aws", "instance": "p5", "regions": ["us-east-1"], "gpu": "h100_sxm",
+                        "gpu_count": %, "vram_gb": #, "price": #, "spot_price": #, "source": "s"},
+                       {"provider": "lambda", "instance": "one", "gpu": "rtx_4090",
+                        "gpu_count": %, "vram_gb": #, "vcpus": #, "ram_gb": #, "price": #, "source": "s"}]}"#;
+        // `#` is an amount, `%` a count.
+        let amounts = ["0", "-0", "1", "-1", "1e-308", "5e-324", "1e308", "1.7e308", "0.5", "3.29", "80"];
+        let counts = ["0", "1", "8", "60", "3600", "4294967295", "4294967296", "-1"];
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        let mut state = 0x0FFE_5000_0000_0002_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut ranked = 0;
+        for _ in 0..400 {
+            let mut text = String::new();
+            for piece in template.split_inclusive(['#', '%']) {
+                match piece.strip_suffix('#').or(piece.strip_suffix('%')) {
+                    Some(before) => {
+                        // Mostly ordinary, so that some files load with an edge or two.
+                        let edges: &[&str] = if piece.ends_with('#') { &amounts } else { &counts };
+                        let ordinary = if piece.ends_with('#') { "3.29" } else { "8" };
+                        text.push_str(before);
+                        text.push_str(if next(4) == 0 { edges[next(edges.len())] } else { ordinary });
+                    }
+                    None => text.push_str(piece),
+                }
+            }
+            if next(8) == 0 {
+                text.truncate(next(text.len()));
+            }
+            ranked += usize::from(Snapshot::from_json(&text).is_ok());
+            crate::hardening::check_snapshot_bytes(text.as_bytes(), catalog);
+        }
+        assert!(ranked > 20, "only {ranked} of 400 files loaded");
+    }
+
     #[test]
     fn inconsistent_offers_are_refused_with_the_offer_named() {
         let cases = [
             ("\"provider\": \"lambda\", \"instance\"", "\"provider\": \"nowhere\", \"instance\"", "unknown provider"),
             ("\"source\": \"s\"}", "\"source\": \"gone\"}", "unknown source"),
-            ("\"gpu_count\": 1", "\"gpu_count\": 0", "at least one GPU"),
+            ("\"gpu_count\": 1", "\"gpu_count\": 0", "needs 1 to 1024 GPUs"),
+            ("\"gpu_count\": 1", "\"gpu_count\": 4294967295", "needs 1 to 1024 GPUs"),
+            ("\"vram_gb\": 80", "\"vram_gb\": 1e308", "up to 4096 GB"),
+            ("\"price\": 3.29", "\"price\": 1e300", "not a valid $/h"),
             ("\"price\": 3.29", "\"price\": -3.29", "not a valid $/h"),
         ];
         for (from, to, expected) in cases {

@@ -174,6 +174,20 @@ impl Msg {
         self.phrase
     }
 
+    /// Every number it carries, nested messages included, for the checks
+    /// that no NaN or ∞ reaches a reader (`crate::hardening`).
+    pub fn figures(&self) -> Vec<f64> {
+        let mut figures = Vec::new();
+        for (_, arg) in &self.args {
+            match arg {
+                Arg::Num(x, _) | Arg::Bytes(x) | Arg::Usd(x) | Arg::Hours(x) => figures.push(*x),
+                Arg::Msg(inner) => figures.extend(inner.figures()),
+                Arg::Text(_) | Arg::Int(_) | Arg::Phrase(_) => {}
+            }
+        }
+        figures
+    }
+
     /// The message in `lang`. A placeholder without an argument stays as
     /// `{name}`, which the phrase tests catch.
     pub fn render(&self, lang: Lang) -> String {
