@@ -30,6 +30,10 @@ phrases! {
     COPY_BY_HAND = "Copy this link:", "Copia este enlace:";
     LOADING = "Loading offers…", "Cargando ofertas…";
     RETRY = "Retry", "Reintentar";
+    CRASH_TITLE = "Something went wrong", "Algo ha fallado";
+    CRASH_BODY = "The page hit an error it cannot recover from. Your workload is kept in the link below: reload it, or start again from the defaults.", "La página ha sufrido un error del que no puede recuperarse. Tu carga de trabajo se conserva en el enlace de abajo: vuelve a cargarlo o empieza de nuevo con los valores por defecto.";
+    CRASH_RELOAD = "Reload this link", "Recargar este enlace";
+    CRASH_RESET = "Reset the form", "Restablecer el formulario";
     MEMORY_ONE_GPU = "Memory on one GPU: {total} ({parts})", "Memoria en una GPU: {total} ({parts})";
     MEMORY_PER_GPU = "Memory per GPU of {count}: {total} ({parts})", "Memoria por GPU (de {count}): {total} ({parts})";
     NAMED_SIZE = "{name} {size}", "{name} {size}";

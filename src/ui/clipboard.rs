@@ -13,3 +13,11 @@ pub async fn copy_text(text: &str) -> Result<(), ()> {
     let written = window.navigator().clipboard().write_text(text);
     wasm_bindgen_futures::JsFuture::from(written).await.map(|_| ()).map_err(|_| ())
 }
+
+/// Asks for `text` to be copied without waiting for the answer: for the
+/// crash panel, where the futures executor may be what panicked.
+pub fn copy_text_unawaited(text: &str) {
+    if let Some(window) = web_sys::window().filter(|w| w.is_secure_context()) {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}

@@ -3,11 +3,13 @@
 //! `timing` (User Timing marks for benchmarks), `download` (files),
 //! `document` (the browser's languages, the page's language and title),
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
-//! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU).
+//! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
+//! that replaces a page stopped by a panic).
 
 mod app;
 mod clipboard;
 mod cost_chart;
+pub mod crash;
 mod document;
 mod download;
 mod embed_host;
@@ -29,6 +31,6 @@ pub use workload_form::WorkloadForm;
 
 /// Mounts the page into `<body>`.
 pub fn mount() {
-    console_error_panic_hook::set_once();
+    crash::install();
     leptos::mount::mount_to_body(App);
 }
