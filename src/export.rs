@@ -12,8 +12,13 @@ use serde::Serialize;
 /// The region a row names: the first one matching the region filter, or
 /// the first listed.
 fn region_of<'a>(offer: &'a Offer, filter: &str) -> Option<&'a str> {
-    let wanted = filter.to_lowercase();
-    offer.regions.iter().find(|r| r.to_lowercase().contains(&wanted)).or(offer.regions.first()).map(String::as_str)
+    let wanted = filter.to_ascii_lowercase();
+    offer
+        .regions
+        .iter()
+        .find(|r| r.to_ascii_lowercase().contains(&wanted))
+        .or(offer.regions.first())
+        .map(String::as_str)
 }
 
 /// One result row as `rank --json` prints it and the page exports it; keys
@@ -208,7 +213,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
             ranked.spot.to_string(),
             format!("{}", ranked.price_per_hour),
             field(&speed.and_then(|s| s.headline()).map(|h| h.to_string()).unwrap_or_default()),
-            speed.map(|s| format!("{:?}", s.bound).to_lowercase()).unwrap_or_default(),
+            speed.map(|s| format!("{:?}", s.bound).to_ascii_lowercase()).unwrap_or_default(),
             number(cost.map(|c| c.job_hours)),
             number(cost.map(|c| c.billed_hours)),
             number(cost.map(|c| c.job_cost)),

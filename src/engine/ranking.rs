@@ -141,8 +141,8 @@ fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option
         return Some(msg!(phrases::FILTER_PROVIDER, providers = workload.providers.replace(',', ", ")));
     }
     if !workload.region.is_empty() {
-        let wanted = workload.region.to_lowercase();
-        if !offer.regions.iter().any(|r| r.to_lowercase().contains(&wanted)) {
+        let wanted = workload.region.to_ascii_lowercase();
+        if !offer.regions.iter().any(|r| r.to_ascii_lowercase().contains(&wanted)) {
             return Some(msg!(phrases::FILTER_REGION, region = &workload.region));
         }
     }
@@ -151,7 +151,7 @@ fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option
             return Some(msg!(phrases::FILTER_GPU_COUNT, count = offer.gpu_count, max = max));
         }
     }
-    if !workload.vendor.is_empty() && gpu.is_some_and(|g| !g.vendor.to_lowercase().contains(&workload.vendor)) {
+    if !workload.vendor.is_empty() && gpu.is_some_and(|g| !g.vendor.to_ascii_lowercase().contains(&workload.vendor)) {
         return Some(msg!(phrases::FILTER_VENDOR, vendor = &workload.vendor));
     }
     None

@@ -136,7 +136,7 @@ pub fn OffersTable(
             offers.sort_unstable();
             offers.dedup();
             let fitting = offers.len();
-            let by = lang.t(report.objective.label()).to_lowercase();
+            let by = lang.t(report.objective.label()).to_ascii_lowercase();
             if fitting == 0 {
                 match &report.no_single_node {
                     Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),

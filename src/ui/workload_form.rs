@@ -57,7 +57,7 @@ pub fn WorkloadForm(
     objectives.extend(options(lang, &Objective::ALL.map(|o| (o.key(), o.label()))));
     // The catalog's vendors, lower case, as the filter compares them.
     let mut vendors = vec![(String::new(), lang.t(&phrases::ANY).to_string())];
-    let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_lowercase()).collect();
+    let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_ascii_lowercase()).collect();
     crate::short_lists::sort_short_by(&mut seen, Ord::cmp);
     seen.dedup();
     vendors.extend(seen.into_iter().map(|v| (v.clone(), v)));
