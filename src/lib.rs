@@ -8,11 +8,12 @@
 //! - [`short_lists`]: a small stable sort for the page's short lists.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
-//! - `hardening` (native only): the oracles the property tests and fuzzers check.
+//! - [`hardening`]: the oracles the property tests and fuzzers check.
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod engine;
 pub mod export;
+pub mod hardening;
 pub mod presets;
 pub mod short_lists;
 pub mod text;
@@ -20,8 +21,7 @@ pub mod url_codec;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod hardening;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub mod snapshot_builder;
 

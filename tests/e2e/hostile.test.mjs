@@ -91,3 +91,37 @@ test('100 KB values are shortened in the notes and the page stays fast to use', 
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
+
+// Numbers at and past every edge (issue 10): the largest model, context,
+// concurrency and GPU count the form takes, and 1e30, NaN, ∞, 0 and
+// negatives it refuses. The page names what it refused and shows no NaN or
+// infinity anywhere, in any task.
+const EDGES = [
+  'model=custom&params=1e13&layers=2000&hidden=131072&heads=4096&kv_heads=4096&in=10000000&out=10000000&conc=100000',
+  'model=custom&params=1e30&layers=0&hidden=-1&in=NaN&out=Infinity&conc=-4&gpus=1e400',
+  'task=finetune&model=custom&params=1e13&seq=10000000&mbs=65536&gpus=100000&tokens=1e15&epochs=10000',
+  'task=pretrain&tokens=1e15&gpus=100000&tp=1024&pp=1024&mbs=0&seq=-1',
+  'task=image&n=1000000000&batch=4096&steps=10000&res=16384x16384',
+  'task=video&frames=18000&res=64x16384&steps=NaN&n=Infinity',
+  'task=audio&hours=1e6&rpd=1000000000&uptime=0.1',
+  'task=audio&hours=0&uptime=1e30&max_ph=0.01&max_gpus=1',
+];
+
+test('numbers at and past every edge are refused by name or shown as finite figures', async () => {
+  for (const query of EDGES) {
+    const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${query}`);
+    await app.page.getByTestId('memory-summary').waitFor();
+    // Ranked: the offers table is up (perhaps with none that hold it), or
+    // the engine's own message says why the workload cannot be sized.
+    await app.page.locator('[data-testid=offers-table], p.error').first().waitFor({ timeout: 15000 });
+    const text = await app.page.locator('body').innerText();
+    assert.doesNotMatch(text.replace(/«[^»]*»|"[^"]*"/g, ''), /\bNaN\b|Infinity|\binf\b|∞/, query);
+    // The page prints a figure that is not finite as "–": none in the memory.
+    if (await app.page.getByTestId('memory-summary').count()) assert.doesNotMatch(await app.memory(), /–/, query);
+    if (/NaN|Infinity|1e30|1e400|-1|-4|=0&|mbs=0/.test(query)) {
+      assert.ok(await app.page.getByTestId('url-notes').count(), `${query}: the refused values are named`);
+    }
+    assert.deepEqual(app.consoleErrors, [], query);
+    await app.page.context().close();
+  }
+});
