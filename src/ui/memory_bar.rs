@@ -9,9 +9,13 @@ use leptos::prelude::*;
 /// 48 (L40S, A6000), 80 (A100, H100), 141 (H200), 192 (B200, MI300X).
 const CARD_SIZES_GB: [f64; 5] = [24.0, 48.0, 80.0, 141.0, 192.0];
 
-/// One colour per part, in `MemoryBreakdown::parts` order; the legend
-/// names every part with its size, so colour is never the only signal.
-const COLOURS: [&str; 7] = ["#4e79a7", "#59a14f", "#f28e2b", "#e15759", "#b07aa1", "#76b7b2", "#9c755f"];
+/// The class that colours part `i` (in `MemoryBreakdown::parts` order) in
+/// the bar and its legend swatch (style/main.css `.part-0` …): a class, not
+/// an inline style, which the page's Content-Security-Policy refuses. The
+/// legend names every part with its size, so colour is never the only signal.
+fn part_class(i: usize) -> String {
+    format!("part part-{i}")
+}
 
 #[component]
 pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
@@ -36,7 +40,7 @@ pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
             let start = offset;
             offset += gb;
             view! {
-                <rect x=format!("{:.2}%", x(start)) y="4" width=format!("{:.2}%", x(gb)) height="24" fill=COLOURS[i % COLOURS.len()]>
+                <rect x=format!("{:.2}%", x(start)) y="4" width=format!("{:.2}%", x(gb)) height="24" class=part_class(i)>
                     <title>{msg!(phrases::PART_SIZE, part = name, size = Arg::Bytes(gb * BYTES_PER_GB)).render(lang)}</title>
                 </rect>
             }
@@ -57,7 +61,7 @@ pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
         .map(|&(i, name, gb)| {
             view! {
                 <li>
-                    <span class="swatch" style=format!("background:{}", COLOURS[i % COLOURS.len()]) aria-hidden="true"></span>
+                    <span class=format!("swatch {}", part_class(i)) aria-hidden="true"></span>
                     {msg!(phrases::NAMED_SIZE, name = name, size = Arg::Bytes(gb * BYTES_PER_GB)).render(lang)}
                 </li>
             }

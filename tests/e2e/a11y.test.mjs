@@ -22,7 +22,8 @@ const CASES = [
 for (const [query, options] of CASES) {
   const look = Object.keys(options).length ? ` (${JSON.stringify(options)})` : '';
   test(`no serious or critical axe violations on ${query || 'the default page'}${look}`, async () => {
-    const app = await WhichGpuPage.open(env.browser, env.server.url + query, options);
+    // bypassCSP: axe is injected as an inline script, which the page's policy refuses.
+    const app = await WhichGpuPage.open(env.browser, env.server.url + query, { ...options, bypassCSP: true });
     await app.waitForResults();
     // The chart, an open breakdown and the pager count too.
     await app.page.getByTestId('cost-chart').waitFor();
