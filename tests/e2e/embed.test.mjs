@@ -101,3 +101,67 @@ test("the full page's Embed button gives a snippet that embeds this state and si
     await server.close();
   }
 });
+
+// Embedding safety (issue 10): the embedded page listens to no message from
+// its host (src/ui/embed_host.rs only posts). A host that posts junk, look-
+// alike messages or commands changes nothing, and the frame, sandboxed with
+// allow-scripts only, runs under the page's Content-Security-Policy without
+// a violation.
+test('messages from the host page are ignored, and the sandboxed embed runs under its policy', async () => {
+  const query = 'embed=1&model=llama-3.1-70b&wq=awq&conc=16';
+  const server = await serveDist({
+    routes: { 'host.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(HOST(`./?${query}`)) },
+  });
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
+    await context.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(server.url + 'host.html');
+    const frame = page.frameLocator('#frame');
+    await frame.getByTestId('offer-row').first().waitFor();
+    const before = {
+      memory: await frame.getByTestId('memory-summary').textContent(),
+      top: await frame.getByTestId('offer-row').first().textContent(),
+      link: await frame.getByTestId('open-full').getAttribute('href'),
+    };
+    await page.evaluate(() => {
+      const target = document.getElementById('frame').contentWindow;
+      const messages = [
+        { type: 'whichgpu:height', height: 1, url: 'https://evil.example/' },
+        { type: 'whichgpu:set', query: 'model=llama-3.1-8b&conc=1' },
+        { type: 'whichgpu:navigate', url: 'javascript:parent.__pwned=1' },
+        'model=llama-3.1-8b',
+        '<img src=x onerror="parent.__pwned=1">',
+        { toString: null },
+        new ArrayBuffer(1 << 20),
+        null,
+      ];
+      for (const message of messages) target.postMessage(message, '*');
+    });
+    // Give the frame time to (not) react, then check nothing moved.
+    await page.waitForTimeout(500);
+    const embedded = page.frames().find((f) => f !== page.mainFrame());
+    assert.equal(await frame.getByTestId('memory-summary').textContent(), before.memory);
+    assert.equal(await frame.getByTestId('offer-row').first().textContent(), before.top);
+    assert.equal(await frame.getByTestId('open-full').getAttribute('href'), before.link);
+    assert.ok(embedded.url().includes('model=llama-3.1-70b'), embedded.url());
+    assert.equal(await frame.locator('#crash, img[src=x]').count(), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    // The frame is sandboxed into an opaque origin, and its policy held with no violation.
+    assert.equal(await embedded.evaluate(() => window.origin), 'null');
+    assert.deepEqual(await embedded.evaluate(() => window.__violations), []);
+    // Still the visitor's to use: an edit in the (unfolded) form applies.
+    await frame.locator('#conc').fill('32');
+    await embedded.waitForFunction(() => document.querySelector('[data-testid=open-full]').href.includes('conc=32'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
