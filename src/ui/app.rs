@@ -16,6 +16,10 @@ use std::sync::Arc;
 /// How long after the last edit the address bar is updated.
 const URL_UPDATE_DELAY: std::time::Duration = std::time::Duration::from_millis(150);
 
+/// How long after the offers load the service worker is registered: its
+/// downloads start after the first result is painted and the probe ran.
+const OFFLINE_DELAY: std::time::Duration = std::time::Duration::from_millis(1000);
+
 #[component]
 pub fn App() -> impl IntoView {
     match Catalog::bundled() {
@@ -104,6 +108,14 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     }
 
     let snapshot = LocalResource::new(load_snapshot);
+    // Offline after this visit: the service worker, once the offers are in.
+    Effect::new(move |registered: Option<bool>| {
+        let loaded = snapshot.with(|s| matches!(s, Some(Ok(_))));
+        if loaded && registered != Some(true) {
+            set_timeout(super::offline::register, OFFLINE_DELAY);
+        }
+        loaded || registered == Some(true)
+    });
     // The link of what is on screen now, not the address bar, which
     // follows edits a moment later.
     let full_link_now = move || untrack(full_link);

@@ -4,7 +4,7 @@
 //! `document` (the browser's languages, the page's language and title),
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
 //! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
-//! that replaces a page stopped by a panic).
+//! that replaces a page stopped by a panic), `offline` (the service worker).
 
 mod app;
 mod clipboard;
@@ -16,6 +16,7 @@ mod embed_host;
 mod gpu_probe;
 mod memory_bar;
 mod offers_table;
+mod offline;
 mod snapshot_info;
 pub mod snapshot_loader;
 mod timing;

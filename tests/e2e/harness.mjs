@@ -17,6 +17,7 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
   '.md': 'text/markdown; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 /**
@@ -60,7 +61,11 @@ export async function serveDist({ prefix = '/', routes = {}, maxHeaderSize } = {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    // Closes the browser's kept-alive connections too: the server is gone.
+    close: () => new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    }),
   };
 }
 

@@ -1,0 +1,52 @@
+// Trunk post_build hook (Trunk.toml), run on the staging directory before
+// it becomes dist/ (issue 10). Two steps, in order:
+//
+// 1. Content-Security-Policy: moves the loader Trunk writes inline into
+//    index.html (`import init … await init(…)`) into its own file, so the
+//    page runs under its policy (index.html), which allows scripts from the
+//    page's origin only, never inline. Trunk 0.21 has no option for this
+//    (trunk-rs/trunk#288). The loader is written as `boot-<hash>.js` beside
+//    the bindings it imports and loaded with a subresource-integrity hash,
+//    like Trunk's other scripts. The build fails if index.html has no inline
+//    loader, or any other inline script.
+// 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
+//    registers it) with the list of the files the page needs, and a cache
+//    name that changes whenever one of them does.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) throw new Error('post-build.mjs runs as a Trunk post_build hook (TRUNK_STAGING_DIR is unset)');
+const hash = (algorithm, data) => createHash(algorithm).update(data).digest();
+
+// 1. The loader, out of index.html.
+const htmlPath = path.join(staging, 'index.html');
+const html = readFileSync(htmlPath, 'utf8');
+const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
+if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].includes('await init(')) {
+  throw new Error(`expected exactly one inline script, Trunk's module loader; found ${inline.length}`);
+}
+const [tag, , body] = inline[0];
+const loader = `${body.trim()}\n`;
+const bootName = `boot-${hash('sha256', loader).toString('hex').slice(0, 16)}.js`;
+writeFileSync(path.join(staging, bootName), loader);
+const integrity = `sha384-${hash('sha384', loader).toString('base64')}`;
+writeFileSync(htmlPath, html.replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`));
+console.log(`post-build: the loader is now ${bootName}`);
+
+// 2. The service worker, with what the page needs offline: the page, its
+// code and style, the icon, and the offers (paths relative to the page).
+const needed = [
+  'index.html',
+  ...readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js'),
+  'data/offers.json',
+].sort();
+const version = hash('sha256', needed.map((f) => readFileSync(path.join(staging, f))).reduce((a, b) => Buffer.concat([a, b])))
+  .toString('hex')
+  .slice(0, 16);
+const worker = readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'sw.template.js'), 'utf8')
+  .replace('__CACHE__', `whichgpu-${version}`)
+  .replace('__FILES__', JSON.stringify(['./', ...needed.map((f) => `./${f}`)]));
+writeFileSync(path.join(staging, 'sw.js'), worker);
+console.log(`post-build: sw.js caches ${needed.length} files as whichgpu-${version}`);

@@ -1,0 +1,48 @@
+// Offline after the first visit (issue 10): the service worker that
+// scripts/post-build.mjs writes caches the page, its code and the offers, so
+// with the server gone the page still opens, any link's workload included,
+// with the offers of the last visit and their date.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DIST, launchBrowser, serveDist, WhichGpuPage } from './harness.mjs';
+
+test('the built service worker lists every file the page needs, under a cache named by their content', () => {
+  const worker = readFileSync(path.join(DIST, 'sw.js'), 'utf8');
+  const files = JSON.parse(worker.match(/const FILES = (\[.*\]);/)[1]);
+  const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const referenced = [...html.matchAll(/(?:src|href)="\.?\/?([^"?]+)"/g)].map((m) => `./${m[1]}`);
+  for (const file of ['./', './index.html', './data/offers.json', ...referenced]) assert.ok(files.includes(file), file);
+  assert.match(worker, /const CACHE = 'whichgpu-[0-9a-f]{16}';/);
+});
+
+test('after one visit the page opens without the network, with its offers and their date', async () => {
+  // Under a sub-path, as on GitHub Pages.
+  const server = await serveDist({ prefix: '/whichgpu/' });
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext();
+    const app = new WhichGpuPage(await context.newPage());
+    await app.page.goto(`${server.url}?model=llama-3.1-70b`);
+    await app.waitForResults();
+    const date = await app.snapshotDate();
+    const online = await app.caption();
+    // The worker installs (every file cached) and controls the page.
+    await app.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+    await server.close();
+    // Another link, no server: the page, its code and the offers come from the cache.
+    await app.page.goto(`${server.url}?model=mixtral-8x7b&conc=4`);
+    await app.waitForResults();
+    assert.equal(await app.modelSelect().inputValue(), 'mixtral-8x7b');
+    assert.equal(await app.page.locator('#conc').inputValue(), '4');
+    assert.equal(await app.snapshotDate(), date);
+    assert.match(await app.caption(), /offers/);
+    // And the first workload again: the same ranking as online.
+    await app.page.goto(`${server.url}?model=llama-3.1-70b`);
+    await app.waitForResults();
+    assert.equal(await app.caption(), online);
+  } finally {
+    await browser.close();
+  }
+});
