@@ -372,6 +372,19 @@ mod tests {
         assert!(ranked > 20, "only {ranked} of 400 files loaded");
     }
 
+    /// Found by the snapshot fuzzer (fuzz/fuzz_targets/snapshot.rs): an
+    /// offer named "∞" or "inf" is words the exports quote, not a figure
+    /// gone infinite; the oracle tells the two apart.
+    #[test]
+    fn offers_named_like_infinity_are_words_not_figures() {
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        for name in ["∞", "inf", "NaN", "Infinity"] {
+            let text = TINY.replacen("gpu_1x_h100_sxm5", name, 1);
+            assert!(Snapshot::from_json(&text).is_ok(), "{name}");
+            crate::hardening::check_snapshot_bytes(text.as_bytes(), catalog);
+        }
+    }
+
     #[test]
     fn inconsistent_offers_are_refused_with_the_offer_named() {
         let cases = [
