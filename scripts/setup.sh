@@ -56,6 +56,12 @@ if $WITH_TEST; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  # The fuzzers run on the nightly toolchain when the machine has one
+  # (rustup's toolchains are not a package registry, so it is not installed here).
+  if rustup toolchain list 2>/dev/null | grep -q '^nightly' && ! cargo fuzz --version >/dev/null 2>&1; then
+    say "installing cargo-fuzz (about a minute, once)"
+    cargo install cargo-fuzz
+  fi
   if [[ ! -d tests/e2e/node_modules/playwright-core || ! -d tests/e2e/node_modules/axe-core ]]; then
     say "installing the e2e packages (playwright-core, driving /usr/bin/chromium; axe-core)"
     (cd tests/e2e && npm ci --no-audit --no-fund --silent)

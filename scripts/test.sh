@@ -20,6 +20,16 @@ cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnin
 step "native tests: engine, snapshot builder (incl. public/data is fresh), URL codec, CLI"
 cargo test --locked
 
+step "fuzzing: bounded runs of the cargo-fuzz targets (issue 10; scripts/fuzz.sh for longer runs)"
+if rustup toolchain list | grep -q '^nightly'; then
+  # About 2,000, 6,000 and 11 inputs a second: seconds each, after a build
+  # of about 3 minutes the first time.
+  scripts/fuzz.sh --runs 20000 url_codec snapshot
+  scripts/fuzz.sh --runs 500 engine
+else
+  echo "No nightly toolchain: fuzz runs skipped (the stable property tests above check the same promises)."
+fi
+
 step "browser tests: components in headless Chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER=/usr/bin/chromedriver \
