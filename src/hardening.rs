@@ -140,3 +140,26 @@ fn assert_readable(text: &str, quoted: &[&str], what: &str) {
         assert!(!SPELLINGS.contains(&token.as_str()) || theirs.contains(&token), "{what} spells {token}: {text:.300}");
     }
 }
+
+/// A small deterministic generator (xorshift64*) for the property tests,
+/// so they need no crate and fail the same way every run.
+#[cfg(test)]
+pub(crate) struct Random(pub u64);
+
+#[cfg(test)]
+impl Random {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
+        choices[self.below(choices.len())]
+    }
+}

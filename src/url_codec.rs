@@ -848,26 +848,7 @@ mod tests {
         assert_eq!(french.notes[0].message.render(Lang::Es), "lang: «fr» no es un idioma de esta página (en, es)");
     }
 
-    /// A small deterministic generator (xorshift64*), so the property
-    /// tests below need no crate and fail the same way every run.
-    struct Random(u64);
-
-    impl Random {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
-            choices[self.below(choices.len())]
-        }
-    }
+    use crate::hardening::Random;
 
     /// A value for `field`: mostly valid (inside its range, one of its
     /// options, a catalog model), sometimes hostile or out of range.

@@ -341,13 +341,8 @@ mod tests {
         let amounts = ["0", "-0", "1", "-1", "1e-308", "5e-324", "1e308", "1.7e308", "0.5", "3.29", "80"];
         let counts = ["0", "1", "8", "60", "3600", "4294967295", "4294967296", "-1"];
         let catalog = crate::engine::Catalog::bundled().unwrap();
-        let mut state = 0x0FFE_5000_0000_0002_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut random = crate::hardening::Random(0x0FFE_5000_0000_0002);
+        let mut next = |n: usize| random.below(n);
         let mut ranked = 0;
         for _ in 0..400 {
             let mut text = String::new();
