@@ -42,9 +42,9 @@ const needed = [
   ...readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js'),
   'data/offers.json',
 ].sort();
-const version = hash('sha256', needed.map((f) => readFileSync(path.join(staging, f))).reduce((a, b) => Buffer.concat([a, b])))
-  .toString('hex')
-  .slice(0, 16);
+const contents = createHash('sha256');
+for (const file of needed) contents.update(readFileSync(path.join(staging, file)));
+const version = contents.digest('hex').slice(0, 16);
 const worker = readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'sw.template.js'), 'utf8')
   .replace('__CACHE__', `whichgpu-${version}`)
   .replace('__FILES__', JSON.stringify(['./', ...needed.map((f) => `./${f}`)]));

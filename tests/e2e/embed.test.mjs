@@ -22,17 +22,32 @@ const HOST = (src) => `<!doctype html>
 </script>
 </body></html>`;
 
-test('a host page embeds the top offers in a sandboxed iframe that sizes itself', async () => {
-  const query = 'embed=1&form=0&model=llama-3.1-70b&wq=awq&conc=16';
+/**
+ * Serves a documentation page (HOST) embedding `./?query`, opens it at
+ * 800×700 in a fresh browser (`prepare(context)` runs first), and calls
+ * `run({ page, server, errors })`; closes everything after.
+ */
+async function withHostPage(query, run, prepare = async () => {}) {
   const server = await serveDist({
     routes: { 'host.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(HOST(`./?${query}`)) },
   });
   const browser = await launchBrowser();
   try {
-    const page = await (await browser.newContext({ viewport: { width: 800, height: 700 } })).newPage();
+    const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
+    await prepare(context);
+    const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.goto(server.url + 'host.html');
+    await run({ page, server, errors });
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+test('a host page embeds the top offers in a sandboxed iframe that sizes itself', async () => {
+  await withHostPage('embed=1&form=0&model=llama-3.1-70b&wq=awq&conc=16', async ({ page, server, errors }) => {
     const frame = page.frameLocator('#frame');
     await frame.getByTestId('offer-row').first().waitFor();
     // The top five offers, no chart, pages or exports, the form folded.
@@ -65,10 +80,7 @@ test('a host page embeds the top offers in a sandboxed iframe that sizes itself'
     await frame.locator('details.embed-form > summary').click();
     await page.waitForFunction((before) => document.getElementById('frame').getBoundingClientRect().height > before + 100, folded);
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 });
 
 test("the full page's Embed button gives a snippet that embeds this state and sizes itself", async () => {
@@ -108,21 +120,11 @@ test("the full page's Embed button gives a snippet that embeds this state and si
 // allow-scripts only, runs under the page's Content-Security-Policy without
 // a violation.
 test('messages from the host page are ignored, and the sandboxed embed runs under its policy', async () => {
-  const query = 'embed=1&model=llama-3.1-70b&wq=awq&conc=16';
-  const server = await serveDist({
-    routes: { 'host.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(HOST(`./?${query}`)) },
+  const watchViolations = (context) => context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
   });
-  const browser = await launchBrowser();
-  try {
-    const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
-    await context.addInitScript(() => {
-      window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
-    });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(server.url + 'host.html');
+  await withHostPage('embed=1&model=llama-3.1-70b&wq=awq&conc=16', async ({ page, errors }) => {
     const frame = page.frameLocator('#frame');
     await frame.getByTestId('offer-row').first().waitFor();
     const before = {
@@ -160,8 +162,5 @@ test('messages from the host page are ignored, and the sandboxed embed runs unde
     await frame.locator('#conc').fill('32');
     await embedded.waitForFunction(() => document.querySelector('[data-testid=open-full]').href.includes('conc=32'));
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  }, watchViolations);
 });
