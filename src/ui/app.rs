@@ -291,8 +291,17 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 ranked.with(|r| r.as_ref().err().map(|e| e.render(lang)))
                                     .map(|message| view! { <p role="alert" class="error">{message}</p> })
                             };
-                            let your_gpu = embed.is_none().then(|| view! {
-                                <YourGpu catalog=catalog chosen=my_gpu detected=detected measured=measured compared=compared run=local />
+                            // "Your GPU" is drawn once the first result is on screen:
+                            // its picker lists the whole catalog, and its probe waits
+                            // for that frame anyway.
+                            let your_gpu = embed.is_none().then(|| {
+                                let drawn = RwSignal::new(false);
+                                super::after_next_paint(move || {
+                                    let _ = drawn.try_set(true);
+                                });
+                                move || drawn.get().then(|| view! {
+                                    <YourGpu catalog=catalog chosen=my_gpu detected=detected measured=measured compared=compared run=local />
+                                })
                             });
                             view! {
                                 {failure}

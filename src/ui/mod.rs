@@ -30,6 +30,14 @@ pub use offers_table::{OffersTable, Ranked};
 pub use snapshot_info::SnapshotInfo;
 pub use workload_form::WorkloadForm;
 
+/// Runs `work` once the next frame is painted: a task queued from the next
+/// animation frame runs after that frame's paint (an animation frame alone
+/// runs before it). The first result goes on screen before what follows it
+/// is built (issue 7: the first result within 500 ms).
+pub(crate) fn after_next_paint(work: impl FnOnce() + 'static) {
+    leptos::prelude::request_animation_frame(move || leptos::prelude::set_timeout(work, std::time::Duration::ZERO));
+}
+
 /// Mounts the page into `<body>`.
 pub fn mount() {
     crash::install();

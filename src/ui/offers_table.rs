@@ -359,24 +359,17 @@ pub fn OffersTable(
             </th>
         }
     };
-    // The chart draws after the frame that shows the table: a task queued
-    // from the next animation frame runs once that frame is painted, so the
-    // rows show first (an animation frame alone would run before the paint).
-    // Each new ranking redraws it the same way; a later ranking wins.
+    // The chart draws after the frame that shows the table, so the rows
+    // show first. Each new ranking redraws it the same way; a later ranking
+    // wins.
     let charted = RwSignal::new(None::<Ranked>);
     Effect::new(move |_| {
         let current = report.get();
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    if report.with_untracked(|now| *now == current)
-                        && charted.with_untracked(|c| c.as_ref() != Some(&current))
-                    {
-                        charted.set(Some(current));
-                    }
-                },
-                std::time::Duration::ZERO,
-            )
+        super::after_next_paint(move || {
+            if report.with_untracked(|now| *now == current) && charted.with_untracked(|c| c.as_ref() != Some(&current))
+            {
+                charted.set(Some(current));
+            }
         });
     });
     let chart_snapshot = Arc::clone(&snapshot);

@@ -205,16 +205,11 @@ pub fn YourGpu(
     // The probe runs once the first result is on screen: WebGL and WebGPU
     // start-up must not delay it.
     if detected.get_untracked().is_none() {
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let probe = gpu_probe::probe().await;
-                        detected.set(Some(Detected::of(probe, catalog)));
-                    })
-                },
-                std::time::Duration::ZERO,
-            )
+        super::after_next_paint(move || {
+            wasm_bindgen_futures::spawn_local(async move {
+                let probe = gpu_probe::probe().await;
+                detected.set(Some(Detected::of(probe, catalog)));
+            })
         });
     }
     let running = RwSignal::new(false);
