@@ -287,6 +287,7 @@ phrases! {
     PAGER_LABEL = "Pages of ranked offers", "Páginas de ofertas ordenadas";
     PAGE_PREVIOUS = "Previous rows", "Filas anteriores";
     PAGE_NEXT = "Next rows", "Filas siguientes";
+    PAGE_SIZE = "Rows per page", "Filas por página";
     DOWNLOAD_CSV = "Download CSV", "Descargar CSV";
     DOWNLOAD_JSON = "Download JSON", "Descargar JSON";
     EXCLUDED_SUMMARY = "{count} offers left out, and why", "{count} ofertas descartadas, y por qué";

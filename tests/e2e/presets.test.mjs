@@ -100,23 +100,37 @@ test('the table pages through every row, and a chart point far down opens its pa
   await app.waitForResults();
   const range = app.page.getByTestId('page-range');
   const total = Number((await range.textContent()).match(/of ([\d,]+)$/)[1].replace(/,/g, ''));
-  assert.equal(await range.textContent(), `Rows 1–25 of ${total.toLocaleString('en-US')}`);
-  assert.equal(await app.rows().count(), 25);
+  const of = (first, last) => `Rows ${first}–${last} of ${total.toLocaleString('en-US')}`;
+  // Ten rows a page unless the reader asks for more.
+  assert.equal(await range.textContent(), of(1, 10));
+  assert.equal(await app.rows().count(), 10);
   assert.ok(await app.page.getByTestId('page-previous').isDisabled());
   const first = await app.firstRowText();
   await app.page.getByTestId('page-next').click();
-  assert.equal(await range.textContent(), `Rows 26–50 of ${total.toLocaleString('en-US')}`);
+  assert.equal(await range.textContent(), of(11, 20));
   assert.notEqual(await app.firstRowText(), first);
+  // Another page size keeps the first row shown on its page.
+  const size = app.page.getByTestId('page-size');
+  await size.selectOption('25');
+  assert.equal(await range.textContent(), of(1, 25));
+  assert.equal(await app.rows().count(), 25);
+  await size.selectOption('100');
+  await app.page.getByTestId('page-next').click();
+  assert.equal(await range.textContent(), of(101, 200));
+  assert.equal(await app.rows().count(), 100);
+  await size.selectOption('10');
+  assert.equal(await range.textContent(), of(101, 110));
+  assert.equal(await app.rows().count(), 10);
   // Sorting starts again from the first page.
   await app.page.getByTestId('sort-price').click();
-  assert.match(await range.textContent(), /^Rows 1–25 of/);
+  assert.equal(await range.textContent(), of(1, 10));
   // The chart's last point is far past the first page; clicking it shows its page.
   const last = app.page.getByTestId('cost-chart').getByTestId('chart-point').last();
   const instance = (await last.getAttribute('aria-label')).split(':')[0].split(' ')[1];
   await last.click();
   await app.page.locator('tr.selected').waitFor();
   assert.ok((await app.page.locator('tr.selected').textContent()).includes(instance));
-  assert.doesNotMatch(await range.textContent(), /^Rows 1–25 of/);
+  assert.doesNotMatch(await range.textContent(), /^Rows 1–10 of/);
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
