@@ -154,7 +154,7 @@ async fn a_number_field_rejects_bad_input_next_to_the_field_and_keeps_the_worklo
 }
 
 #[wasm_bindgen_test]
-fn the_table_lists_fitting_offers_cheapest_first() {
+async fn the_table_lists_fitting_offers_cheapest_first() {
     let catalog = Catalog::bundled().unwrap();
     let snapshot = Arc::new(test_snapshot());
     // Llama 3.1 70B in BF16 (131 GB) needs two or more 80 GB H100s.
@@ -166,6 +166,8 @@ fn the_table_lists_fitting_offers_cheapest_first() {
         move || view! { <OffersTable catalog=catalog snapshot=snapshot report=Ranked(Arc::new(report)) /> },
     )
     .forget();
+    // Each row writes its cells once it is on the page.
+    settle().await;
 
     let rows = texts(&root, "tbody tr td:nth-child(2)");
     assert_eq!(rows, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
@@ -178,6 +180,20 @@ fn the_table_lists_fitting_offers_cheapest_first() {
     assert_eq!(texts(&root, "thead th").len(), 11);
 }
 
+/// Mounts a table that follows `report`, once its rows have written their
+/// cells (an effect per row, after the rows are on the page).
+async fn mount_table_following(report: RwSignal<Ranked>, snapshot: Arc<Snapshot>) -> web_sys::HtmlElement {
+    let catalog = Catalog::bundled().unwrap();
+    let root = container();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <OffersTable catalog=catalog snapshot=snapshot report=report /> },
+    )
+    .forget();
+    settle().await;
+    root
+}
+
 #[wasm_bindgen_test]
 async fn a_new_ranking_updates_the_rows_in_place() {
     let catalog = Catalog::bundled().unwrap();
@@ -188,12 +204,7 @@ async fn a_new_ranking_updates_the_rows_in_place() {
     };
     // Llama 3.1 70B needs two H100s or more; an 8B fits all three offers.
     let report = RwSignal::new(rank_for("llama-3.1-70b"));
-    let root = container();
-    let table_snapshot = Arc::clone(&snapshot);
-    leptos::mount::mount_to(root.clone(), move || {
-        view! { <OffersTable catalog=catalog snapshot=table_snapshot report=report /> }
-    })
-    .forget();
+    let root = mount_table_following(report, Arc::clone(&snapshot)).await;
     let first_row: web_sys::Element = element(&root, "tbody tr");
     let before = first_row.text_content().unwrap_or_default();
     assert_eq!(texts(&root, "tbody tr td:nth-child(2)"), ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
@@ -208,7 +219,35 @@ async fn a_new_ranking_updates_the_rows_in_place() {
 }
 
 #[wasm_bindgen_test]
-fn the_table_speaks_spanish_with_spanish_numbers() {
+async fn a_new_ranking_rewrites_only_the_cells_whose_words_change() {
+    let catalog = Catalog::bundled().unwrap();
+    let snapshot = Arc::new(test_snapshot());
+    let rank_for = |concurrency: u32| {
+        let workload = Workload {
+            model: "llama-3.1-70b".into(),
+            weight_precision: Precision::Bf16,
+            concurrency,
+            ..Workload::default()
+        };
+        Ranked(Arc::new(rank(&workload, catalog, &snapshot).unwrap()))
+    };
+    let report = RwSignal::new(rank_for(1));
+    let root = mount_table_following(report, Arc::clone(&snapshot)).await;
+    let instance: web_sys::Element = element(&root, "tbody tr:first-child td:nth-child(2)");
+    let instance_words = instance.first_child().unwrap();
+    let speed_before = texts(&root, "tbody tr:first-child td:nth-child(7)");
+
+    // More users: the same offer leads, faster in total.
+    report.set(rank_for(8));
+    settle().await;
+    assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(2)"), ["gpu_2x_h100_sxm5"]);
+    assert_ne!(texts(&root, "tbody tr:first-child td:nth-child(7)"), speed_before);
+    // The instance did not change, so its words are the same text node.
+    assert!(instance.first_child().unwrap().is_same_node(Some(&instance_words)));
+}
+
+#[wasm_bindgen_test]
+async fn the_table_speaks_spanish_with_spanish_numbers() {
     let catalog = Catalog::bundled().unwrap();
     let snapshot = Arc::new(test_snapshot());
     let workload = Workload { model: "llama-3.1-70b".into(), weight_precision: Precision::Bf16, ..Workload::default() };
@@ -219,6 +258,8 @@ fn the_table_speaks_spanish_with_spanish_numbers() {
         view! { <OffersTable catalog=catalog snapshot=snapshot report=Ranked(Arc::new(report)) /> }
     })
     .forget();
+    // Each row writes its cells once it is on the page.
+    settle().await;
     // CLDR Spanish: decimal comma, the currency after the figure.
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(6)"), ["6,38\u{a0}US$"]);
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 y 2 más"]);
@@ -288,7 +329,7 @@ async fn the_snapshot_info_shows_the_date_and_each_providers_sources() {
 }
 
 #[wasm_bindgen_test]
-fn a_resellers_offer_names_the_cloud_behind_it() {
+async fn a_resellers_offer_names_the_cloud_behind_it() {
     let catalog = Catalog::bundled().unwrap();
     let mut snapshot = test_snapshot();
     snapshot.offers[1].underlying_cloud = Some("lambdalabs".into());
@@ -300,6 +341,8 @@ fn a_resellers_offer_names_the_cloud_behind_it() {
         move || view! { <OffersTable catalog=catalog snapshot=snapshot report=Ranked(Arc::new(report)) /> },
     )
     .forget();
+    // Each row writes its cells once it is on the page.
+    settle().await;
     assert_eq!(texts(&root, "tbody tr:first-child td:first-child .provider"), ["Lambda · lambdalabs"]);
 }
 

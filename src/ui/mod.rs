@@ -4,7 +4,8 @@
 //! `document` (the browser's languages, the page's language and title),
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
 //! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
-//! that replaces a page stopped by a panic), `offline` (the service worker).
+//! that replaces a page stopped by a panic), `offline` (the service worker),
+//! `row_cells` (the offers table's cells, written in place).
 
 mod app;
 mod clipboard;
@@ -17,6 +18,7 @@ mod gpu_probe;
 mod memory_bar;
 mod offers_table;
 mod offline;
+mod row_cells;
 mod snapshot_info;
 pub mod snapshot_loader;
 mod timing;

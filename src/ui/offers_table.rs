@@ -4,6 +4,7 @@
 //! table (issue 7: an update within a frame).
 
 use super::cost_chart::{CostChart, CostChartProps};
+use super::row_cells;
 use crate::engine::local_run::LocalRun;
 use crate::engine::{Catalog, RankedOffer, Report, Snapshot};
 use crate::msg;
@@ -50,25 +51,26 @@ impl PartialEq for Ranked {
     }
 }
 
-/// What one row shows, in words; a row's cells update when this changes.
+/// What one row shows, in words; a row's cells update when this changes
+/// (`row_cells::write`).
 #[derive(Debug, Clone, PartialEq, Default)]
-struct RowText {
-    provider: String,
-    instance: String,
-    gpus: String,
-    vram: String,
-    regions: String,
-    regions_title: String,
-    price: String,
-    spot: bool,
-    speed: String,
-    bound: Option<&'static str>,
-    job: String,
-    billed: String,
-    total: String,
-    per_unit: String,
-    pareto: bool,
-    badges: Vec<String>,
+pub(super) struct RowText {
+    pub provider: String,
+    pub instance: String,
+    pub gpus: String,
+    pub vram: String,
+    pub regions: String,
+    pub regions_title: String,
+    pub price: String,
+    pub spot: bool,
+    pub speed: String,
+    pub bound: Option<&'static str>,
+    pub job: String,
+    pub billed: String,
+    pub total: String,
+    pub per_unit: String,
+    pub pareto: bool,
+    pub badges: Vec<String>,
 }
 
 impl RowText {
@@ -238,6 +240,7 @@ pub fn OffersTable(
             report.with(|r| r.0.results.get(i).map(|ranked| RowText::of(ranked, &snapshot, catalog, lang)))
         });
         let row = NodeRef::<leptos::html::Tr>::new();
+        follow(row, text, lang);
         // Brought into view when the chart selects it.
         Effect::new(move |_| {
             if selected.get().is_some() && selected.get() == index.get() {
@@ -277,11 +280,11 @@ pub fn OffersTable(
                         {move || if is_open() { "▾" } else { "▸" }}
                     </button>
                     " "
-                    <span class="provider">{move || text.with(|t| t.as_ref().map(|t| t.provider.clone()))}</span>
+                    <span class="provider"></span>
                 </td>
-                // The other cells are built once; a new ranking rewrites
-                // their text in place.
-                {cells(text.into(), lang)}
+                // The cells are built once; each ranking rewrites the words
+                // that changed (`follow`).
+                {row_cells::empty()}
             </tr>
             <Show when=is_open>
                 <tr class="details" data-testid="row-details">
@@ -299,12 +302,13 @@ pub fn OffersTable(
         let shown = Memo::new(move |_| run.with(Option::is_some));
         move || {
             shown.get().then(|| {
-                // A memo, like each row's: every cell reads it.
                 let text = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| local_text(r, catalog, lang))));
+                let row = NodeRef::<leptos::html::Tr>::new();
+                follow(row, text, lang);
                 view! {
-                    <tr class="local" data-testid="local-row">
+                    <tr class="local" data-testid="local-row" node_ref=row>
                         <td><strong>{lang.t(&phrases::YOUR_GPU)}</strong></td>
-                        {cells(text.into(), lang)}
+                        {row_cells::empty()}
                     </tr>
                 }
             })
@@ -537,41 +541,15 @@ pub fn OffersTable(
     }
 }
 
-/// A row's cells after the first. The elements are built once and only
-/// their text follows `text`: rebuilding elements would rewrite every
-/// attribute (Leptos' erased components rebuild attributes wholesale), so
-/// an edit costs text changes (issue 7: an update within a frame).
-fn cells(text: Signal<Option<RowText>>, lang: Lang) -> impl IntoView {
-    // One closure type for every text, so one compiled copy (issue 7's size budget).
-    let field = move |get: fn(&RowText) -> String| move || text.with(|t| t.as_ref().map(get).unwrap_or_default());
-    // Tags and badges change less often than the row: their spans are
-    // drawn again only when they change.
-    let flag = move |get: fn(&RowText) -> bool| Memo::new(move |_| text.with(|t| t.as_ref().is_some_and(get)));
-    let (spot, pareto) = (flag(|t| t.spot), flag(|t| t.pareto));
-    let badges = Memo::new(move |_| text.with(|t| t.as_ref().map(|t| t.badges.clone()).unwrap_or_default()));
-    view! {
-        <td>{field(|t| t.instance.clone())}</td>
-        <td>{field(|t| t.gpus.clone())}</td>
-        <td class="num">{field(|t| t.vram.clone())}</td>
-        <td title=field(|t| t.regions_title.clone())>{field(|t| t.regions.clone())}</td>
-        <td class="num" data-testid="offer-price">
-            {field(|t| t.price.clone())}
-            {move || spot.get().then(|| view! { <span class="spot">{lang.t(&phrases::SPOT_TAG)}</span> })}
-        </td>
-        <td class="speed" data-testid="offer-speed">
-            {field(|t| t.speed.clone())}
-            <span class="bound">{field(|t| t.bound.unwrap_or_default().to_string())}</span>
-        </td>
-        <td class="num" data-testid="offer-job">{field(|t| t.job.clone())}<span class="bound">{field(|t| t.billed.clone())}</span></td>
-        <td class="num" data-testid="offer-cost">{field(|t| t.total.clone())}</td>
-        <td class="num" data-testid="offer-unit-cost">{field(|t| t.per_unit.clone())}</td>
-        <td class="badges">
-            {move || pareto.get().then(|| view! {
-                <span class="badge pareto" title=lang.t(&phrases::BADGE_PARETO_TITLE)>{lang.t(&phrases::BADGE_PARETO)}</span>
-            })}
-            {move || badges.get().into_iter().map(|badge| view! { <span class="badge">{badge}</span> }).collect_view()}
-        </td>
-    }
+/// Writes each new `text` into the row's cells once the row is on the
+/// page, only the words that changed.
+fn follow(row: NodeRef<leptos::html::Tr>, text: Memo<Option<RowText>>, lang: Lang) {
+    Effect::new(move |written: Option<Option<RowText>>| {
+        let now = text.get().unwrap_or_default();
+        let element = row.get()?;
+        row_cells::write(&element, written.flatten().as_ref(), &now, lang);
+        Some(now)
+    });
 }
 
 /// The visitor's own GPU as a row: electricity for a price, and whether

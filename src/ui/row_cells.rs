@@ -1,0 +1,104 @@
+//! An offer row's cells, written in place: the table's one direct DOM
+//! boundary. Each place on the page keeps its `<tr>`; one effect per row
+//! writes the words of each new ranking into it, touching only the cells
+//! whose words changed. One reactive text per cell cost about a third of
+//! the first result's scripting (issue 7: the first result within 500 ms,
+//! an update within a frame).
+
+use super::offers_table::RowText;
+use crate::text::{phrases, Lang};
+use leptos::prelude::*;
+use web_sys::Element;
+
+/// A row's cells after the first, empty until `write` fills them. The
+/// price, speed and job cells hold a figure with a note beside or under it.
+pub fn empty() -> impl IntoView {
+    view! {
+        <td></td>
+        <td></td>
+        <td class="num"></td>
+        <td></td>
+        <td class="num" data-testid="offer-price"></td>
+        <td class="speed" data-testid="offer-speed"></td>
+        <td class="num" data-testid="offer-job"></td>
+        <td class="num" data-testid="offer-cost"></td>
+        <td class="num" data-testid="offer-unit-cost"></td>
+        <td class="badges"></td>
+    }
+}
+
+/// What one cell shows: its words, then a note in a span (its class and
+/// words), and a tooltip.
+#[derive(PartialEq)]
+struct Cell<'a> {
+    words: &'a str,
+    note: Option<(&'static str, &'a str)>,
+    title: Option<&'a str>,
+}
+
+/// The cells after the first, in the order `empty` builds them (the last,
+/// the badges, is written apart).
+fn cells(t: &RowText, lang: Lang) -> [Cell<'_>; 9] {
+    let plain = |words| Cell { words, note: None, title: None };
+    [
+        plain(&t.instance),
+        plain(&t.gpus),
+        plain(&t.vram),
+        Cell { words: &t.regions, note: None, title: Some(&t.regions_title) },
+        // A spot tag only on spot rows; the bound and the billing always.
+        Cell { words: &t.price, note: t.spot.then(|| ("spot", lang.t(&phrases::SPOT_TAG))), title: None },
+        Cell { words: &t.speed, note: Some(("bound", t.bound.unwrap_or_default())), title: None },
+        Cell { words: &t.job, note: Some(("bound", &t.billed)), title: None },
+        plain(&t.total),
+        plain(&t.per_unit),
+    ]
+}
+
+/// Writes `now` into `row`, whose cells show `was` (none: nothing yet),
+/// touching only the cells that change. A `.provider` span in the first
+/// cell gets the provider; the Pareto badge and the others go last.
+pub fn write(row: &Element, was: Option<&RowText>, now: &RowText, lang: Lang) {
+    let elements = row.children();
+    if was.is_none_or(|was| was.provider != now.provider) {
+        if let Some(provider) = elements.item(0).and_then(|first| first.children().item(1)) {
+            provider.set_text_content(Some(&now.provider));
+        }
+    }
+    let before = was.map(|was| cells(was, lang));
+    for (i, cell) in (1..).zip(cells(now, lang)) {
+        if before.as_ref().is_some_and(|before| before[i as usize - 1] == cell) {
+            continue;
+        }
+        let Some(element) = elements.item(i) else { continue };
+        element.set_text_content(Some(cell.words));
+        if let Some((class, words)) = cell.note {
+            append_span(&element, class, words, None);
+        }
+        if let Some(title) = cell.title {
+            let _ = element.set_attribute("title", title);
+        }
+    }
+    if was.is_none_or(|was| (was.pareto, &was.badges) != (now.pareto, &now.badges)) {
+        if let Some(element) = elements.item(10) {
+            element.set_text_content(None);
+            if now.pareto {
+                let title = Some(lang.t(&phrases::BADGE_PARETO_TITLE));
+                append_span(&element, "badge pareto", lang.t(&phrases::BADGE_PARETO), title);
+            }
+            for badge in &now.badges {
+                append_span(&element, "badge", badge, None);
+            }
+        }
+    }
+}
+
+/// Adds `<span class=… title=…>text</span>` at the end of `cell`.
+fn append_span(cell: &Element, class: &str, text: &str, title: Option<&str>) {
+    let Some(span) = cell.owner_document().and_then(|d| d.create_element("span").ok()) else { return };
+    span.set_class_name(class);
+    span.set_text_content(Some(text));
+    if let Some(title) = title {
+        let _ = span.set_attribute("title", title);
+    }
+    let _ = cell.append_child(&span);
+}
