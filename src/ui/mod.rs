@@ -43,5 +43,6 @@ pub(crate) fn after_next_paint(work: impl FnOnce() + 'static) {
 /// Mounts the page into `<body>`.
 pub fn mount() {
     crash::install();
-    leptos::mount::mount_to_body(App);
+    // Benchmarks read how long building the page took (tests/e2e/bench-snapshot.mjs).
+    timing::measure("mount", || leptos::mount::mount_to_body(App));
 }
