@@ -1,5 +1,6 @@
 //! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
-//! module: `url_state` (location and history), `snapshot_loader` (fetch),
+//! module: `url_state` (location and history), `snapshot_loader` (fetch,
+//! and the promise of the page's prefetch script, `offers_prefetch.js`),
 //! `timing` (User Timing marks for benchmarks), `download` (files),
 //! `document` (the browser's languages, the page's language and title),
 //! `clipboard` (copying a link), `embed_host` (height messages to a host

@@ -105,3 +105,53 @@ test('a slow snapshot shows the loading state, then the results', async () => {
     assert.deepEqual(app.consoleErrors, []);
   });
 });
+
+test('the offers are downloaded once and read while the module loads', async () => {
+  let requests = 0;
+  const counted = (req, res) => {
+    requests += 1;
+    json(realSnapshot)(req, res);
+  };
+  await withOffers(counted, async (server) => {
+    const context = await browser.newContext();
+    // When the page asks for the offers, by the clock of its own timeline.
+    await context.addInitScript(() => {
+      const fetch = window.fetch;
+      window.offersAskedAt = [];
+      window.fetch = function (resource, ...rest) {
+        if (String(resource).endsWith('data/offers.json')) window.offersAskedAt.push(performance.now());
+        return fetch.call(this, resource, ...rest);
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('offer-row').first().waitFor();
+    const [asked, mounted, left] = await page.evaluate(() => [
+      window.offersAskedAt,
+      performance.getEntriesByName('whichgpu:mount')[0].startTime,
+      'whichgpuOffers' in window,
+    ]);
+    // The prefetch script asked once, before the module started to build
+    // the page; the module took its promise instead of asking again.
+    assert.equal(asked.length, 1);
+    assert.ok(asked[0] < mounted, `offers asked for at ${asked[0]} ms, page built from ${mounted} ms`);
+    assert.equal(left, false);
+    // The preload and the script's fetch share one request.
+    assert.equal(requests, 1);
+    await context.close();
+  });
+});
+
+test('without the prefetch script the module downloads the offers itself', async () => {
+  const script = (await fs.readdir(DIST)).find((f) => /^offers_prefetch-.*\.js$/.test(f));
+  assert.ok(script, 'dist/ has the prefetch script');
+  const server = await serveDist({ routes: { [script]: (req, res) => res.writeHead(404).end() } });
+  try {
+    const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4');
+    await app.waitForResults();
+    assert.match(await app.caption(), /of [\d,]+ offers hold this workload/);
+    assert.deepEqual(scriptErrors(app), []);
+  } finally {
+    await server.close();
+  }
+});
