@@ -64,10 +64,12 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
     super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
 }
 
-/// The prefetch script's download, taken once: a Retry downloads anew.
+/// The prefetch script's download, taken once. The property is left
+/// `false`: a Retry downloads anew, and a script that runs only now (after
+/// the module started) leaves it alone instead of downloading again.
 fn take_prefetch(window: &web_sys::Window) -> Option<js_sys::Promise> {
     let key = wasm_bindgen::JsValue::from_str(PREFETCH);
-    let pending = js_sys::Reflect::get(window, &key).ok()?.dyn_into::<js_sys::Promise>().ok()?;
-    let _ = js_sys::Reflect::delete_property(window, &key);
-    Some(pending)
+    let pending = js_sys::Reflect::get(window, &key).ok();
+    let _ = js_sys::Reflect::set(window, &key, &wasm_bindgen::JsValue::FALSE);
+    pending?.dyn_into::<js_sys::Promise>().ok()
 }

@@ -106,6 +106,26 @@ test('a slow snapshot shows the loading state, then the results', async () => {
   });
 });
 
+/**
+ * Opens `url` in a new context whose page notes, by its own clock, each
+ * time it asks for the offers (`window.offersAskedAt`).
+ */
+async function openNotingOfferFetches(url) {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    const fetch = window.fetch;
+    window.offersAskedAt = [];
+    window.fetch = function (resource, ...rest) {
+      if (String(resource).endsWith('data/offers.json')) window.offersAskedAt.push(performance.now());
+      return fetch.call(this, resource, ...rest);
+    };
+  });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByTestId('offer-row').first().waitFor({ timeout: 15000 });
+  return page;
+}
+
 test('the offers are downloaded once and read while the module loads', async () => {
   let requests = 0;
   const counted = (req, res) => {
@@ -113,32 +133,20 @@ test('the offers are downloaded once and read while the module loads', async () 
     json(realSnapshot)(req, res);
   };
   await withOffers(counted, async (server) => {
-    const context = await browser.newContext();
-    // When the page asks for the offers, by the clock of its own timeline.
-    await context.addInitScript(() => {
-      const fetch = window.fetch;
-      window.offersAskedAt = [];
-      window.fetch = function (resource, ...rest) {
-        if (String(resource).endsWith('data/offers.json')) window.offersAskedAt.push(performance.now());
-        return fetch.call(this, resource, ...rest);
-      };
-    });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.getByTestId('offer-row').first().waitFor();
+    const page = await openNotingOfferFetches(server.url);
     const [asked, mounted, left] = await page.evaluate(() => [
       window.offersAskedAt,
       performance.getEntriesByName('whichgpu:mount')[0].startTime,
-      'whichgpuOffers' in window,
+      window.whichgpuOffers,
     ]);
     // The prefetch script asked once, before the module started to build
     // the page; the module took its promise instead of asking again.
     assert.equal(asked.length, 1);
     assert.ok(asked[0] < mounted, `offers asked for at ${asked[0]} ms, page built from ${mounted} ms`);
-    assert.equal(left, false);
+    assert.equal(left, false, 'the module took the promise');
     // The preload and the script's fetch share one request.
     assert.equal(requests, 1);
-    await context.close();
+    await page.context().close();
   });
 });
 
@@ -151,6 +159,26 @@ test('without the prefetch script the module downloads the offers itself', async
     await app.waitForResults();
     assert.match(await app.caption(), /of [\d,]+ offers hold this workload/);
     assert.deepEqual(scriptErrors(app), []);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a prefetch script that runs after the module started leaves the download to it', async () => {
+  const script = (await fs.readdir(DIST)).find((f) => /^offers_prefetch-.*\.js$/.test(f));
+  const body = await fs.readFile(path.join(DIST, script));
+  // The script arrives well after the module has asked for the offers.
+  const late = (req, res) =>
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(body), 2500);
+  const server = await serveDist({ routes: { [script]: late } });
+  try {
+    const page = await openNotingOfferFetches(server.url);
+    await page.waitForFunction((name) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(name)), script);
+    await page.waitForTimeout(200);
+    // The module asked once; the late script found its `false` and did not.
+    assert.equal((await page.evaluate(() => window.offersAskedAt)).length, 1);
+    assert.equal(await page.evaluate(() => window.whichgpuOffers), false);
+    await page.context().close();
   } finally {
     await server.close();
   }
