@@ -19,6 +19,24 @@ pub enum Error {
 }
 
 impl Error {
+    /// The workload field (its URL key) the problem is in, when it is in one.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Error::UnknownModel(_) => Some("model"),
+            Error::InvalidField { field, .. } => Some(field),
+            Error::UnknownGpu(_) | Error::Catalog(_) => None,
+        }
+    }
+
+    /// The problem alone, without the field's name: what the page shows
+    /// next to the field.
+    pub fn problem(&self) -> Msg {
+        match self {
+            Error::InvalidField { message, .. } => message.clone(),
+            _ => self.message(),
+        }
+    }
+
     /// What went wrong, to render in the reader's language.
     pub fn message(&self) -> Msg {
         match self {
@@ -39,3 +57,23 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{training::training_memory, Catalog, Task, Workload};
+    use crate::text::Lang;
+
+    #[test]
+    fn a_field_error_names_its_field_and_says_its_problem_alone_for_beside_the_field() {
+        let catalog = Catalog::bundled().unwrap();
+        let workload = Workload { gpus: 8, tensor_parallel: 3, ..Workload::for_task(Task::Pretrain) };
+        let model = workload.resolve_model(catalog).unwrap();
+        let error = training_memory(&workload, &model).unwrap_err();
+        assert_eq!(error.field(), Some("tp"));
+        let problem = "tensor × pipeline parallel (3 × 1) must divide the 8 GPUs";
+        assert_eq!(error.problem().render(Lang::En), problem);
+        assert_eq!(error.message().render(Lang::En), format!("tp: {problem}"));
+        assert_eq!(super::Error::UnknownModel("x".into()).field(), Some("model"));
+        assert_eq!(super::Error::UnknownGpu("x".into()).field(), None);
+    }
+}

@@ -3,6 +3,7 @@
 
 use super::offers_table::Ranked;
 use super::snapshot_loader::load_snapshot;
+use super::workload_form::FieldProblem;
 use super::your_gpu::{Detected, YourGpu};
 use super::{clipboard, document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::local_run::run_locally;
@@ -138,6 +139,10 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     });
     let memory =
         Memo::new(move |_| workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus()))));
+    // A problem with one field also shows beside that field.
+    let field_problem =
+        Memo::new(move |_| memory.with(|m| m.as_ref().err().and_then(|e| e.field().map(|f| (f, e.problem())))));
+    provide_context(FieldProblem(field_problem.into()));
 
     // Everything below speaks one language; switching it draws the page
     // again from the same workload, so nothing typed is lost.
@@ -287,7 +292,12 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                     view! { <OffersTable catalog=catalog snapshot=table_snapshot.clone() report=report compact=embed.is_some() selected_offer=selected_offer local=local_row /> }
                                 })
                             };
+                            // Said once: when the workload cannot be sized at all,
+                            // the memory line above already says why.
                             let failure = move || {
+                                if memory.with(Result::is_err) {
+                                    return None;
+                                }
                                 ranked.with(|r| r.as_ref().err().map(|e| e.render(lang)))
                                     .map(|message| view! { <p role="alert" class="error">{message}</p> })
                             };

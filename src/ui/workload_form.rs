@@ -10,9 +10,15 @@ use crate::engine::{
     Workload,
 };
 use crate::presets::PRESETS;
-use crate::text::{phrases, Lang, Phrase};
+use crate::text::{phrases, Lang, Msg, Phrase};
 use crate::url_codec;
 use leptos::prelude::*;
+
+/// The engine's problem with one field of the workload (its URL key), such
+/// as a parallel layout that does not divide the GPUs; the page provides
+/// it, and the field shows it beside itself.
+#[derive(Clone, Copy)]
+pub struct FieldProblem(pub Signal<Option<(&'static str, Msg)>>);
 
 /// Edits `workload` in place; every change is live (no submit button).
 #[component]
@@ -246,6 +252,14 @@ fn NumberField(
 ) -> impl IntoView {
     let lang = super::use_lang();
     let problem = RwSignal::new(None::<String>);
+    // What is typed comes first; else what the engine says of this field.
+    let engine = use_context::<FieldProblem>();
+    let shown = Memo::new(move |_| {
+        problem.get().or_else(|| {
+            let FieldProblem(engine) = engine?;
+            engine.with(|p| p.as_ref().filter(|(field, _)| *field == key).map(|(_, problem)| problem.render(lang)))
+        })
+    });
     let error_id = format!("{key}-error");
     let initial = workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default());
     // The same range the codec enforces.
@@ -282,7 +296,7 @@ fn NumberField(
                 min=bounds.map(|(min, _)| min.to_string())
                 max=bounds.map(|(_, max)| max.to_string())
                 value=initial
-                aria-invalid=move || if problem.with(Option::is_some) { "true" } else { "false" }
+                aria-invalid=move || if shown.with(Option::is_some) { "true" } else { "false" }
                 aria-describedby=error_id.clone()
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
@@ -296,7 +310,7 @@ fn NumberField(
                     }
                 }
             />
-            <span class="field-error" id=error_id role="alert">{move || problem.get()}</span>
+            <span class="field-error" id=error_id role="alert">{move || shown.get()}</span>
         </span>
     }
 }

@@ -107,13 +107,35 @@ const EDGES = [
   'task=audio&hours=0&uptime=1e30&max_ph=0.01&max_gpus=1',
 ];
 
+test('a layout the engine cannot use is named beside its field, and said once below the form', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=pretrain&gpus=8&tp=3`);
+  const field = app.page.locator('#tp');
+  await app.page.locator('#tp[aria-invalid=true]').waitFor();
+  const problem = 'tensor × pipeline parallel (3 × 1) must divide the 8 GPUs';
+  assert.equal(await app.page.locator('#tp-error').textContent(), problem);
+  assert.equal(await field.getAttribute('aria-describedby'), 'tp-error');
+  // The memory line says why nothing is sized; the results do not repeat it.
+  assert.equal(await app.memory(), `tp: ${problem}`);
+  await app.page.getByTestId('snapshot-info').waitFor();
+  assert.equal(await app.page.getByTestId('results').locator('p.error').count(), 0);
+  // A layout that divides the GPUs clears both.
+  await field.fill('2');
+  await app.waitForResults();
+  assert.equal(await app.page.locator('#tp-error').textContent(), '');
+  assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  assert.match(await app.memory(), /per GPU/);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 test('numbers at and past every edge are refused by name or shown as finite figures', async () => {
   for (const query of EDGES) {
     const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${query}`);
     await app.page.getByTestId('memory-summary').waitFor();
     // Ranked: the offers table is up (perhaps with none that hold it), or
-    // the engine's own message says why the workload cannot be sized.
-    await app.page.locator('[data-testid=offers-table], p.error').first().waitFor({ timeout: 15000 });
+    // the engine's own message says why the workload cannot be sized, in
+    // the results or beside the field it is about.
+    await app.page.locator('[data-testid=offers-table], p.error, input[aria-invalid=true]').first().waitFor({ timeout: 15000 });
     const text = await app.page.locator('body').innerText();
     assert.doesNotMatch(text.replace(/«[^»]*»|"[^"]*"/g, ''), /\bNaN\b|Infinity|\binf\b|∞/, query);
     // The page prints a figure that is not finite as "–": none in the memory.
