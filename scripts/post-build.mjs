@@ -8,7 +8,9 @@
 //    (trunk-rs/trunk#288). The loader is written as `boot-<hash>.js` beside
 //    the bindings it imports and loaded with a subresource-integrity hash,
 //    like Trunk's other scripts. The build fails if index.html has no inline
-//    loader, or any other inline script.
+//    loader, or any other inline script. The offers' prefetch
+//    (src/ui/offers_prefetch.js) goes at the top of the loader, so it runs
+//    before the module starts, while the module still downloads.
 // 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
 //    name that changes whenever one of them does.
@@ -28,7 +30,10 @@ if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].
   throw new Error(`expected exactly one inline script, Trunk's module loader; found ${inline.length}`);
 }
 const [tag, , body] = inline[0];
-const loader = `${body.trim()}\n`;
+const here = path.dirname(new URL(import.meta.url).pathname);
+// Without its comment lines: they are for the source, not the page.
+const prefetch = readFileSync(path.join(here, '../src/ui/offers_prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, '');
+const loader = `${prefetch.trim()}\n${body.trim()}\n`;
 const bootName = `boot-${hash('sha256', loader).toString('hex').slice(0, 16)}.js`;
 writeFileSync(path.join(staging, bootName), loader);
 const integrity = `sha384-${hash('sha384', loader).toString('base64')}`;
@@ -45,7 +50,7 @@ const needed = [
 const contents = createHash('sha256');
 for (const file of needed) contents.update(readFileSync(path.join(staging, file)));
 const version = contents.digest('hex').slice(0, 16);
-const worker = readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'sw.template.js'), 'utf8')
+const worker = readFileSync(path.join(here, 'sw.template.js'), 'utf8')
   .replace('__CACHE__', `whichgpu-${version}`)
   .replace('__FILES__', JSON.stringify(['./', ...needed.map((f) => `./${f}`)]));
 writeFileSync(path.join(staging, 'sw.js'), worker);

@@ -139,7 +139,7 @@ test('the offers are downloaded once and read while the module loads', async () 
       performance.getEntriesByName('whichgpu:mount')[0].startTime,
       window.whichgpuOffers,
     ]);
-    // The prefetch script asked once, before the module started to build
+    // The loader's prefetch asked once, before the module started to build
     // the page; the module took its promise instead of asking again.
     assert.equal(asked.length, 1);
     assert.ok(asked[0] < mounted, `offers asked for at ${asked[0]} ms, page built from ${mounted} ms`);
@@ -148,38 +148,4 @@ test('the offers are downloaded once and read while the module loads', async () 
     assert.equal(requests, 1);
     await page.context().close();
   });
-});
-
-test('without the prefetch script the module downloads the offers itself', async () => {
-  const script = (await fs.readdir(DIST)).find((f) => /^offers_prefetch-.*\.js$/.test(f));
-  assert.ok(script, 'dist/ has the prefetch script');
-  const server = await serveDist({ routes: { [script]: (req, res) => res.writeHead(404).end() } });
-  try {
-    const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4');
-    await app.waitForResults();
-    assert.match(await app.caption(), /of [\d,]+ offers hold this workload/);
-    assert.deepEqual(scriptErrors(app), []);
-  } finally {
-    await server.close();
-  }
-});
-
-test('a prefetch script that runs after the module started leaves the download to it', async () => {
-  const script = (await fs.readdir(DIST)).find((f) => /^offers_prefetch-.*\.js$/.test(f));
-  const body = await fs.readFile(path.join(DIST, script));
-  // The script arrives well after the module has asked for the offers.
-  const late = (req, res) =>
-    setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(body), 2500);
-  const server = await serveDist({ routes: { [script]: late } });
-  try {
-    const page = await openNotingOfferFetches(server.url);
-    await page.waitForFunction((name) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(name)), script);
-    await page.waitForTimeout(200);
-    // The module asked once; the late script found its `false` and did not.
-    assert.equal((await page.evaluate(() => window.offersAskedAt)).length, 1);
-    assert.equal(await page.evaluate(() => window.whichgpuOffers), false);
-    await page.context().close();
-  } finally {
-    await server.close();
-  }
 });
