@@ -66,11 +66,12 @@ pub fn write(row: &Element, was: Option<&RowText>, now: &RowText, lang: Lang) {
         }
     }
     let before = was.map(|was| cells(was, lang));
-    for (i, cell) in (1..).zip(cells(now, lang)) {
-        if before.as_ref().is_some_and(|before| before[i as usize - 1] == cell) {
+    for (i, cell) in cells(now, lang).into_iter().enumerate() {
+        if before.as_ref().is_some_and(|before| before[i] == cell) {
             continue;
         }
-        let Some(element) = elements.item(i) else { continue };
+        // After the first cell, which holds the expand button and the provider.
+        let Some(element) = elements.item(i as u32 + 1) else { continue };
         element.set_text_content(Some(cell.words));
         if let Some((class, words)) = cell.note {
             append_span(&element, class, words, None);

@@ -26,8 +26,10 @@ const PREFETCH: &str = "whichgpuOffers";
 ///
 /// The first load takes the download the prefetch script started while the
 /// module loaded; a later one (Retry), or a page without the script,
-/// downloads anew. While the download is in flight the parser and the
-/// ranking run once on a tiny snapshot, so the browser compiles their
+/// downloads anew. Then the parser and the ranking run once on a tiny
+/// snapshot: on a slow network, while the download is still in flight
+/// (on loopback the prefetch has usually read it already), so the browser
+/// compiles their
 /// WebAssembly before the real file arrives instead of after (a cold first
 /// parse took 2–3× a warm one in tests/e2e/bench-snapshot.mjs, a cold first
 /// ranking 4× a warm one in tests/e2e/bench-rank.mjs).
