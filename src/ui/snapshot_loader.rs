@@ -29,10 +29,10 @@ const PREFETCH: &str = "whichgpuOffers";
 /// downloads anew. Then the parser and the ranking run once on a tiny
 /// snapshot: on a slow network, while the download is still in flight
 /// (on loopback the prefetch has usually read it already), so the browser
-/// compiles their
-/// WebAssembly before the real file arrives instead of after (a cold first
-/// parse took 2–3× a warm one in tests/e2e/bench-snapshot.mjs, a cold first
-/// ranking 4× a warm one in tests/e2e/bench-rank.mjs).
+/// compiles their WebAssembly before the real file arrives instead of
+/// after (a cold first parse took 2–3× a warm one in
+/// tests/e2e/bench-snapshot.mjs, a cold first ranking 4× a warm one in
+/// tests/e2e/bench-rank.mjs).
 pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
     let download = |detail: Arg| msg!(phrases::DOWNLOAD_FAILED, detail = detail);
     let window = web_sys::window().ok_or_else(|| download(Arg::Phrase(&phrases::DOWNLOAD_NO_WINDOW)))?;
