@@ -1,15 +1,18 @@
 //! Cost against speed for the ranked offers, on log scales, with the Pareto
 //! frontier drawn through the offers nothing beats on both. Hovering a
-//! point names the offer; clicking it selects its row in the table.
+//! point names the offer; clicking it selects its row in the table. From
+//! the keyboard the points are one tab stop: the arrow keys go from the
+//! fastest to the slowest, and Enter or Space selects.
 
 use crate::engine::{Report, Snapshot, Task};
 use crate::msg;
 use crate::text::{phrases, Lang};
+use super::roving_focus;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// Points drawn at most: the best rows for the objective (every point is a
-/// focusable element, so this bounds the page's first render).
+/// Points drawn at most: the best rows for the objective (every point is an
+/// element with its label, so this bounds the work after the first result).
 const MAX_POINTS: usize = 200;
 
 const WIDTH: f64 = 640.0;
@@ -62,6 +65,17 @@ fn short(lang: Lang, value: f64, unit: &str) -> String {
     format!("{} {unit}", lang.number(value, digits))
 }
 
+/// The attribute that marks a point and holds its row, for the chart's
+/// listeners.
+const POINT_ROW: &str = "data-row";
+
+/// Selects the row of the point an event reached.
+fn select(ev: &web_sys::Event, selected: RwSignal<Option<usize>>) {
+    if let Some(row) = roving_focus::item_value(ev, POINT_ROW).and_then(|row| row.parse().ok()) {
+        selected.set(Some(row));
+    }
+}
+
 #[component]
 pub fn CostChart(
     report: Arc<Report>,
@@ -69,9 +83,11 @@ pub fn CostChart(
     /// The selected row of the table (an index into `report.results`).
     selected: RwSignal<Option<usize>>,
 ) -> impl IntoView {
-    let rows: Vec<(usize, f64, f64)> = (0..report.results.len().min(MAX_POINTS))
+    // Fastest first: the page's order is the arrow keys' order.
+    let mut rows: Vec<(usize, f64, f64)> = (0..report.results.len().min(MAX_POINTS))
         .filter_map(|row| point(&report, row).map(|(c, t)| (row, c, t)))
         .collect();
+    crate::short_lists::sort_short_by(&mut rows, |a, b| a.2.total_cmp(&b.2).then(a.1.total_cmp(&b.1)));
     if rows.len() < 2 {
         return None;
     }
@@ -91,6 +107,8 @@ pub fn CostChart(
     let frontier_path: String =
         frontier.iter().map(|&(c, t)| format!("{:.1},{:.1}", x(t), y(c))).collect::<Vec<_>>().join(" ");
     let placed: Vec<(usize, f64, f64)> = rows.iter().map(|&(row, cost, time)| (row, x(time), y(cost))).collect();
+    // The one tab stop: the selected offer's point, else the fastest.
+    let stop = selected.get_untracked().filter(|row| rows.iter().any(|r| r.0 == *row)).unwrap_or(rows[0].0);
     let points = rows
         .iter()
         .map(|&(row, cost, time)| {
@@ -116,15 +134,10 @@ pub fn CostChart(
                     r=if pareto { "5" } else { "3" }
                     class=if pareto { "point pareto" } else { "point" }
                     data-testid="chart-point"
-                    tabindex="0"
+                    data-row=row
+                    tabindex=if row == stop { "0" } else { "-1" }
                     role="button"
                     aria-label=aria
-                    on:click=move |_| selected.set(Some(row))
-                    on:keydown=move |ev| {
-                        if ev.key() == "Enter" || ev.key() == " " {
-                            selected.set(Some(row));
-                        }
-                    }
                 >
                     <title>{label}</title>
                 </circle>
@@ -133,7 +146,22 @@ pub fn CostChart(
         .collect_view();
     Some(view! {
         <figure class="cost-chart" data-testid="cost-chart">
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") width="100%" role="group" aria-label=lang.t(&phrases::CHART_LABEL)>
+            <svg
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                width="100%"
+                role="group"
+                aria-label=lang.t(&phrases::CHART_LABEL)
+                on:click=move |ev| select(&ev, selected)
+                on:keydown=move |ev| {
+                    if ev.key() == "Enter" || ev.key() == " " {
+                        ev.prevent_default();
+                        select(&ev, selected);
+                    } else {
+                        roving_focus::move_focus(&ev, POINT_ROW);
+                    }
+                }
+                on:focusin=|ev| roving_focus::follow_focus(&ev, POINT_ROW)
+            >
                 <line x1=LEFT y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
                 <line x1=LEFT y1=MARGIN x2=LEFT y2=HEIGHT - MARGIN class="axis" />
                 <text x=WIDTH / 2.0 y=HEIGHT - 12.0 text-anchor="middle" class="axis-label">{time_label}</text>

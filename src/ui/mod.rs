@@ -6,7 +6,8 @@
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
 //! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
 //! that replaces a page stopped by a panic), `offline` (the service worker),
-//! `row_cells` (the offers table's cells, written in place).
+//! `row_cells` (the offers table's cells, written in place), `roving_focus`
+//! (one tab stop and the arrow keys for a group of controls).
 
 mod app;
 mod clipboard;
@@ -19,6 +20,7 @@ mod gpu_probe;
 mod memory_bar;
 mod offers_table;
 mod offline;
+mod roving_focus;
 mod row_cells;
 mod snapshot_info;
 pub mod snapshot_loader;

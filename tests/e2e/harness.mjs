@@ -103,6 +103,12 @@ export class WhichGpuPage {
   }
 
   /** Opens `url` in a fresh context (`options`: Playwright context options, e.g. `{ locale: 'es-ES' }`). */
+  /** The chart's point for the offer ranked lowest (the points go by speed, not by rank). */
+  async lowestRankedPoint() {
+    const rows = await this.page.getByTestId('chart-point').evaluateAll((points) => points.map((p) => Number(p.dataset.row)));
+    return this.page.locator(`[data-testid=chart-point][data-row="${Math.max(...rows)}"]`);
+  }
+
   static async open(browser, url, options = {}) {
     const context = await browser.newContext(options);
     const wrapper = new WhichGpuPage(await context.newPage());

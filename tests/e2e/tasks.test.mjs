@@ -226,7 +226,7 @@ test('the cost-vs-speed chart marks the frontier and selects a row on click', as
   assert.ok((await chart.getByTestId('chart-frontier').getAttribute('points')).split(' ').length === frontier);
   // Hovering names the offer; clicking a point far down the ranking shows
   // and highlights its row in the table.
-  const last = points.last();
+  const last = await app.lowestRankedPoint();
   const label = await last.getAttribute('aria-label');
   assert.match(label, /^\S+ \S+: \d+× \S+.*, \$[\d,.]+ and [\d,.]+ h$/);
   await last.click();
@@ -236,6 +236,56 @@ test('the cost-vs-speed chart marks the frontier and selects a row on click', as
   assert.ok((await selected.textContent()).includes(instance), `${instance} in ${await selected.textContent()}`);
   assert.ok(provider.length > 0);
   assert.deepEqual(app.consoleErrors, []);
+});
+
+test('the chart is one tab stop: arrows, Home and End move among its points, Enter selects', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=10000');
+  await app.waitForResults();
+  const chart = app.page.getByTestId('cost-chart');
+  const points = chart.getByTestId('chart-point');
+  const count = await points.count();
+  assert.ok(count > 50);
+  // One point is in the tab order: the fastest (the page's order is the keys' order).
+  const stops = chart.locator('[data-testid=chart-point][tabindex="0"]');
+  assert.equal(await stops.count(), 1);
+  assert.equal(await points.first().getAttribute('tabindex'), '0');
+  const focused = () =>
+    app.page.evaluate(() => {
+      const all = [...document.querySelectorAll('[data-testid=chart-point]')];
+      return all.indexOf(document.activeElement);
+    });
+  await points.first().focus();
+  await app.page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 1);
+  await app.page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 2);
+  await app.page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), 1);
+  // The tab stop follows the focus.
+  assert.equal(await stops.count(), 1);
+  assert.equal(await points.nth(1).getAttribute('tabindex'), '0');
+  await app.page.keyboard.press('End');
+  assert.equal(await focused(), count - 1);
+  await app.page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), count - 1);
+  await app.page.keyboard.press('Home');
+  assert.equal(await focused(), 0);
+  // The points are ordered by time, fastest first.
+  const xs = await points.evaluateAll((circles) => circles.map((c) => Number(c.getAttribute('cx'))));
+  assert.deepEqual(xs, [...xs].sort((a, b) => a - b));
+  // Enter selects the focused offer's row.
+  await app.page.keyboard.press('End');
+  const [, instance] = (await points.last().getAttribute('aria-label')).split(':')[0].split(' ');
+  await app.page.keyboard.press('Enter');
+  await app.page.locator('tr.selected').waitFor();
+  assert.ok((await app.page.locator('tr.selected').textContent()).includes(instance));
+  // Tab leaves the chart instead of visiting every point.
+  await points.first().focus();
+  await app.page.keyboard.press('Tab');
+  assert.equal(await focused(), -1);
+  assert.ok(await app.page.evaluate(() => !document.querySelector('[data-testid=cost-chart]').contains(document.activeElement)));
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
 });
 
 test('expanding a row shows its cost breakdown and the reasons', async () => {
