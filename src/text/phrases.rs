@@ -304,7 +304,7 @@ phrases! {
     CHART_POINT = "{provider} {instance}: {count}× {gpu}{spot}, {cost} and {time}", "{provider} {instance}: {count}× {gpu}{spot}, {cost} y {time}";
     CHART_SPOT = " (spot)", " (spot)";
     CHART_LABEL = "Cost against speed of the best offers; the line joins those nothing beats on both", "Coste frente a velocidad de las mejores ofertas; la línea une las que ninguna otra supera en ambas cosas";
-    CHART_CAPTION = "Each dot is an offer; the line joins the best trade-offs (nothing else is both cheaper and faster). Click a dot to find it in the table.", "Cada punto es una oferta; la línea une los mejores equilibrios (ninguna otra es a la vez más barata y más rápida). Haz clic en un punto para verlo en la tabla.";
+    CHART_CAPTION = "Each dot is an offer; the line joins the best trade-offs (nothing else is both cheaper and faster). Click a dot, or reach it with Tab and the arrow keys and press Enter, to find it in the table.", "Cada punto es una oferta; la línea une los mejores equilibrios (ninguna otra es a la vez más barata y más rápida). Haz clic en un punto, o llega a él con Tab y las flechas y pulsa Intro, para verlo en la tabla.";
 
     // ---- The memory bar ----
     MEMORY_BAR_LABEL = "{need} per GPU against card sizes of 24, 48, 80, 141 and 192 GB", "{need} por GPU frente a tarjetas de 24, 48, 80, 141 y 192 GB";
