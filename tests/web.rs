@@ -345,17 +345,3 @@ async fn a_resellers_offer_names_the_cloud_behind_it() {
     settle().await;
     assert_eq!(texts(&root, "tbody tr:first-child td:first-child .provider"), ["Lambda · lambdalabs"]);
 }
-
-#[wasm_bindgen_test]
-fn the_warm_up_snapshot_is_valid_and_exercises_every_field() {
-    // It is parsed while the real snapshot downloads; were it invalid, the
-    // warm-up would silently compile nothing.
-    let warm = Snapshot::from_json(whichgpu::ui::snapshot_loader::WARM_UP_SNAPSHOT).unwrap();
-    let full = &warm.offers[0];
-    assert!(full.underlying_cloud.is_some() && full.vcpus.is_some() && full.spot_price.is_some());
-    assert_eq!(full.regions.len(), 2);
-    assert!(warm.offers[1].regions.is_empty() && warm.offers[1].spot_price.is_none());
-    // Its GPUs are real, so ranking it exercises sizing, speed and cost.
-    let report = rank(&Workload::default(), Catalog::bundled().unwrap(), &warm).unwrap();
-    assert!(report.results.iter().any(|r| r.cost.is_some()), "{report:?}");
-}

@@ -15,9 +15,6 @@ pub const OFFERS_URL: &str = "data/offers.json";
 /// a counting allocator); 4 MiB leaves room for growth and for ranking.
 const PARSE_HEAP_BYTES: usize = 4 << 20;
 
-/// A small valid snapshot, parsed while the real one downloads.
-pub const WARM_UP_SNAPSHOT: &str = r#"{"schema_version":1,"snapshot_date":"2026-09","sources":[{"id":"s","name":"n","upstream":"u","commit":"c","as_of":"2026-09"}],"providers":[{"id":"p","name":"P","billing_increment_s":1,"minimum_charge_s":60,"spot_available":true,"block_storage_usd_per_gb_month":0.1,"egress_usd_per_gb":0.1,"pricing_page":"x"}],"offers":[{"provider":"p","underlying_cloud":"c","instance":"i","regions":["r","q"],"gpu":"h100_sxm","gpu_count":8,"vram_gb":80.0,"vcpus":96.0,"ram_gb":1024.0,"price":1.5,"spot_price":0.5,"source":"s"},{"provider":"p","instance":"j","gpu":"rtx_4090","gpu_count":1,"vram_gb":24,"price":0.5,"source":"s"}]}"#;
-
 /// The window property where the page's prefetch script
 /// (src/ui/offers_prefetch.js) leaves its promise.
 const PREFETCH: &str = "whichgpuOffers";
@@ -26,22 +23,11 @@ const PREFETCH: &str = "whichgpuOffers";
 ///
 /// The first load takes the download the prefetch script started while the
 /// module loaded; a later one (Retry), or a page without the script,
-/// downloads anew. Then the parser and the ranking run once on a tiny
-/// snapshot: on a slow network, while the download is still in flight
-/// (on loopback the prefetch has usually read it already), so the browser
-/// compiles their WebAssembly before the real file arrives instead of
-/// after (a cold first parse took 2–3× a warm one in
-/// tests/e2e/bench-snapshot.mjs, a cold first ranking 4× a warm one in
-/// tests/e2e/bench-rank.mjs).
+/// downloads anew.
 pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
     let download = |detail: Arg| msg!(phrases::DOWNLOAD_FAILED, detail = detail);
     let window = web_sys::window().ok_or_else(|| download(Arg::Phrase(&phrases::DOWNLOAD_NO_WINDOW)))?;
     let pending = take_prefetch(&window).unwrap_or_else(|| window.fetch_with_str(OFFERS_URL));
-    // Ranking the tiny snapshot too runs the sizing, speed and cost code
-    // once before the first real ranking needs it compiled.
-    if let (Ok(warm), Ok(catalog)) = (Snapshot::from_json(WARM_UP_SNAPSHOT), crate::engine::Catalog::bundled()) {
-        let _ = crate::engine::rank(&crate::engine::Workload::default(), catalog, &warm);
-    }
     // Grow the WebAssembly heap once, up front, instead of in many small
     // steps in the middle of the parse.
     drop(Vec::<u8>::with_capacity(PARSE_HEAP_BYTES));
@@ -63,7 +49,31 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
             response.binary().await.map_err(|e| download(Arg::Text(e.to_string())))?
         }
     };
+    // The form goes on screen in a frame of its own before the parse and the
+    // first ranking; the page was built once the body was read
+    // (`prefetch_settled`), so the parse starts as soon as that frame is
+    // painted.
+    super::next_paint().await;
     super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
+}
+
+/// Resolves once the prefetch script's download has settled (its body read,
+/// or the server's refusal, or a network failure), or after `most`,
+/// whichever comes first; without the script, at once. The download stays
+/// for `load_snapshot` to take.
+pub async fn prefetch_settled(most: std::time::Duration) {
+    let Some(window) = web_sys::window() else { return };
+    let Some(pending) = js_sys::Reflect::get(&window, &wasm_bindgen::JsValue::from_str(PREFETCH))
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    else {
+        return;
+    };
+    let most = i32::try_from(most.as_millis()).unwrap_or(i32::MAX);
+    let timer = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, most);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&pending, &timer))).await;
 }
 
 /// The prefetch script's download, taken once. The property is left

@@ -102,7 +102,46 @@ test('a slow snapshot shows the loading state, then the results', async () => {
     assert.match(await app.memory(), /weights 15 GB/);
     await app.waitForResults();
     assert.equal(await app.page.getByTestId('loading').count(), 0);
+    // The page did not wait for the offers past its bound (half a second).
+    const [built, arrived] = await builtAndOffersArrived(app.page);
+    assert.ok(built < arrived - 500, `page built at ${built} ms, offers arrived at ${arrived} ms`);
     assert.deepEqual(app.consoleErrors, []);
+  });
+});
+
+/** When, by the page's clock, the page started to be built and the offers' body had arrived. */
+const builtAndOffersArrived = (page) =>
+  page.evaluate(() => [
+    performance.getEntriesByName('whichgpu:mount')[0].startTime,
+    performance.getEntriesByType('resource').find((e) => e.name.endsWith('data/offers.json')).responseEnd,
+  ]);
+
+test('offers a little later than the module are waited for; the form is painted, then they are parsed', async () => {
+  // 300 ms late: after the module is ready here (about 150-250 ms into the
+  // load), well inside the half second the page waits.
+  const late = (req, res) => setTimeout(() => json(realSnapshot)(req, res), 300);
+  await withOffers(late, async (server) => {
+    const context = await browser.newContext();
+    // What each frame is about to paint: an animation frame callback runs
+    // just before the frame's style, layout and paint.
+    await context.addInitScript(() => {
+      window.framesPainted = [];
+      const note = () => {
+        const has = (selector) => !!document.querySelector(selector);
+        window.framesPainted.push({ form: has('form.workload-form'), result: has('[data-testid=offer-row]') });
+        if (!has('[data-testid=offer-row]')) requestAnimationFrame(note);
+      };
+      requestAnimationFrame(note);
+    });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('offer-row').first().waitFor({ timeout: 15000 });
+    const [built, arrived] = await builtAndOffersArrived(page);
+    assert.ok(built >= arrived, `page built at ${built} ms, before the offers arrived at ${arrived} ms`);
+    // The form had a frame of its own before the result.
+    const frames = await page.evaluate(() => window.framesPainted);
+    assert.deepEqual(frames.find((f) => f.form), { form: true, result: false }, JSON.stringify(frames));
+    await context.close();
   });
 });
 
