@@ -4,10 +4,10 @@
 //! the keyboard the points are one tab stop: the arrow keys go from the
 //! fastest to the slowest, and Enter or Space selects.
 
+use super::roving_focus;
 use crate::engine::{Report, Snapshot, Task};
 use crate::msg;
 use crate::text::{phrases, Lang};
-use super::roving_focus;
 use leptos::prelude::*;
 use std::sync::Arc;
 

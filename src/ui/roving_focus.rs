@@ -32,19 +32,19 @@ pub fn follow_focus(ev: &Event, attribute: &str) {
 
 /// Moves the focus for an arrow key, Home or End: to the next item in the
 /// page's order (Right, Down), the previous (Left, Up), the first or the
-/// last. Returns whether the key was one of those; its default (scrolling
-/// the page) is then prevented. For the group's `keydown`.
-pub fn move_focus(ev: &KeyboardEvent, attribute: &str) -> bool {
+/// last; for those keys the default (scrolling the page) is prevented. For
+/// the group's `keydown`.
+pub fn move_focus(ev: &KeyboardEvent, attribute: &str) {
     let item = |e: Option<Element>| e.filter(|e| e.has_attribute(attribute));
     let (forward, to_the_end) = match ev.key().as_str() {
         "ArrowRight" | "ArrowDown" => (true, false),
         "ArrowLeft" | "ArrowUp" => (false, false),
         "End" => (true, true),
         "Home" => (false, true),
-        _ => return false,
+        _ => return,
     };
     ev.prevent_default();
-    let Some(mut at) = item(element(ev.target())) else { return true };
+    let Some(mut at) = item(element(ev.target())) else { return };
     let step = |e: &Element| item(if forward { e.next_element_sibling() } else { e.previous_element_sibling() });
     while let Some(next) = step(&at) {
         at = next;
@@ -58,7 +58,6 @@ pub fn move_focus(ev: &KeyboardEvent, attribute: &str) -> bool {
     } else if let Some(html) = at.dyn_ref::<web_sys::HtmlElement>() {
         let _ = html.focus();
     }
-    true
 }
 
 fn element(target: Option<web_sys::EventTarget>) -> Option<Element> {
