@@ -190,17 +190,22 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let memory = estimate(workload, model, workload.planned_gpus())?;
     let spot_ok = spot_allowed(workload);
     let startup_s = rented_startup_s(workload, model);
+    // Lookups by id, built once: offers name GPUs and providers thousands of
+    // times. One map type for both (an index into their list) keeps the
+    // page's WebAssembly to one copy of the hash table's code.
+    let gpu_index: FastMap<&str, usize> = catalog.gpus.iter().enumerate().map(|(i, g)| (g.id.as_str(), i)).collect();
+    let provider_index: FastMap<&str, usize> =
+        snapshot.providers.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
-    // time each once.
-    let mut shapes: FastMap<(&str, u32), Shape> = FastMap::default();
-    let mut singles: FastMap<&str, bool> = FastMap::default();
+    // time each once. Per catalog GPU: whether one fits, and its shapes by
+    // GPU count (a handful each).
+    let mut singles: Vec<Option<bool>> = vec![None; catalog.gpus.len()];
+    let mut shapes: Vec<Vec<(u32, Shape)>> = catalog.gpus.iter().map(|_| Vec::new()).collect();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
-    // Lookups by id, built once: offers name GPUs and providers thousands of times.
-    let gpus: FastMap<&str, &Gpu> = catalog.gpus.iter().map(|g| (g.id.as_str(), g)).collect();
-    let providers: FastMap<&str, &super::Provider> = snapshot.providers.iter().map(|p| (p.id.as_str(), p)).collect();
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        let gpu = gpus.get(offer.gpu.as_str()).copied().ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
+        let found = gpu_index.get(offer.gpu.as_str()).copied();
+        let gpu = found.map(|i| &catalog.gpus[i]).ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
         if let Some(reason) = filtered_out(workload, offer, gpu.as_ref().ok().copied()) {
             excluded.push(Exclusion { offer: index, reason });
             continue;
@@ -212,19 +217,30 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 continue;
             }
         };
-        let single_gpu_fits =
-            *singles.entry(offer.gpu.as_str()).or_insert_with(|| fit(workload, model, gpu, 1).is_ok_and(|f| f.fits));
-        let shape = shapes.entry((offer.gpu.as_str(), offer.gpu_count)).or_insert_with(|| {
-            match fit(workload, model, gpu, offer.gpu_count) {
-                Ok(f) => {
-                    // Speed only for what fits; sizing errors are the reason.
-                    let timed =
-                        f.fits.then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok()).flatten().map(Arc::new);
-                    Shape { fit: Ok(f), speed: timed, single_gpu_fits }
-                }
-                Err(e) => Shape { fit: Err(e.message()), speed: None, single_gpu_fits },
+        // `gpu` was found, so its index was.
+        let g = found.unwrap_or_default();
+        let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(workload, model, gpu, 1).is_ok_and(|f| f.fits));
+        let of_gpu = &mut shapes[g];
+        let at = match of_gpu.iter().position(|(count, _)| *count == offer.gpu_count) {
+            Some(at) => at,
+            None => {
+                let shape = match fit(workload, model, gpu, offer.gpu_count) {
+                    Ok(f) => {
+                        // Speed only for what fits; sizing errors are the reason.
+                        let timed = f
+                            .fits
+                            .then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok())
+                            .flatten()
+                            .map(Arc::new);
+                        Shape { fit: Ok(f), speed: timed, single_gpu_fits }
+                    }
+                    Err(e) => Shape { fit: Err(e.message()), speed: None, single_gpu_fits },
+                };
+                of_gpu.push((offer.gpu_count, shape));
+                of_gpu.len() - 1
             }
-        });
+        };
+        let shape = &of_gpu[at].1;
         let f = match &shape.fit {
             Err(reason) => {
                 excluded.push(Exclusion { offer: index, reason: reason.clone() });
@@ -239,7 +255,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             }
             Ok(f) => f,
         };
-        let provider = providers.get(offer.provider.as_str()).copied();
+        let provider = provider_index.get(offer.provider.as_str()).map(|&i| &snapshot.providers[i]);
         // Spot rows where spot is allowed and the provider offers it.
         let spot_row =
             offer.spot_price.is_some() && spot_ok.is_ok() && provider.and_then(|p| p.spot_available) != Some(false);
