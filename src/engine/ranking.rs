@@ -204,21 +204,22 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let mut results = Vec::new();
     let mut excluded = Vec::new();
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        let found = gpu_index.get(offer.gpu.as_str()).copied();
-        let gpu = found.map(|i| &catalog.gpus[i]).ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
-        if let Some(reason) = filtered_out(workload, offer, gpu.as_ref().ok().copied()) {
+        // The GPU and its place in the catalog.
+        let found = gpu_index
+            .get(offer.gpu.as_str())
+            .map(|&g| (g, &catalog.gpus[g]))
+            .ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
+        if let Some(reason) = filtered_out(workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu)) {
             excluded.push(Exclusion { offer: index, reason });
             continue;
         }
-        let gpu = match gpu {
-            Ok(gpu) => gpu,
+        let (g, gpu) = match found {
+            Ok(found) => found,
             Err(e) => {
                 excluded.push(Exclusion { offer: index, reason: e.message() });
                 continue;
             }
         };
-        // `gpu` was found, so its index was.
-        let g = found.unwrap_or_default();
         let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(workload, model, gpu, 1).is_ok_and(|f| f.fits));
         let of_gpu = &mut shapes[g];
         let at = match of_gpu.iter().position(|(count, _)| *count == offer.gpu_count) {
