@@ -63,12 +63,7 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
 /// for `load_snapshot` to take.
 pub async fn prefetch_settled(most: std::time::Duration) {
     let Some(window) = web_sys::window() else { return };
-    let Some(pending) = js_sys::Reflect::get(&window, &wasm_bindgen::JsValue::from_str(PREFETCH))
-        .ok()
-        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
-    else {
-        return;
-    };
+    let Some(pending) = prefetch(&window) else { return };
     let most = i32::try_from(most.as_millis()).unwrap_or(i32::MAX);
     let timer = js_sys::Promise::new(&mut |resolve, _| {
         let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, most);
@@ -80,8 +75,12 @@ pub async fn prefetch_settled(most: std::time::Duration) {
 /// `false`: a Retry downloads anew, and a script that runs only now (after
 /// the module started) leaves it alone instead of downloading again.
 fn take_prefetch(window: &web_sys::Window) -> Option<js_sys::Promise> {
-    let key = wasm_bindgen::JsValue::from_str(PREFETCH);
-    let pending = js_sys::Reflect::get(window, &key).ok();
-    let _ = js_sys::Reflect::set(window, &key, &wasm_bindgen::JsValue::FALSE);
-    pending?.dyn_into::<js_sys::Promise>().ok()
+    let pending = prefetch(window);
+    let _ = js_sys::Reflect::set(window, &wasm_bindgen::JsValue::from_str(PREFETCH), &wasm_bindgen::JsValue::FALSE);
+    pending
+}
+
+/// The prefetch script's download, when it is still there to take.
+fn prefetch(window: &web_sys::Window) -> Option<js_sys::Promise> {
+    js_sys::Reflect::get(window, &wasm_bindgen::JsValue::from_str(PREFETCH)).ok()?.dyn_into::<js_sys::Promise>().ok()
 }
