@@ -5,7 +5,7 @@
 //! - [`url_codec`]: the workload ⇄ URL query string.
 //! - [`presets`]: starting points for common jobs, as link queries.
 //! - [`export`]: the ranked offers as JSON and CSV.
-//! - [`short_lists`]: a small stable sort for the page's short lists.
+//! - [`sorting`]: stable sorts that cost the page little WebAssembly.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
 //! - [`hardening`]: the oracles the property tests and fuzzers check.
@@ -15,7 +15,7 @@ pub mod engine;
 pub mod export;
 pub mod hardening;
 pub mod presets;
-pub mod short_lists;
+pub mod sorting;
 pub mod text;
 pub mod url_codec;
 

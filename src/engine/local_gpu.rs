@@ -306,7 +306,7 @@ impl ModelWords {
                 model.push(word.to_string());
             }
         }
-        model.sort_unstable();
+        crate::sorting::sort_short_by(&mut model, Ord::cmp);
         model.dedup();
         ModelWords { model, variant }
     }
@@ -381,7 +381,7 @@ fn most_likely_first(mut gpus: Vec<&Gpu>) -> Identification {
         Some("datacenter") => 5,
         _ => 4,
     };
-    crate::short_lists::sort_short_by(&mut gpus, |a, b| rank(a).cmp(&rank(b)).then(b.vram_gb.total_cmp(&a.vram_gb)));
+    crate::sorting::sort_short_by(&mut gpus, |a, b| rank(a).cmp(&rank(b)).then(b.vram_gb.total_cmp(&a.vram_gb)));
     Identification::Candidates(gpus.into_iter().map(|gpu| gpu.id.clone()).collect())
 }
 

@@ -335,17 +335,20 @@ fn objective_key(
 /// Orders the rows by the objective, then price, on-demand before spot,
 /// then snapshot order: keys are computed once per row, not per comparison.
 fn sort(results: &mut Vec<RankedOffer>, objective: Objective, task: Task, snapshot: &Snapshot, catalog: &Catalog) {
-    let mut keyed: Vec<(f64, f64, bool, usize, usize)> = results
+    let keyed: Vec<(f64, f64, bool, usize)> = results
         .iter()
-        .enumerate()
-        .map(|(i, row)| {
+        .map(|row| {
             let key = objective_key(row, objective, task, catalog, snapshot).unwrap_or(f64::INFINITY);
-            (key, row.price_per_hour, row.spot, row.offer, i)
+            (key, row.price_per_hour, row.spot, row.offer)
         })
         .collect();
-    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.3.cmp(&b.3)));
+    let mut order: Vec<usize> = (0..keyed.len()).collect();
+    crate::sorting::sort_indices_by(&mut order, &|a, b| {
+        let (a, b) = (&keyed[a], &keyed[b]);
+        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.3.cmp(&b.3))
+    });
     let mut rows: Vec<Option<RankedOffer>> = std::mem::take(results).into_iter().map(Some).collect();
-    *results = keyed.into_iter().filter_map(|(.., i)| rows[i].take()).collect();
+    *results = order.into_iter().filter_map(|i| rows[i].take()).collect();
 }
 
 impl RankedOffer {
@@ -363,13 +366,15 @@ impl RankedOffer {
 
 /// Marks the rows no other row beats on both cost and time.
 fn mark_pareto(results: &mut [RankedOffer], task: Task) {
-    let mut points: Vec<(usize, f64, f64)> =
-        results.iter().enumerate().filter_map(|(i, r)| r.cost_and_time(task).map(|(c, t)| (i, c, t))).collect();
-    points.sort_by(|a, b| {
-        a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal).then(a.2.partial_cmp(&b.2).unwrap_or(Ordering::Equal))
+    let points: Vec<Option<(f64, f64)>> = results.iter().map(|r| r.cost_and_time(task)).collect();
+    let mut order: Vec<usize> = (0..points.len()).filter(|&i| points[i].is_some()).collect();
+    crate::sorting::sort_indices_by(&mut order, &|a, b| {
+        let (Some(a), Some(b)) = (points[a], points[b]) else { return Ordering::Equal };
+        a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal))
     });
     let mut best_time = f64::INFINITY;
-    for (i, _, time) in points {
+    for i in order {
+        let Some((_, time)) = points[i] else { continue };
         if time < best_time {
             results[i].pareto = true;
             best_time = time;

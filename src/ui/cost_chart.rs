@@ -87,7 +87,7 @@ pub fn CostChart(
     let mut rows: Vec<(usize, f64, f64)> = (0..report.results.len().min(MAX_POINTS))
         .filter_map(|row| point(&report, row).map(|(c, t)| (row, c, t)))
         .collect();
-    crate::short_lists::sort_short_by(&mut rows, |a, b| a.2.total_cmp(&b.2).then(a.1.total_cmp(&b.1)));
+    crate::sorting::sort_short_by(&mut rows, |a, b| a.2.total_cmp(&b.2).then(a.1.total_cmp(&b.1)));
     if rows.len() < 2 {
         return None;
     }
@@ -103,7 +103,7 @@ pub fn CostChart(
     // The frontier, cheapest first.
     let mut frontier: Vec<(f64, f64)> =
         rows.iter().filter(|r| report.results[r.0].pareto).map(|&(_, c, t)| (c, t)).collect();
-    crate::short_lists::sort_short_by(&mut frontier, |a, b| a.0.total_cmp(&b.0));
+    crate::sorting::sort_short_by(&mut frontier, |a, b| a.0.total_cmp(&b.0));
     let frontier_path: String =
         frontier.iter().map(|&(c, t)| format!("{:.1},{:.1}", x(t), y(c))).collect::<Vec<_>>().join(" ");
     let placed: Vec<(usize, f64, f64)> = rows.iter().map(|&(row, cost, time)| (row, x(time), y(cost))).collect();

@@ -84,7 +84,7 @@ pub async fn probe() -> Probe {
     let limits = adapter.limits();
     let mut features: Vec<String> =
         adapter.features().values().into_iter().filter_map(|f| f.ok().and_then(|f| f.as_string())).collect();
-    features.sort();
+    crate::sorting::sort_short_by(&mut features, Ord::cmp);
     // Chrome moved isFallbackAdapter from the adapter to its info (2024).
     let fallback = |object: &JsValue| property(object, "isFallbackAdapter").as_bool();
     let is_fallback = fallback(&info).or_else(|| fallback(&adapter)).unwrap_or(false);

@@ -137,10 +137,12 @@ pub fn OffersTable(
     let caption = move || {
         report.with(|Ranked(report)| {
             // Offers, not rows: an offer may be listed on-demand and spot.
-            let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
-            offers.sort_unstable();
-            offers.dedup();
-            let fitting = offers.len();
+            let mut counted = vec![false; total];
+            let fitting = report
+                .results
+                .iter()
+                .filter(|r| counted.get_mut(r.offer).is_some_and(|seen| !std::mem::replace(seen, true)))
+                .count();
             let by = lang.t(report.objective.label()).to_ascii_lowercase();
             if fitting == 0 {
                 match &report.no_single_node {
@@ -166,7 +168,7 @@ pub fn OffersTable(
             let mut order: Vec<usize> = (0..report.results.len()).collect();
             if let Some((column, descending)) = sorting.get() {
                 let key = |i: usize| column.key(&report.results[i]).unwrap_or(f64::INFINITY);
-                order.sort_by(|&a, &b| {
+                crate::sorting::sort_indices_by(&mut order, &|a, b| {
                     let (ka, kb) = (key(a), key(b));
                     // Rows without the figure stay last either way.
                     match (ka.is_finite(), kb.is_finite()) {
@@ -431,7 +433,7 @@ pub fn OffersTable(
                 None => groups.push((reason, vec![exclusion.offer])),
             }
         }
-        crate::short_lists::sort_short_by(&mut groups, |a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+        crate::sorting::sort_short_by(&mut groups, |a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
         groups
             .into_iter()
             .map(|(reason, offers)| {

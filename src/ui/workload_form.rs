@@ -64,7 +64,7 @@ pub fn WorkloadForm(
     // The catalog's vendors, lower case, as the filter compares them.
     let mut vendors = vec![(String::new(), lang.t(&phrases::ANY).to_string())];
     let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_ascii_lowercase()).collect();
-    crate::short_lists::sort_short_by(&mut seen, Ord::cmp);
+    crate::sorting::sort_short_by(&mut seen, Ord::cmp);
     seen.dedup();
     vendors.extend(seen.into_iter().map(|v| (v.clone(), v)));
     view! {

@@ -152,7 +152,7 @@ fn picker_groups(catalog: &Catalog, candidates: &[String], lang: Lang) -> Vec<(S
             .filter(|g| g.segment.as_deref() == Some(segment))
             .map(|g| (g.id.clone(), g.name.clone()))
             .collect();
-        crate::short_lists::sort_short_by(&mut gpus, |a, b| a.1.cmp(&b.1));
+        crate::sorting::sort_short_by(&mut gpus, |a, b| a.1.cmp(&b.1));
         if !gpus.is_empty() {
             groups.push((lang.t(label).to_string(), gpus));
         }
