@@ -4,6 +4,7 @@
 //! - [`engine`]: the pure sizing and ranking engine.
 //! - [`url_codec`]: the workload ⇄ URL query string.
 //! - [`presets`]: starting points for common jobs, as link queries.
+//! - [`model_search`]: what the model picker's typed words find.
 //! - [`export`]: the ranked offers as JSON and CSV.
 //! - [`sorting`]: stable sorts that cost the page little WebAssembly.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
@@ -14,6 +15,7 @@
 pub mod engine;
 pub mod export;
 pub mod hardening;
+pub mod model_search;
 pub mod presets;
 pub mod sorting;
 pub mod text;

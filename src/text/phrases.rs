@@ -330,6 +330,14 @@ phrases! {
     FIELD_TASK = "Task", "Tarea";
     FIELD_MODEL = "Model", "Modelo";
     CUSTOM_MODEL = "Custom model…", "Modelo personalizado…";
+    MODEL_NO_MATCH = "No model matches “{search}”: pick one from the list, or Custom model…", "Ningún modelo coincide con «{search}»: elige uno de la lista, o Modelo personalizado…";
+    MODEL_SEVERAL_MATCH = "{count} models match “{search}”: pick one from the list", "{count} modelos coinciden con «{search}»: elige uno de la lista";
+    TAB_INFER = "LLM serving", "Servir un LLM";
+    TAB_FINETUNE = "Fine-tune", "Ajuste fino";
+    TAB_PRETRAIN = "Pretrain", "Preentrenar";
+    TAB_IMAGE = "Images", "Imágenes";
+    TAB_VIDEO = "Video", "Vídeo";
+    TAB_AUDIO = "Audio", "Audio";
     FIELD_PARAMS = "Parameters", "Parámetros";
     FIELD_LAYERS = "Layers", "Capas";
     FIELD_HIDDEN = "Hidden size", "Dimensión oculta";

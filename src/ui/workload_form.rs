@@ -1,17 +1,20 @@
-//! The workload form: model, precision, runtime and the serving load.
+//! The workload form: a tab per task, then the model (searched as the
+//! user types), precision, runtime, the load or the job, and the renting.
 //! Every field validates through the URL codec's own table
 //! (`url_codec::apply`), so the form, the link and the CLI accept exactly
 //! the same values; a bad value shows its message and leaves the workload as
 //! it was.
 
+use super::roving_focus;
 use crate::engine::workload::{Offload, CUSTOM_MODEL};
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, Runtime, SpotPolicy, Task,
     Workload,
 };
+use crate::model_search::{search, Found};
 use crate::presets::PRESETS;
 use crate::text::{phrases, Lang, Msg, Phrase};
-use crate::url_codec;
+use crate::{msg, url_codec};
 use leptos::prelude::*;
 
 /// The engine's problem with one field of the workload (its URL key), such
@@ -43,7 +46,6 @@ pub fn WorkloadForm(
         models
     });
     let custom = move || workload.with(|w| w.model == CUSTOM_MODEL);
-    let tasks = options(lang, &Task::ALL.map(|t| (t.key(), t.label())));
     let serving = move || task() == Task::Infer;
     let training = move || matches!(task(), Task::Finetune | Task::Pretrain);
     let finetuning = move || task() == Task::Finetune;
@@ -69,6 +71,8 @@ pub fn WorkloadForm(
     vendors.extend(seen.into_iter().map(|v| (v.clone(), v)));
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
+            <TaskTabs catalog=catalog workload=workload />
+            <div role="tabpanel" id="task-panel" aria-labelledby=move || format!("tab-{}", task().key())>
             <div class="fields">
             <label for="preset">{lang.t(&phrases::START_FROM)}</label>
             <select
@@ -84,8 +88,7 @@ pub fn WorkloadForm(
                 <option value="" selected>{lang.t(&phrases::A_PRESET)}</option>
                 {PRESETS.iter().map(|(label, _)| view! { <option value=label.key>{lang.t(label)}</option> }).collect_view()}
             </select>
-            <SelectField catalog=catalog workload=workload key="task" label={&phrases::FIELD_TASK} options=tasks testid="task-select" />
-            <SelectField catalog=catalog workload=workload key="model" label={&phrases::FIELD_MODEL} options=models testid="model-select" />
+            <ModelField catalog=catalog workload=workload models=models />
             <Show when=custom>
                 <NumberField catalog=catalog workload=workload key="params" label={&phrases::FIELD_PARAMS} />
                 <NumberField catalog=catalog workload=workload key="layers" label={&phrases::FIELD_LAYERS} />
@@ -153,7 +156,167 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key="provider" label={&phrases::FIELD_PROVIDERS} input_type="text" />
                 <SelectField catalog=catalog workload=workload key="vendor" label={&phrases::FIELD_VENDOR} options=vendors testid="vendor-select" />
             </fieldset>
+            </div>
         </form>
+    }
+}
+
+/// The attribute that marks a task tab, holding the task's URL value.
+const TAB_TASK: &str = "data-task";
+
+/// The task tabs: the WAI-ARIA Authoring Practices' tabs with automatic
+/// activation (w3.org/WAI/ARIA/apg/patterns/tabs/). The tab list is one
+/// tab stop; Left and Right (Up, Down, Home, End too) move among the tabs
+/// and choose the one they reach, as a click does. The panel below holds
+/// the fields of the chosen task.
+#[component]
+fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>) -> impl IntoView {
+    let lang = super::use_lang();
+    // From a click, or the focus an arrow key moved; choosing the task
+    // already chosen changes nothing.
+    let choose = move |ev: &web_sys::Event| {
+        let Some(key) = roving_focus::item_value(ev, TAB_TASK) else { return };
+        if workload.with_untracked(|w| w.task.key() != key) {
+            workload.update(|w| {
+                let _ = url_codec::apply(w, "task", &key, catalog);
+            });
+        }
+    };
+    view! {
+        <div
+            role="tablist"
+            class="task-tabs"
+            aria-label=lang.t(&phrases::FIELD_TASK)
+            on:click=move |ev| choose(&ev)
+            on:focusin=move |ev| choose(&ev)
+            on:keydown=|ev| roving_focus::move_focus(&ev, TAB_TASK)
+        >
+            {Task::ALL
+                .iter()
+                .map(|&task| {
+                    let chosen = move || workload.with(|w| w.task == task);
+                    view! {
+                        <button
+                            type="button"
+                            role="tab"
+                            id=format!("tab-{}", task.key())
+                            data-task=task.key()
+                            aria-controls="task-panel"
+                            aria-selected=move || if chosen() { "true" } else { "false" }
+                            tabindex=move || if chosen() { "0" } else { "-1" }
+                        >
+                            {lang.t(tab_label(task))}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// A task's tab: shorter than its name in the memory line and the CLI.
+fn tab_label(task: Task) -> &'static Phrase {
+    match task {
+        Task::Infer => &phrases::TAB_INFER,
+        Task::Finetune => &phrases::TAB_FINETUNE,
+        Task::Pretrain => &phrases::TAB_PRETRAIN,
+        Task::Image => &phrases::TAB_IMAGE,
+        Task::Video => &phrases::TAB_VIDEO,
+        Task::Audio => &phrases::TAB_AUDIO,
+    }
+}
+
+/// The model picker: a search box over the models the task can use (a
+/// native combobox, `<input list>` with a `<datalist>`, so browsers give it
+/// their own list, keys and announcements), ending with "Custom model…".
+/// - Choosing from the list, or typing a whole name or id, picks the model.
+/// - Words that only one model matches pick it on Enter or on leaving the
+///   field; a search that matches none, or several on leaving, says so
+///   beside the field and keeps the model as it was (`crate::model_search`).
+/// - The box empties when it takes the focus, so the browser lists every
+///   model, with the current one as the hint; left empty, it shows the
+///   current model again.
+#[component]
+fn ModelField(
+    catalog: &'static Catalog,
+    workload: RwSignal<Workload>,
+    /// The picker's (id, name) entries for the task.
+    models: Memo<Vec<(String, String)>>,
+) -> impl IntoView {
+    let lang = super::use_lang();
+    let problem = RwSignal::new(None::<String>);
+    // A memo: the box is rewritten only when the model changes, never over
+    // a search being typed.
+    let name = Memo::new(move |_| {
+        workload.with(|w| {
+            models
+                .with(|entries| entries.iter().find(|(id, _)| *id == w.model).map(|(_, name)| name.clone()))
+                .unwrap_or_else(|| w.model.clone())
+        })
+    });
+    let input = NodeRef::<leptos::html::Input>::new();
+    // What the box holds, as it is typed (`done` false), and on Enter or on
+    // leaving the field (`done` true):
+    // - a whole name or id picks that model, and the box shows its name;
+    // - words that only one model matches pick it when done;
+    // - words that no model matches say so at once, several when done;
+    // - an empty box shows the current model again when done.
+    let settle = move |done: bool| {
+        let Some(element) = input.get_untracked() else { return };
+        let text = element.value();
+        let found = models.with_untracked(|entries| search(entries, &text));
+        if let Found::Exact(at) | Found::One(at) = found {
+            if done || matches!(found, Found::Exact(_)) {
+                let (id, name) = models.with_untracked(|entries| entries[at].clone());
+                problem.set(None);
+                element.set_value(&name);
+                if workload.with_untracked(|w| w.model != id) {
+                    workload.update(|w| {
+                        let _ = url_codec::apply(w, "model", &id, catalog);
+                    });
+                }
+                return;
+            }
+        }
+        problem.set(match found {
+            Found::None => Some(msg!(phrases::MODEL_NO_MATCH, search = text).render(lang)),
+            Found::Several(count) if done => {
+                Some(msg!(phrases::MODEL_SEVERAL_MATCH, count = count, search = text).render(lang))
+            }
+            _ => None,
+        });
+        if done && found == Found::Nothing {
+            element.set_value(&name.get_untracked());
+        }
+    };
+    let error_id = "model-error";
+    view! {
+        <label for="model">{lang.t(&phrases::FIELD_MODEL)}</label>
+        <span class="field model-field">
+            <input
+                node_ref=input
+                id="model"
+                type="text"
+                list="model-list"
+                autocomplete="off"
+                prop:value=name
+                placeholder=name
+                aria-invalid=move || if problem.with(Option::is_some) { "true" } else { "false" }
+                aria-describedby=error_id
+                on:focus=move |_| {
+                    if let Some(element) = input.get_untracked() {
+                        if element.value() == name.get_untracked() {
+                            element.set_value("");
+                        }
+                    }
+                }
+                on:input=move |_| settle(false)
+                on:change=move |_| settle(true)
+                on:blur=move |_| settle(true)
+            />
+            <datalist id="model-list">{option_list(models.into(), Signal::stored(String::new()))}</datalist>
+            <span class="field-error" id=error_id role="alert">{move || problem.get()}</span>
+        </span>
     }
 }
 
@@ -221,17 +384,25 @@ fn SelectField(
                 });
             }
         >
-            {move || {
-                options
-                    .get()
-                    .into_iter()
-                    .map(|(value, text)| {
-                        let selected = workload.with_untracked(|w| url_codec::value_of(w, key).as_deref() == Some(value.as_str()));
-                        view! { <option value=value selected=selected>{text}</option> }
-                    })
-                    .collect_view()
-            }}
+            {option_list(options, Signal::derive(current))}
         </select>
+    }
+}
+
+/// The `<option>`s of a picker or a search box's list, as (value, label)
+/// pairs; the one whose value `chosen` holds is selected. Not generic: the
+/// pickers and the model's list share one copy of its code.
+fn option_list(options: Signal<Vec<(String, String)>>, chosen: Signal<String>) -> impl IntoView {
+    move || {
+        let chosen = chosen.get_untracked();
+        options
+            .get()
+            .into_iter()
+            .map(|(value, text)| {
+                let selected = value == chosen;
+                view! { <option value=value selected=selected>{text}</option> }
+            })
+            .collect_view()
     }
 }
 

@@ -22,7 +22,7 @@ test('changing the form updates the results and the URL without new history entr
   await app.waitForResults();
   const before = { caption: await app.caption(), history: await app.page.evaluate(() => history.length) };
 
-  await app.modelSelect().selectOption('llama-3.1-70b');
+  await app.modelPicker().fill('llama-3.1-70b');
   await app.precisionSelect().selectOption('int4');
   // Llama 3.1 70B at 4 bits (group scales, 16-bit embeddings): 36.8 GiB.
   await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 36\.8 GB/ }).waitFor();
@@ -36,7 +36,7 @@ test('changing the form updates the results and the URL without new history entr
 test('opening a shared URL restores the form and the same results', async () => {
   const first = await WhichGpuPage.open(env.browser, env.server.url);
   await first.waitForResults();
-  await first.modelSelect().selectOption('mixtral-8x7b');
+  await first.modelPicker().fill('mixtral-8x7b');
   await first.precisionSelect().selectOption('fp8');
   await first.page.locator('[data-testid=memory-summary]', { hasText: /weights 43\.7 GB/ }).waitFor();
   await first.urlSettled();
@@ -45,7 +45,7 @@ test('opening a shared URL restores the form and the same results', async () => 
 
   const second = await WhichGpuPage.open(env.browser, shared);
   await second.waitForResults();
-  assert.equal(await second.modelSelect().inputValue(), 'mixtral-8x7b');
+  assert.equal(await second.modelPicker().inputValue(), 'Mixtral 8x7B v0.1');
   assert.equal(await second.precisionSelect().inputValue(), 'fp8');
   assert.equal(await second.caption(), expected.caption);
   assert.equal(await second.firstRowText(), expected.row);
@@ -59,7 +59,7 @@ test('dist/ works when served from a sub-path', async () => {
   try {
     const app = await WhichGpuPage.open(env.browser, subPath.url + '?model=llama-3.1-70b&wq=int8');
     await app.waitForResults();
-    assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+    assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     await app.precisionSelect().selectOption('bf16');
     await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 131 GB/ }).waitFor();
@@ -74,7 +74,7 @@ test('a broken link keeps what it can and says what it dropped', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=%3Cscript%3Ealert(1)%3C/script%3E&wq=int8');
   await app.waitForResults();
   assert.equal(await app.precisionSelect().inputValue(), 'int8');
-  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
+  assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 8B');
   assert.match(await app.page.getByTestId('url-notes').textContent(), /unknown model "<script>alert\(1\)<\/script>"/);
   assert.equal(await app.page.locator('main script').count(), 0);
 });
@@ -121,7 +121,7 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
 test('a custom model is sized from its numbers and kept in the link', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
-  await app.modelSelect().selectOption('custom');
+  await app.modelPicker().fill('custom');
   for (const [key, value] of [['params', '7e10'], ['layers', '80'], ['hidden', '8192'], ['heads', '64'], ['kv_heads', '8']]) {
     await app.page.locator('#' + key).fill(value);
   }
@@ -152,10 +152,10 @@ test('back and forward move between distinct shared states', async () => {
   await app.waitForResults();
   await app.page.goto(env.server.url + '?task=image&n=500');
   await app.waitForResults();
-  assert.equal(await app.page.getByTestId('task-select').inputValue(), 'image');
+  assert.equal(await app.chosenTask(), 'image');
   await app.page.goBack();
   await app.waitForResults();
-  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+  assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
   assert.equal(await app.precisionSelect().inputValue(), 'awq');
   await app.page.goForward();
   await app.waitForResults();

@@ -54,13 +54,13 @@ test("the panel's reload brings the workload back, and reset starts from the def
   await app.waitForResults();
   assert.equal(await app.page.locator('#crash').count(), 0);
   assert.equal(await app.page.locator('#conc').inputValue(), '12');
-  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+  assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
 
   await app.page.evaluate(() => { try { window.wasmBindings.crash_for_test(); } catch {} });
   await app.page.getByRole('link', { name: 'Reset the form' }).click();
   await app.waitForResults();
   assert.equal(new URL(app.page.url()).search, '');
-  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
+  assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 8B');
   await app.page.context().close();
 });
 

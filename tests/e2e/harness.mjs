@@ -102,13 +102,13 @@ export class WhichGpuPage {
     });
   }
 
-  /** Opens `url` in a fresh context (`options`: Playwright context options, e.g. `{ locale: 'es-ES' }`). */
   /** The chart's point for the offer ranked lowest (the points go by speed, not by rank). */
   async lowestRankedPoint() {
     const rows = await this.page.getByTestId('chart-point').evaluateAll((points) => points.map((p) => Number(p.dataset.row)));
     return this.page.locator(`[data-testid=chart-point][data-row="${Math.max(...rows)}"]`);
   }
 
+  /** Opens `url` in a fresh context (`options`: Playwright context options, e.g. `{ locale: 'es-ES' }`). */
   static async open(browser, url, options = {}) {
     const context = await browser.newContext(options);
     const wrapper = new WhichGpuPage(await context.newPage());
@@ -116,7 +116,12 @@ export class WhichGpuPage {
     return wrapper;
   }
 
-  modelSelect() { return this.page.getByTestId('model-select'); }
+  /** The model's search box: `fill` it with a model's name or id to pick that model; it shows the name. */
+  modelPicker() { return this.page.locator('#model'); }
+  /** Chooses a task by clicking its tab (`infer`, `finetune`, `pretrain`, `image`, `video`, `audio`). */
+  chooseTask(task) { return this.page.locator(`[role=tab][data-task="${task}"]`).click(); }
+  /** The chosen tab's task, as the link spells it. */
+  chosenTask() { return this.page.locator('[role=tab][aria-selected=true]').getAttribute('data-task'); }
   precisionSelect() { return this.page.getByTestId('precision-select'); }
   rows() { return this.page.getByTestId('offer-row'); }
   caption() { return this.page.getByTestId('offers-caption').textContent(); }

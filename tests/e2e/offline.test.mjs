@@ -34,7 +34,7 @@ test('after one visit the page opens without the network, with its offers and th
     // Another link, no server: the page, its code and the offers come from the cache.
     await app.page.goto(`${server.url}?model=mixtral-8x7b&conc=4`);
     await app.waitForResults();
-    assert.equal(await app.modelSelect().inputValue(), 'mixtral-8x7b');
+    assert.equal(await app.modelPicker().inputValue(), 'Mixtral 8x7B v0.1');
     assert.equal(await app.page.locator('#conc').inputValue(), '4');
     assert.equal(await app.snapshotDate(), date);
     assert.match(await app.caption(), /offers/);

@@ -67,7 +67,7 @@ test('a missing snapshot says so, keeps sizing and the link, and retries', async
     fail = false;
     await error.getByRole('button', { name: 'Retry' }).click();
     await app.waitForResults();
-    assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-70b');
+    assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
     assert.deepEqual(scriptErrors(app), []);
   });
 });

@@ -31,20 +31,20 @@ async function waitForParam(app, key, value) {
 test('each task tab shows its own models and fields, and sizes memory as the CLI does', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
-  const tasks = app.page.getByTestId('task-select');
   for (const [task, model, field, speed] of [
-    ['image', 'sdxl-base-1.0', '#res', /^[\d.,]+ s\/image(memory|compute|interconnect)-bound$/],
-    ['video', 'wan2.1-t2v-1.3b', '#frames', /^[\d.,]+ s\/clip(memory|compute|interconnect)-bound$/],
-    ['audio', 'whisper-large-v3', '#hours', /^[\d.,]+× real time(memory|compute|interconnect)-bound$/],
+    ['image', 'SDXL base 1.0', '#res', /^[\d.,]+ s\/image(memory|compute|interconnect)-bound$/],
+    ['video', 'Wan2.1 T2V-1.3B', '#frames', /^[\d.,]+ s\/clip(memory|compute|interconnect)-bound$/],
+    ['audio', "Whisper large (v3 is the current 'large')", '#hours', /^[\d.,]+× real time(memory|compute|interconnect)-bound$/],
   ]) {
-    await tasks.selectOption(task);
+    await app.chooseTask(task);
     await waitForParam(app, 'task', task);
-    assert.equal(await app.modelSelect().inputValue(), model);
+    assert.equal(await app.chosenTask(), task);
+    assert.equal(await app.modelPicker().inputValue(), model);
     await app.page.locator(field).waitFor();
     // LLM-only fields are gone, and the picker offers only this task's models.
     assert.equal(await app.page.locator('#conc').count(), 0);
-    const offered = await app.modelSelect().locator('option').evaluateAll((options) => options.map((o) => o.value));
-    assert.ok(!offered.includes('llama-3.1-8b') && !offered.includes('custom'), offered.join());
+    const offered = await app.page.locator('#model-list option').evaluateAll((options) => options.map((o) => o.value));
+    assert.ok(offered.length > 0 && !offered.includes('llama-3.1-8b') && !offered.includes('custom'), offered.join());
     await app.waitForResults();
     const shown = await pagePerGpuGb(app);
     await app.urlSettled();
@@ -53,9 +53,78 @@ test('each task tab shows its own models and fields, and sizes memory as the CLI
     assert.match(await app.page.getByTestId('offer-speed').first().textContent(), speed);
   }
   // Back to LLM serving: the default model returns.
-  await tasks.selectOption('infer');
+  await app.chooseTask('infer');
   await waitForParam(app, 'task', null);
-  assert.equal(await app.modelSelect().inputValue(), 'llama-3.1-8b');
+  assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 8B');
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('the task tabs are one tab stop, and the arrow keys move among them and choose', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=finetune');
+  await app.waitForResults();
+  const tabs = app.page.getByRole('tab');
+  assert.equal(await tabs.count(), 6);
+  assert.equal(await app.page.getByRole('tablist').getAttribute('aria-label'), 'Task');
+  assert.equal(await app.page.getByRole('tabpanel').getAttribute('aria-labelledby'), 'tab-finetune');
+  // Only the chosen tab is in the tab order.
+  assert.deepEqual(await tabs.evaluateAll((all) => all.map((t) => t.tabIndex)), [-1, 0, -1, -1, -1, -1]);
+  await app.page.locator('#tab-finetune').focus();
+  const focused = () => app.page.evaluate(() => document.activeElement.id);
+  for (const [key, task] of [['ArrowRight', 'pretrain'], ['ArrowLeft', 'finetune'], ['End', 'audio'], ['Home', 'infer']]) {
+    await app.page.keyboard.press(key);
+    await waitForParam(app, 'task', task === 'infer' ? null : task);
+    assert.equal(await focused(), `tab-${task}`);
+    assert.equal(await app.chosenTask(), task);
+    assert.equal(await app.page.locator('[role=tab][tabindex="0"]').getAttribute('data-task'), task);
+  }
+  // The panel follows; Tab leaves the tab list for the first field.
+  assert.equal(await app.page.getByRole('tabpanel').getAttribute('aria-labelledby'), 'tab-infer');
+  await app.page.keyboard.press('Tab');
+  assert.equal(await focused(), 'preset');
+  assert.deepEqual(app.consoleErrors, []);
+});
+
+test('the model picker searches as the user types, and says beside it what a search does not pick', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url);
+  await app.waitForResults();
+  const box = app.modelPicker();
+  const problem = () => app.page.locator('#model-error').textContent();
+  // Taking the focus empties the box, with the model as the hint, so the
+  // browser lists every model; leaving it empty shows the model again.
+  await box.focus();
+  assert.equal(await box.inputValue(), '');
+  assert.equal(await box.getAttribute('placeholder'), 'Llama 3.1 8B');
+  await box.blur();
+  assert.equal(await box.inputValue(), 'Llama 3.1 8B');
+  // Words no model holds: said at once, and the model stays.
+  await box.fill('llama 9000');
+  assert.equal(await problem(), 'No model matches “llama 9000”: pick one from the list, or Custom model…');
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  // Words several models hold: said on Enter (Llama 2 70B, 3.1 70B, 3.3 70B).
+  await box.fill('llama 70');
+  assert.equal(await problem(), '');
+  await box.press('Enter');
+  assert.equal(await problem(), '3 models match “llama 70”: pick one from the list');
+  assert.equal((await app.settledParams()).get('model'), null);
+  // Words one model holds: picked on Enter, and the box shows its name.
+  await box.fill('3.3 70');
+  await box.press('Enter');
+  await waitForParam(app, 'model', 'llama-3.3-70b');
+  assert.equal(await box.inputValue(), 'Llama 3.3 70B Instruct');
+  assert.equal(await problem(), '');
+  assert.equal(await box.getAttribute('aria-invalid'), 'false');
+  // A whole name (any case), or an id from the list, picks as it is typed.
+  await box.fill('mixtral 8x22b');
+  await waitForParam(app, 'model', 'mixtral-8x22b');
+  assert.equal(await box.inputValue(), 'Mixtral 8x22B');
+  await box.fill('custom');
+  await waitForParam(app, 'model', 'custom');
+  await app.page.locator('#params').waitFor();
+  // The list holds this task's models and the custom entry, by id and name.
+  const options = await app.page.locator('#model-list option').evaluateAll((all) => all.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(options.at(-1), ['custom', 'Custom model…']);
+  assert.ok(options.some(([id, name]) => id === 'llama-3.1-70b' && name === 'Llama 3.1 70B'), JSON.stringify(options));
+  assert.ok(!options.some(([id]) => id === 'sdxl-base-1.0'));
   assert.deepEqual(app.consoleErrors, []);
 });
 
@@ -87,7 +156,7 @@ test('a video link restores its frames and resolution, and audio keeps its hours
   await video.waitForResults();
   assert.equal(await video.page.locator('#frames').inputValue(), '129');
   assert.equal(await video.page.locator('#res').inputValue(), '960x544');
-  assert.equal(await video.modelSelect().inputValue(), 'hunyuanvideo');
+  assert.equal(await video.modelPicker().inputValue(), 'HunyuanVideo');
   const audio = await WhichGpuPage.open(env.browser, env.server.url + '?task=audio');
   await audio.waitForResults();
   await audio.page.locator('#hours').fill('250');
@@ -104,7 +173,7 @@ test('every offer shows its speed estimate and what bounds it', async () => {
   const first = app.page.getByTestId('offer-speed').first();
   assert.match(await first.textContent(), /^[\d.,]+ tok\/s each, [\d.,]+ total(memory|compute|interconnect)-bound$/);
   assert.match(await app.page.getByTestId('speed-note').textContent(), /^Speeds are estimates .* (memory|compute|interconnect)-bound/);
-  await app.page.getByTestId('task-select').selectOption('finetune');
+  await app.chooseTask('finetune');
   await waitForParam(app, 'task', 'finetune');
   await app.waitForResults();
   assert.match(await app.page.getByTestId('offer-speed').first().textContent(), /^[\d.,]+ tok\/s(compute|interconnect)-bound$/);

@@ -67,7 +67,7 @@ test('without a WebGPU adapter the page says so, and the picker compares a chose
   await page.getByTestId('local-verdict').waitFor();
 
   // A 70B model does not fit: the verdict says what it needs and what to rent.
-  await page.getByTestId('model-select').selectOption('llama-3.1-70b');
+  await page.locator('#model').fill('llama-3.1-70b');
   await page.getByTestId('local-verdict').getByText(/^Needs 1\d\d(\.\d)? GB on one GPU; your GeForce RTX 4090/).waitFor();
   assert.match(await verdict.textContent(), /Or rent .+ at \$[\d.]+\/h: \$[\d,.]+ for the job\./);
   assert.match(await row.locator('td.badges').textContent(), /^doesn't fit: needs 1\d\d(\.\d)? GB, has 2\d(\.\d)? GB$/);
