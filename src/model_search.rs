@@ -47,6 +47,17 @@ pub fn search(entries: &[(String, String)], query: &str) -> Found {
     }
 }
 
+/// The search as a message quotes it: at most 40 characters, so a long
+/// paste does not fill the form with its echo.
+pub fn echo(query: &str) -> String {
+    const LONGEST: usize = 40;
+    let query = query.trim();
+    match query.char_indices().nth(LONGEST) {
+        Some((cut, _)) => format!("{}…", &query[..cut]),
+        None => query.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +100,13 @@ mod tests {
         // Image models are not in the LLM picker.
         assert_eq!(search(&entries, "sdxl"), Found::None);
         assert_eq!(search(&entries, "   "), Found::Nothing);
+    }
+
+    #[test]
+    fn a_long_search_is_echoed_cut_short() {
+        assert_eq!(echo(" llama 70 "), "llama 70");
+        let long = "ñ".repeat(5000);
+        assert_eq!(echo(&long), format!("{}…", "ñ".repeat(40)));
+        assert_eq!(echo(&"x".repeat(40)), "x".repeat(40));
     }
 }

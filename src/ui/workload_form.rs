@@ -11,7 +11,7 @@ use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, Runtime, SpotPolicy, Task,
     Workload,
 };
-use crate::model_search::{search, Found};
+use crate::model_search::{echo, search, Found};
 use crate::presets::PRESETS;
 use crate::text::{phrases, Lang, Msg, Phrase};
 use crate::{msg, url_codec};
@@ -279,9 +279,9 @@ fn ModelField(
             }
         }
         problem.set(match found {
-            Found::None => Some(msg!(phrases::MODEL_NO_MATCH, search = text).render(lang)),
+            Found::None => Some(msg!(phrases::MODEL_NO_MATCH, search = echo(&text)).render(lang)),
             Found::Several(count) if done => {
-                Some(msg!(phrases::MODEL_SEVERAL_MATCH, count = count, search = text).render(lang))
+                Some(msg!(phrases::MODEL_SEVERAL_MATCH, count = count, search = echo(&text)).render(lang))
             }
             _ => None,
         });

@@ -92,6 +92,28 @@ test('100 KB values are shortened in the notes and the page stays fast to use', 
   await app.page.context().close();
 });
 
+test('markup or 100 KB typed into the model box is echoed as short text, and the model stays', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=llama-3.1-70b');
+  await app.waitForResults();
+  const box = app.modelPicker();
+  const problem = app.page.locator('#model-error');
+  await box.fill(IMAGE);
+  assert.equal(await problem.textContent(), `No model matches “${IMAGE}”: pick one from the list, or Custom model…`);
+  assert.ok(!(await app.page.content()).includes('<img src="x"'), 'no image element in the DOM');
+  await box.fill(LONG);
+  await box.press('Enter');
+  // The message quotes 40 characters of it, not 100 KB.
+  assert.equal(await problem.textContent(), `No model matches “${'x'.repeat(40)}…”: pick one from the list, or Custom model…`);
+  assert.equal((await app.settledParams()).get('model'), 'llama-3.1-70b');
+  // Still usable: a name picks a model.
+  await box.fill('Mixtral 8x22B');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('model') === 'mixtral-8x22b');
+  assert.equal(await problem.textContent(), '');
+  assert.equal(await app.page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 // Numbers at and past every edge (issue 10): the largest model, context,
 // concurrency and GPU count the form takes, and 1e30, NaN, ∞, 0 and
 // negatives it refuses. The page names what it refused and shows no NaN or
