@@ -91,7 +91,7 @@ fn test_snapshot() -> Snapshot {
 }
 
 #[wasm_bindgen_test]
-fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
+async fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
     let catalog = Catalog::bundled().unwrap();
     let workload = RwSignal::new(Workload {
         model: "llama-3.1-70b".into(),
@@ -99,16 +99,22 @@ fn the_form_lists_every_catalog_model_and_precision_and_selects_the_workload() {
         ..Workload::default()
     });
     let root = mount_form(workload);
+    settle().await;
 
     let sizable = catalog.models.iter().filter(|m| m.shape.is_some()).count();
     assert!(sizable >= 30, "{sizable}");
-    // Every model with a transformer shape, then "Custom model…".
-    let options = texts(&root, "#model option");
+    // The model box's list: every model with a transformer shape, then
+    // "Custom model…"; the box shows the workload's model by name.
+    let options = texts(&root, "#model-list option");
     assert_eq!(options.len(), sizable + 1);
     assert_eq!(options.last().map(String::as_str), Some("Custom model…"));
     assert_eq!(texts(&root, "#wq option").len(), Precision::ALL.len());
-    let model: web_sys::HtmlSelectElement = element(&root, "#model");
-    assert_eq!(model.value(), "llama-3.1-70b");
+    let model: web_sys::HtmlInputElement = element(&root, "#model");
+    assert_eq!(model.value(), "Llama 3.1 70B");
+    assert_eq!(model.get_attribute("list").as_deref(), Some("model-list"));
+    // The task tabs: six, the workload's chosen.
+    assert_eq!(texts(&root, "[role=tab]").len(), 6);
+    assert_eq!(texts(&root, "[role=tab][aria-selected=true]"), ["LLM serving"]);
     let precision: web_sys::HtmlSelectElement = element(&root, "#wq");
     assert_eq!(precision.value(), "int4");
     // Every input is labelled.
@@ -125,6 +131,31 @@ async fn choosing_a_precision_in_the_form_updates_the_workload() {
     precision.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     settle().await;
     assert_eq!(workload.get_untracked().weight_precision, Precision::Fp8);
+}
+
+#[wasm_bindgen_test]
+async fn typing_a_model_name_or_one_model_s_words_picks_it() {
+    let workload = RwSignal::new(Workload::default());
+    let root = mount_form(workload);
+    let model: web_sys::HtmlInputElement = element(&root, "#model");
+    let type_in = |text: &str, event: &str| {
+        model.set_value(text);
+        model.dispatch_event(&web_sys::Event::new(event).unwrap()).unwrap();
+    };
+    // A whole name picks as it is typed.
+    type_in("mixtral 8x7b v0.1", "input");
+    settle().await;
+    assert_eq!(workload.get_untracked().model, "mixtral-8x7b");
+    assert_eq!(model.value(), "Mixtral 8x7B v0.1");
+    // Words only one model holds pick it when committed (Enter, leaving).
+    type_in("qwen 72", "input");
+    settle().await;
+    assert_eq!(workload.get_untracked().model, "mixtral-8x7b");
+    type_in("qwen 72", "change");
+    settle().await;
+    assert_eq!(workload.get_untracked().model, "qwen2.5-72b");
+    assert_eq!(model.value(), "Qwen2.5 72B");
+    assert_eq!(texts(&root, "#model-error"), [""]);
 }
 
 #[wasm_bindgen_test]
