@@ -269,7 +269,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 48] = [
+const FIELDS: [Field; 49] = [
     Field {
         key: "task",
         bounds: None,
@@ -379,6 +379,12 @@ const FIELDS: [Field; 48] = [
         bounds: None,
         set: |w, v, _| parse_name(v).map(|value| w.vendor = value.to_ascii_lowercase()),
         get: |w| w.vendor.clone(),
+    },
+    Field {
+        key: "gpu",
+        bounds: None,
+        set: |w, v, _| parse_list(v).map(|value| w.gpu_filter = value.to_ascii_lowercase()),
+        get: |w| w.gpu_filter.clone(),
     },
     Field {
         key: PARAMS.0,
@@ -882,6 +888,7 @@ mod tests {
             "provider" => &["", "lambda", "aws,runpod", "vast"],
             "region" => &["", "us", "europe-west4", "FIN-03"],
             "vendor" => &["", "nvidia", "AMD"],
+            "gpu" => &["", "h100", "H100_SXM,a100", "mi300x", "rtx 4090"],
             _ => &[],
         };
         if !options.is_empty() {

@@ -391,6 +391,18 @@ fn rank_ranks_a_batch_job_by_its_whole_cost_with_spot_and_filters() {
 }
 
 #[test]
+fn rank_keeps_only_the_gpus_the_gpu_filter_names() {
+    let output = whichgpu(&["rank", "--config", "gpu=H100,mi300x", "--top", "500", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let gpus: Vec<&str> = json["results"].as_array().unwrap().iter().map(|r| r["gpu"].as_str().unwrap()).collect();
+    assert!(gpus.iter().any(|g| g.starts_with("h100")) && gpus.contains(&"mi300x"), "{gpus:?}");
+    assert!(gpus.iter().all(|g| g.starts_with("h100") || *g == "mi300x"), "{gpus:?}");
+    let reason = "outside your filters: a GPU matching none of \"h100, mi300x\"";
+    assert!(json["excluded"].as_array().unwrap().iter().any(|e| e["reason"] == reason));
+}
+
+#[test]
 fn url_prints_the_canonical_share_link_for_docs() {
     // Keys in the page's order, defaults left out, the language kept.
     let output = whichgpu(&[

@@ -154,6 +154,12 @@ fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option
     if !workload.vendor.is_empty() && gpu.is_some_and(|g| !g.vendor.to_ascii_lowercase().contains(&workload.vendor)) {
         return Some(msg!(phrases::FILTER_VENDOR, vendor = &workload.vendor));
     }
+    if !workload.gpu_filter.is_empty() {
+        let (id, name) = (offer.gpu.to_ascii_lowercase(), gpu.map(|g| g.name.to_ascii_lowercase()).unwrap_or_default());
+        if !workload.gpu_filter.split(',').any(|wanted| id.contains(wanted) || name.contains(wanted)) {
+            return Some(msg!(phrases::FILTER_GPU, gpus = workload.gpu_filter.replace(',', ", ")));
+        }
+    }
     None
 }
 
@@ -622,6 +628,34 @@ mod tests {
             amd.results.is_empty()
                 && amd.excluded.iter().all(|e| e.reason.to_string() == "outside your filters: not a amd GPU")
         );
+    }
+
+    #[test]
+    fn the_gpu_filter_keeps_offers_whose_gpu_id_or_name_holds_one_of_its_words() {
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = snapshot(vec![
+            priced("a10", "a10", 1, 0.6, None),
+            priced("h100-sxm", "h100_sxm", 1, 2.5, None),
+            priced("h100-pcie", "h100_pcie", 1, 2.0, None),
+            priced("a100", "a100_sxm_80gb", 1, 1.5, None),
+        ]);
+        let listed = |filter: &str| {
+            let report =
+                rank(&Workload { gpu_filter: filter.into(), ..Workload::default() }, catalog, &snapshot).unwrap();
+            let mut listed: Vec<String> =
+                report.results.iter().map(|r| snapshot.offers[r.offer].instance.clone()).collect();
+            listed.sort();
+            (listed, report.excluded.iter().map(|e| e.reason.to_string()).collect::<Vec<_>>())
+        };
+        // A family by its id, a kind by its whole id, two families; the
+        // catalog's names count too (gpus.csv: "H100 SXM5 80GB").
+        assert_eq!(listed("h100").0, ["h100-pcie", "h100-sxm"]);
+        assert_eq!(listed("h100_sxm").0, ["h100-sxm"]);
+        assert_eq!(listed("h100_pcie,a100").0, ["a100", "h100-pcie"]);
+        assert_eq!(listed("sxm5").0, ["h100-sxm"]);
+        let (none, reasons) = listed("mi300x");
+        assert!(none.is_empty());
+        assert!(reasons.iter().all(|r| r == "outside your filters: a GPU matching none of \"mi300x\""), "{reasons:?}");
     }
 
     #[test]

@@ -459,6 +459,11 @@ pub struct Workload {
     /// Filters: the GPU vendor, lower case (empty: all). URL key `vendor`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub vendor: String,
+    /// Filters: GPU models, comma-separated and lower case; an offer's GPU id
+    /// or name must contain one of them, so `h100` takes every H100 and
+    /// `h100_sxm,a100` two kinds (empty: all). URL key `gpu`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub gpu_filter: String,
     /// A model given by its numbers instead of a catalog id (`model=custom`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<CustomModel>,
@@ -594,6 +599,7 @@ impl Default for Workload {
             max_price_per_hour: None,
             max_gpus: None,
             vendor: String::new(),
+            gpu_filter: String::new(),
             custom: None,
         }
     }

@@ -210,6 +210,7 @@ phrases! {
     FILTER_REGION = "outside your filters: no region matching \"{region}\"", "fuera de tus filtros: ninguna región coincide con «{region}»";
     FILTER_GPU_COUNT = "outside your filters: {count} GPUs, more than {max}", "fuera de tus filtros: {count} GPU, más de {max}";
     FILTER_VENDOR = "outside your filters: not a {vendor} GPU", "fuera de tus filtros: no es una GPU de {vendor}";
+    FILTER_GPU = "outside your filters: a GPU matching none of \"{gpus}\"", "fuera de tus filtros: una GPU que no coincide con «{gpus}»";
     FILTER_PRICE = "outside your filters: more than {max}/h", "fuera de tus filtros: más de {max}/h";
     NO_ON_DEMAND_PRICE = "no on-demand price in the snapshot", "sin precio bajo demanda en la instantánea";
     NO_SINGLE_NODE = "No single node holds this workload: even {count}× {gpu} ({vram} GB) would need {need} per GPU. Use a smaller precision, fewer concurrent requests, or several nodes.", "Ningún nodo admite esta carga: incluso {count}× {gpu} ({vram} GB) necesitaría {need} por GPU. Usa una precisión menor, menos peticiones simultáneas o varios nodos.";
@@ -384,6 +385,7 @@ phrases! {
     FIELD_REGION = "Region contains", "La región contiene";
     FIELD_PROVIDERS = "Providers (ids, comma-separated)", "Proveedores (ids separados por comas)";
     FIELD_VENDOR = "GPU vendor", "Fabricante de la GPU";
+    FIELD_GPU_FILTER = "GPU contains (comma-separated)", "La GPU contiene (separado por comas)";
     ANY = "Any", "Cualquiera";
 
     // ---- Your GPU (issue 9) ----

@@ -155,6 +155,7 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key="region" label={&phrases::FIELD_REGION} input_type="text" />
                 <NumberField catalog=catalog workload=workload key="provider" label={&phrases::FIELD_PROVIDERS} input_type="text" />
                 <SelectField catalog=catalog workload=workload key="vendor" label={&phrases::FIELD_VENDOR} options=vendors testid="vendor-select" />
+                <NumberField catalog=catalog workload=workload key="gpu" label={&phrases::FIELD_GPU_FILTER} input_type="text" />
             </fieldset>
             </div>
         </form>

@@ -210,8 +210,23 @@ test('serving leaves spot out and says why; filters narrow the offers', async ()
   assert.equal(await app.page.locator('[data-testid=offer-price] .spot').count(), 0);
   const prices = await app.page.getByTestId('offer-price').allTextContents();
   assert.ok(prices.every((p) => Number(p.replace(/[^\d.]/g, '')) <= 2), prices.join());
-  const gpus = await app.page.locator('[data-testid=offers-table] tbody tr td:nth-child(3)').allTextContents();
+  const gpuCells = () => app.page.locator('[data-testid=offers-table] tbody tr td:nth-child(3)').allTextContents();
+  const gpus = await gpuCells();
   assert.ok(gpus.every((g) => g.startsWith('1×')), gpus.join());
+  // The GPU filter: words an offer's GPU id or name must hold, typed live.
+  assert.ok(gpus.some((g) => !/A100|L40S/.test(g)), gpus.join());
+  const fitting = async () => Number((await app.caption()).match(/^([\d,]+) of/)[1].replace(/,/g, ''));
+  const before = await fitting();
+  await app.page.locator('#gpu').fill('a100, l40s');
+  await waitForParam(app, 'gpu', 'a100,l40s');
+  await app.page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid=offers-table] tbody tr td:nth-child(3)')].every((td) => /A100|L40S/.test(td.textContent)));
+  assert.ok((await fitting()) < before);
+  await app.page.getByTestId('excluded').locator('summary').click();
+  assert.match(await app.page.getByTestId('excluded').textContent(), /outside your filters: a GPU matching none of "a100, l40s"/);
+  await app.page.locator('#gpu').fill('a100 / l40s');
+  assert.match(await app.page.locator('#gpu-error').textContent(), /\S/);
+  assert.equal((await app.settledParams()).get('gpu'), 'a100,l40s');
   assert.deepEqual(app.consoleErrors, []);
 });
 
