@@ -7,7 +7,8 @@
 //! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
 //! that replaces a page stopped by a panic), `offline` (the service worker),
 //! `row_cells` (the offers table's cells, written in place), `roving_focus`
-//! (one tab stop and the arrow keys for a group of controls).
+//! (one tab stop and the arrow keys for a group of controls: the chart's
+//! points, the task tabs).
 
 mod app;
 mod clipboard;

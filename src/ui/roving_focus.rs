@@ -3,7 +3,8 @@
 //! keyboard-interface/): the arrow keys, Home and End move the focus
 //! among the items, and Tab leaves the group. The group listens once for
 //! all its items (event delegation) instead of each item listening. The
-//! chart's 200 points were 200 tab stops, with two listeners each.
+//! chart's 200 points were 200 tab stops, with two listeners each; the
+//! task tabs use it too (`workload_form`).
 //!
 //! The items are the group's children that carry a given attribute, next
 //! to one another. A DOM boundary: it reads an event's target and moves
