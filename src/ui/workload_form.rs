@@ -32,12 +32,14 @@ pub fn WorkloadForm(
     workload: RwSignal<Workload>,
 ) -> impl IntoView {
     let lang = super::use_lang();
-    let task = move || workload.with(|w| w.task);
+    // A memo: an edit that keeps the task wakes none of the tabs, the
+    // panel's label or the fields' `Show`s.
+    let task = Memo::new(move |_| workload.with(|w| w.task));
     // The picker lists the models the engine can size for the task; LLM
     // tasks end with "Custom model…".
     // Memos: a list that did not change does not redraw its options.
     let models = Memo::new(move |_| {
-        let task = task();
+        let task = task.get();
         let mut models: Vec<(String, String)> =
             catalog.models.iter().filter(|m| m.suits(task)).map(|m| (m.id.clone(), m.name.clone())).collect();
         if matches!(task, Task::Infer | Task::Finetune | Task::Pretrain) {
@@ -46,12 +48,12 @@ pub fn WorkloadForm(
         models
     });
     let custom = move || workload.with(|w| w.model == CUSTOM_MODEL);
-    let serving = move || task() == Task::Infer;
-    let training = move || matches!(task(), Task::Finetune | Task::Pretrain);
-    let finetuning = move || task() == Task::Finetune;
-    let generating = move || matches!(task(), Task::Image | Task::Video);
-    let video = move || task() == Task::Video;
-    let audio = move || task() == Task::Audio;
+    let serving = move || task.get() == Task::Infer;
+    let training = move || matches!(task.get(), Task::Finetune | Task::Pretrain);
+    let finetuning = move || task.get() == Task::Finetune;
+    let generating = move || matches!(task.get(), Task::Image | Task::Video);
+    let video = move || task.get() == Task::Video;
+    let audio = move || task.get() == Task::Audio;
     let items_label = move || if video() { &phrases::FIELD_CLIPS } else { &phrases::FIELD_IMAGES };
     // Empty media fields mean the model's own default, shown as the hint.
     let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion.clone()));
@@ -71,8 +73,8 @@ pub fn WorkloadForm(
     vendors.extend(seen.into_iter().map(|v| (v.clone(), v)));
     view! {
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
-            <TaskTabs catalog=catalog workload=workload />
-            <div role="tabpanel" id="task-panel" aria-labelledby=move || format!("tab-{}", task().key())>
+            <TaskTabs catalog=catalog workload=workload task=task />
+            <div role="tabpanel" id="task-panel" aria-labelledby=move || format!("tab-{}", task.get().key())>
             <div class="fields">
             <label for="preset">{lang.t(&phrases::START_FROM)}</label>
             <select
@@ -171,13 +173,13 @@ const TAB_TASK: &str = "data-task";
 /// and choose the one they reach, as a click does. The panel below holds
 /// the fields of the chosen task.
 #[component]
-fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>) -> impl IntoView {
+fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>, task: Memo<Task>) -> impl IntoView {
     let lang = super::use_lang();
     // From a click, or the focus an arrow key moved; choosing the task
     // already chosen changes nothing.
     let choose = move |ev: &web_sys::Event| {
         let Some(key) = roving_focus::item_value(ev, TAB_TASK) else { return };
-        if workload.with_untracked(|w| w.task.key() != key) {
+        if task.get_untracked().key() != key {
             workload.update(|w| {
                 let _ = url_codec::apply(w, "task", &key, catalog);
             });
@@ -194,19 +196,19 @@ fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>) -> impl Int
         >
             {Task::ALL
                 .iter()
-                .map(|&task| {
-                    let chosen = move || workload.with(|w| w.task == task);
+                .map(|&tab| {
+                    let chosen = move || task.get() == tab;
                     view! {
                         <button
                             type="button"
                             role="tab"
-                            id=format!("tab-{}", task.key())
-                            data-task=task.key()
+                            id=format!("tab-{}", tab.key())
+                            data-task=tab.key()
                             aria-controls="task-panel"
                             aria-selected=move || if chosen() { "true" } else { "false" }
                             tabindex=move || if chosen() { "0" } else { "-1" }
                         >
-                            {lang.t(tab_label(task))}
+                            {lang.t(tab_label(tab))}
                         </button>
                     }
                 })
