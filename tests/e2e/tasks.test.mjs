@@ -222,8 +222,11 @@ test('serving leaves spot out and says why; filters narrow the offers', async ()
   await app.page.waitForFunction(() =>
     [...document.querySelectorAll('[data-testid=offers-table] tbody tr td:nth-child(3)')].every((td) => /A100|L40S/.test(td.textContent)));
   assert.ok((await fitting()) < before);
-  await app.page.getByTestId('excluded').locator('summary').click();
-  assert.match(await app.page.getByTestId('excluded').textContent(), /outside your filters: a GPU matching none of "a100, l40s"/);
+  // The list is built when opened (on `toggle`, a task later).
+  const excluded = app.page.getByTestId('excluded');
+  await excluded.locator('summary').click();
+  await excluded.locator('li').first().waitFor();
+  assert.match(await excluded.textContent(), /outside your filters: a GPU matching none of "a100, l40s"/);
   await app.page.locator('#gpu').fill('a100 / l40s');
   assert.match(await app.page.locator('#gpu-error').textContent(), /\S/);
   assert.equal((await app.settledParams()).get('gpu'), 'a100,l40s');
