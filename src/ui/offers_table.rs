@@ -437,22 +437,30 @@ pub fn OffersTable(
         groups
             .into_iter()
             .map(|(reason, offers)| {
-                let examples: Vec<String> = offers
-                    .iter()
-                    .take(3)
-                    .map(|&i| {
-                        let offer = &excluded_snapshot.offers[i];
-                        msg!(
-                            phrases::EXCLUDED_EXAMPLE,
-                            provider = &offer.provider,
-                            instance = &offer.instance,
-                            count = offer.gpu_count,
-                            gpu = &offer.gpu
-                        )
-                        .render(lang)
-                    })
-                    .collect();
-                let more = offers.len().saturating_sub(examples.len());
+                // Up to three different machines, by their GPU's name; an
+                // instance listed in several regions is one example.
+                let mut examples: Vec<String> = Vec::new();
+                let mut looked = 0;
+                for &i in &offers {
+                    if examples.len() == 3 {
+                        break;
+                    }
+                    looked += 1;
+                    let offer = &excluded_snapshot.offers[i];
+                    let gpu = catalog.gpu(&offer.gpu).map_or(offer.gpu.as_str(), |g| g.name.as_str());
+                    let example = msg!(
+                        phrases::EXCLUDED_EXAMPLE,
+                        provider = &offer.provider,
+                        instance = &offer.instance,
+                        count = offer.gpu_count,
+                        gpu = gpu
+                    )
+                    .render(lang);
+                    if !examples.contains(&example) {
+                        examples.push(example);
+                    }
+                }
+                let more = offers.len() - looked;
                 let examples = if more > 0 {
                     msg!(phrases::EXAMPLES_AND_MORE, examples = examples.join(", "), more = more).render(lang)
                 } else {
@@ -469,12 +477,17 @@ pub fn OffersTable(
             .collect_view()
     };
     let has_excluded = Memo::new(move |_| !compact && excluded_count() > 0);
+    // When no offer is left to list, the reasons are the answer: the list is
+    // drawn open, and drawn again folded when offers come back. A memo, so
+    // an edit that changes neither leaves a list the reader opened alone.
+    let none_listed = Memo::new(move |_| rows_listed() == 0);
     let excluded_section = move || {
+        let open = none_listed.get();
         has_excluded.get().then(|| {
             let excluded = excluded.clone();
             view! {
                 // The list is built when first opened: it can run to hundreds of groups.
-                <details class="excluded" data-testid="excluded" on:toggle=move |_| opened.set(true)>
+                <details class="excluded" data-testid="excluded" open=open on:toggle=move |_| opened.set(true)>
                     <summary>{move || msg!(phrases::EXCLUDED_SUMMARY, count = excluded_count()).render(lang)}</summary>
                     <ul>{move || opened.get().then(excluded.clone())}</ul>
                 </details>

@@ -233,6 +233,30 @@ test('serving leaves spot out and says why; filters narrow the offers', async ()
   assert.deepEqual(app.consoleErrors, []);
 });
 
+test('when no offer is left, the reasons are open beside the empty table, and fold when offers come back', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?max_ph=0.01');
+  const excluded = app.page.getByTestId('excluded');
+  await excluded.locator('li').first().waitFor();
+  assert.match(await app.caption(), /^None of the [\d,]+ offers holds this workload\.$/);
+  assert.equal(await excluded.evaluate((details) => details.open), true);
+  const reason = await excluded.locator('li').first().textContent();
+  assert.match(reason, /^[\d,]+ × outside your filters: more than \$0\.010\/h: /);
+  // Three different machines as examples, by their GPUs' names (the
+  // snapshot lists aws dl1.24xlarge twice, and its GPU's id is gaudi1).
+  const examples = reason.slice(reason.indexOf('/h: ') + 4).replace(/ and [\d,]+ more$/, '').split(/(?<=\)), (?=[a-z0-9_-]+ )/);
+  assert.equal(new Set(examples).size, 3, reason);
+  assert.ok(examples.every((example) => /\(\d+× [A-Z]/.test(example)), reason);
+  // Loosened, the filter lets offers back in and the reasons fold away.
+  await app.page.locator('#max_ph').fill('');
+  await app.waitForResults();
+  await app.page.waitForFunction(() => !document.querySelector('[data-testid=excluded]').open);
+  // Emptied again by an edit (not by the link), the reasons open again.
+  await app.page.locator('#max_ph').fill('0.02');
+  await app.page.waitForFunction(() => document.querySelector('[data-testid=excluded]').open);
+  assert.match(await app.caption(), /^None of the/);
+  assert.deepEqual(app.consoleErrors, []);
+});
+
 test('presets set the whole workload, fields show it, and the link is the preset', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?conc=4');
   await app.waitForResults();
