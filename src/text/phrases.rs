@@ -295,6 +295,8 @@ phrases! {
     EXCLUDED_GROUP = "{count} × ", "{count} × ";
     EXCLUDED_EXAMPLE = "{provider} {instance} ({count}× {gpu})", "{provider} {instance} ({count}× {gpu})";
     EXAMPLES_AND_MORE = "{examples} and {more} more", "{examples} y {more} más";
+    CHOSEN_NOT_LISTED = "The selected offer, {offer}, is not listed: {why}.", "La oferta seleccionada, {offer}, no aparece: {why}.";
+    CHOSEN_GONE = "it is not among these offers (prices of {date})", "no está entre estas ofertas (precios de {date})";
     SPEED_NOTE = "Speeds are estimates from each GPU's datasheet bandwidth and throughput. The first offer is {bound}.", "Las velocidades son estimaciones a partir del ancho de banda y el rendimiento de la ficha técnica de cada GPU. La primera oferta está {bound}.";
 
     // ---- The chart ----

@@ -134,27 +134,6 @@ pub fn OffersTable(
     let lang = super::use_lang();
     let total = snapshot.offers.len();
     let rows_listed = move || report.with(|r| r.0.results.len());
-    let caption = move || {
-        report.with(|Ranked(report)| {
-            // Offers, not rows: an offer may be listed on-demand and spot.
-            let mut counted = vec![false; total];
-            let fitting = report
-                .results
-                .iter()
-                .filter(|r| counted.get_mut(r.offer).is_some_and(|seen| !std::mem::replace(seen, true)))
-                .count();
-            let by = lang.t(report.objective.label()).to_ascii_lowercase();
-            if fitting == 0 {
-                match &report.no_single_node {
-                    Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
-                    None => msg!(phrases::CAPTION_NONE, total = total),
-                }
-            } else {
-                msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
-            }
-            .render(lang)
-        })
-    };
     // The row the chart selected and the row whose breakdown is open, as
     // indices into the ranking; a new ranking clears both.
     let selected = RwSignal::new(None::<usize>);
@@ -224,6 +203,38 @@ pub fn OffersTable(
             }
         }
     });
+    let caption_snapshot = Arc::clone(&snapshot);
+    let caption = move || {
+        // Said first when the selected offer is not listed.
+        let note = if selected.get().is_some() {
+            None
+        } else {
+            chosen.with(|c| c.as_ref().and_then(|c| report.with(|Ranked(r)| unlisted(c, r, &caption_snapshot))))
+        };
+        report.with(|Ranked(report)| {
+            // Offers, not rows: an offer may be listed on-demand and spot.
+            let mut counted = vec![false; total];
+            let fitting = report
+                .results
+                .iter()
+                .filter(|r| counted.get_mut(r.offer).is_some_and(|seen| !std::mem::replace(seen, true)))
+                .count();
+            let by = lang.t(report.objective.label()).to_ascii_lowercase();
+            let said = if fitting == 0 {
+                match &report.no_single_node {
+                    Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
+                    None => msg!(phrases::CAPTION_NONE, total = total),
+                }
+            } else {
+                msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
+            }
+            .render(lang);
+            match note {
+                Some(note) => format!("{} {said}", note.render(lang)),
+                None => said,
+            }
+        })
+    };
     // A memo: the pager is drawn again only when the number of pages changes.
     let pages = Memo::new(move |_| rows_listed().div_ceil(page_rows.get()).max(1));
     // The places on this page; each keeps its `<tr>` across rankings.
@@ -598,6 +609,21 @@ fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
         badges: vec![fit],
         ..RowText::default()
     }
+}
+
+/// Why the ranking does not list the offer `chosen` names: its reason for
+/// being left out, or that it is gone from these offers. Nothing when it is
+/// neither: its other price (on-demand or spot) is the one listed.
+fn unlisted(chosen: &OfferRef, report: &Report, snapshot: &Snapshot) -> Option<Msg> {
+    let same =
+        |i: usize| snapshot.offers[i].provider == chosen.provider && snapshot.offers[i].instance == chosen.instance;
+    let why = match report.excluded.iter().find(|e| same(e.offer)) {
+        Some(exclusion) => exclusion.reason.clone(),
+        None if (0..snapshot.offers.len()).any(same) => return None,
+        None => msg!(phrases::CHOSEN_GONE, date = snapshot.snapshot_date.clone()),
+    };
+    let spot = if chosen.spot { ":spot" } else { "" };
+    Some(msg!(phrases::CHOSEN_NOT_LISTED, offer = format!("{}:{}{spot}", chosen.provider, chosen.instance), why = why))
 }
 
 /// Whether `row` is the offer `chosen` names.

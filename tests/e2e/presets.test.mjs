@@ -159,3 +159,25 @@ test('the selected offer rides in the link and is shown again when the link is o
   await app.page.context().close();
   await again.page.context().close();
 });
+
+test('a selected offer the ranking does not list is said, with why, before the table', async () => {
+  // 1× T4 (16 GB) holds Llama 3.1 8B in AWQ 4-bit: listed and selected, no note.
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?wq=awq&offer=aws:g4dn.xlarge');
+  await app.page.locator('tr.selected').waitFor();
+  assert.match(await app.caption(), /^[\d,]+ of [\d,]+ offers hold this workload/);
+  // In BF16 it needs 16.4 GB: left out, and the caption says so first.
+  await app.precisionSelect().selectOption('bf16');
+  await app.page.getByText(/^The selected offer, aws:g4dn\.xlarge, is not listed: needs 16\.4 GB, has 16 GB .*\. [\d,]+ of [\d,]+ offers hold/).waitFor();
+  assert.equal(await app.page.locator('tr.selected').count(), 0);
+  assert.equal((await app.settledParams()).get('offer'), 'aws:g4dn.xlarge', 'the selection stays in the link');
+  // Back in AWQ it is listed and selected again.
+  await app.precisionSelect().selectOption('awq');
+  await app.page.locator('tr.selected').waitFor();
+  assert.match(await app.caption(), /^[\d,]+ of/);
+  // An offer these prices do not have (an old link), in Spanish.
+  const gone = await WhichGpuPage.open(env.browser, env.server.url + '?offer=aws:p9.nope&lang=es');
+  await gone.page.getByText(/^La oferta seleccionada, aws:p9\.nope, no aparece: no está entre estas ofertas \(precios de \d{4}-\d{2}(-\d{2})?\)\. [\d.]+ de /).waitFor();
+  assert.deepEqual([...app.consoleErrors, ...gone.consoleErrors], []);
+  await app.page.context().close();
+  await gone.page.context().close();
+});
