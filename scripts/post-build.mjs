@@ -8,8 +8,8 @@
 //    (trunk-rs/trunk#288). The loader is written as `boot-<hash>.js` beside
 //    the bindings it imports and loaded with a subresource-integrity hash,
 //    like Trunk's other scripts. The build fails if index.html has no inline
-//    loader, or any other inline script. The offers' prefetch
-//    (src/ui/offers_prefetch.js) goes at the top of the loader, so it runs
+//    loader, or any other inline script. The offers' and the catalog's prefetch
+//    (src/ui/prefetch.js) goes at the top of the loader, so it runs
 //    before the module starts, while the module still downloads.
 // 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
@@ -32,7 +32,7 @@ if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].
 const [tag, , body] = inline[0];
 const here = path.dirname(new URL(import.meta.url).pathname);
 // Without its comment lines: they are for the source, not the page.
-const prefetch = readFileSync(path.join(here, '../src/ui/offers_prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, '');
+const prefetch = readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, '');
 const loader = `${prefetch.trim()}\n${body.trim()}\n`;
 const bootName = `boot-${hash('sha256', loader).toString('hex').slice(0, 16)}.js`;
 writeFileSync(path.join(staging, bootName), loader);
@@ -41,10 +41,12 @@ writeFileSync(htmlPath, html.replace(tag, `<script type="module" src="./${bootNa
 console.log(`post-build: the loader is now ${bootName}`);
 
 // 2. The service worker, with what the page needs offline: the page, its
-// code and style, the icon, and the offers (paths relative to the page).
+// code and style, the icon, the catalog and the offers (paths relative to
+// the page).
 const needed = [
   'index.html',
   ...readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js'),
+  'data/catalog.json',
   'data/offers.json',
 ].sort();
 const contents = createHash('sha256');

@@ -3,8 +3,8 @@
 // with the offers of that visit (the page shows their date).
 //
 // - Files named by their hash (code, style) never change: cache first.
-// - The page and the offers: the network first, so a visit online always
-//   gets the newest; the cache when the network fails.
+// - The page, the catalog and the offers: the network first, so a visit
+//   online always gets the newest; the cache when the network fails.
 // - Each build caches under its own name; older caches are deleted once
 //   the new one is complete.
 const CACHE = '__CACHE__';

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use whichgpu::engine::{rank, Catalog, Offer, Precision, Provider, Snapshot, Source, Workload};
 use whichgpu::text::Lang;
-use whichgpu::ui::{App, OffersTable, Ranked, SnapshotInfo, WorkloadForm};
+use whichgpu::ui::{App, AppProps, OffersTable, Ranked, SnapshotInfo, WorkloadForm};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -325,7 +325,8 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
     // The test page serves no data/offers.json: the app must show the error
     // with a retry, and the memory sizing must still work.
     let root = container();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let catalog = Ok(Catalog::bundled().unwrap());
+    leptos::mount::mount_to(root.clone(), move || App(AppProps { catalog })).forget();
     assert_eq!(texts(&root, "[data-testid=loading]"), ["Loading offers…"]);
     for _ in 0..40 {
         settle().await;
@@ -338,6 +339,20 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
     assert_eq!(texts(&root, "[data-testid=load-error] button"), ["Retry"]);
     let memory = texts(&root, "[data-testid=memory-summary]").join("");
     assert!(memory.starts_with("Memory on one GPU: 16.4 GB (weights 15 GB"), "{memory}");
+}
+
+#[wasm_bindgen_test]
+async fn without_a_catalog_the_app_says_why_and_offers_to_retry() {
+    let root = container();
+    let catalog = Err(whichgpu::engine::Error::Catalog("expected value at line 1 column 1".into()).message());
+    leptos::mount::mount_to(root.clone(), move || App(AppProps { catalog })).forget();
+    assert_eq!(
+        texts(&root, "[data-testid=catalog-error] p"),
+        ["the GPU and model catalog could not be read: expected value at line 1 column 1"]
+    );
+    assert_eq!(texts(&root, "[data-testid=catalog-error] button"), ["Retry"]);
+    // Nothing else is built without it.
+    assert!(texts(&root, "form, [data-testid=memory-summary]").is_empty());
 }
 
 #[wasm_bindgen_test]

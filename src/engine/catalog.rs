@@ -1,8 +1,11 @@
-//! The model and GPU catalog bundled with the engine.
+//! The model and GPU catalog.
 //!
 //! It is generated from `../shared/data/{gpus,models}.csv` by
-//! `whichgpu snapshot` and compiled in, so memory sizing works even when the
-//! offer snapshot cannot be fetched.
+//! `whichgpu snapshot` into `public/data/catalog.json`. The CLI and the tests
+//! have it compiled in (`Catalog::bundled`); the page downloads it beside the
+//! offers (7 KB gzip the page's module no longer carries) and reads it with
+//! `Catalog::from_json`, before it builds the form, so memory sizing still
+//! works when the offers cannot be fetched.
 
 use super::Error;
 use serde::{Deserialize, Serialize};
@@ -239,7 +242,8 @@ impl Catalog {
         Ok(catalog)
     }
 
-    /// The catalog compiled into this build, parsed once.
+    /// The catalog compiled into this build, parsed once (the CLI and the
+    /// tests; the page, which does not call it, ships without it).
     pub fn bundled() -> Result<&'static Catalog, Error> {
         static BUNDLED: OnceLock<Result<Catalog, Error>> = OnceLock::new();
         BUNDLED.get_or_init(|| Catalog::from_json(BUNDLED_CATALOG_JSON)).as_ref().map_err(Clone::clone)

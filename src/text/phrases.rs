@@ -163,7 +163,7 @@ phrases! {
     ERROR_UNKNOWN_MODEL = "unknown model \"{id}\": pick one from the list or enter a custom model", "modelo desconocido «{id}»: elige uno de la lista o introduce un modelo personalizado";
     ERROR_UNKNOWN_GPU = "unknown GPU \"{id}\": use a gpu_id from the catalog", "GPU desconocida «{id}»: usa un gpu_id del catálogo";
     ERROR_FIELD = "{field}: {problem}", "{field}: {problem}";
-    ERROR_CATALOG = "the bundled catalog could not be read: {detail}", "no se pudo leer el catálogo incluido: {detail}";
+    ERROR_CATALOG = "the GPU and model catalog could not be read: {detail}", "no se pudo leer el catálogo de GPU y modelos: {detail}";
     ERROR_UNKNOWN_OPTION = "unknown {what} \"{given}\" (use one of {known})", "valor desconocido para {what}: «{given}» (usa uno de estos: {known})";
     ERROR_NOT_DIFFUSION = "{model} is not a diffusion model; choose an image or video model", "{model} no es un modelo de difusión; elige un modelo de imagen o de vídeo";
     ERROR_NOT_SPEECH = "{model} is not a speech-to-text model; choose Whisper", "{model} no es un modelo de voz a texto; elige Whisper";
@@ -182,6 +182,7 @@ phrases! {
     SNAPSHOT_DAMAGED = "the file is damaged or incomplete ({detail})", "el archivo está dañado o incompleto ({detail})";
     SNAPSHOT_VERSION = "it has schema version {found} but this page reads version {expected}; reload the page to get matching files", "tiene la versión de esquema {found}, pero esta página lee la versión {expected}; recarga la página para obtener archivos que coincidan";
     DOWNLOAD_FAILED = "offer data could not be downloaded: {detail}", "no se pudieron descargar los datos de ofertas: {detail}";
+    CATALOG_DOWNLOAD_FAILED = "the GPU and model catalog could not be downloaded: {detail}", "no se pudo descargar el catálogo de GPU y modelos: {detail}";
     DOWNLOAD_NO_WINDOW = "no browser window", "no hay ventana del navegador";
     DOWNLOAD_NETWORK = "the network request failed", "falló la petición de red";
     DOWNLOAD_NOT_HTTP = "the answer was not an HTTP response", "la respuesta no era HTTP";

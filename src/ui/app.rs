@@ -9,7 +9,7 @@ use super::{clipboard, document, embed_host, url_state, MemoryBar, OffersTable, 
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
-use crate::text::{phrases, Arg, Lang};
+use crate::text::{phrases, Arg, Lang, Msg};
 use crate::{msg, url_codec};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -22,10 +22,27 @@ const URL_UPDATE_DELAY: std::time::Duration = std::time::Duration::from_millis(1
 const OFFLINE_DELAY: std::time::Duration = std::time::Duration::from_millis(1000);
 
 #[component]
-pub fn App() -> impl IntoView {
-    match Catalog::bundled() {
+pub fn App(
+    /// The GPUs and models (`snapshot_loader::load_catalog`), or why they
+    /// could not be read.
+    catalog: Result<&'static Catalog, Msg>,
+) -> impl IntoView {
+    match catalog {
         Ok(catalog) => view! { <Calculator catalog=catalog /> }.into_any(),
-        Err(e) => view! { <p role="alert" class="error">{e.to_string()}</p> }.into_any(),
+        Err(message) => {
+            // Without a catalog the link cannot be read, save its language.
+            let query = url_state::current_query();
+            let linked = query.split('&').find_map(|pair| pair.strip_prefix("lang=")).and_then(Lang::from_code);
+            let lang =
+                linked.unwrap_or_else(|| Lang::preferred(document::preferred_languages().iter().map(String::as_str)));
+            view! {
+                <div role="alert" class="error" data-testid="catalog-error">
+                    <p>{message.render(lang)}</p>
+                    <button type="button" on:click=|_| url_state::reload()>{lang.t(&phrases::RETRY)}</button>
+                </div>
+            }
+            .into_any()
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The Leptos page (wasm32 only). Each JavaScript boundary lives in one
 //! module: `url_state` (location and history), `snapshot_loader` (fetch,
-//! and the promise of the page's prefetch script, `offers_prefetch.js`),
+//! and the promises of the page's prefetch script, `prefetch.js`),
 //! `timing` (User Timing marks for benchmarks), `download` (files),
 //! `document` (the browser's languages, the page's language and title),
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
@@ -30,7 +30,7 @@ pub mod url_state;
 mod workload_form;
 mod your_gpu;
 
-pub use app::{use_lang, App};
+pub use app::{use_lang, App, AppProps};
 pub use memory_bar::MemoryBar;
 pub use offers_table::{OffersTable, Ranked};
 pub use snapshot_info::SnapshotInfo;
@@ -69,11 +69,15 @@ const OFFERS_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 /// (12–22 ms in Long Animation Frame timings). Built after the read, the
 /// page paints the form and parses at once: the first result came 20 ms
 /// sooner in two runs of 15 and 21 interleaved cold loads (issue 7).
+///
+/// The catalog (the GPUs and models the form lists) is needed first; it
+/// downloads beside the offers and, at 7 KB gzip, is in long before them.
 pub fn mount() {
     crash::install();
     wasm_bindgen_futures::spawn_local(async {
         snapshot_loader::prefetch_settled(OFFERS_WAIT).await;
+        let catalog = snapshot_loader::load_catalog().await;
         // Benchmarks read how long building the page took (tests/e2e/bench-snapshot.mjs).
-        timing::measure("mount", || leptos::mount::mount_to_body(App));
+        timing::measure("mount", || leptos::mount::mount_to_body(move || App(AppProps { catalog })));
     });
 }

@@ -1,23 +1,39 @@
-//! Fetching the offer snapshot that ships beside the page, or taking the
-//! download the page's prefetch script started (src/ui/offers_prefetch.js).
+//! Fetching the data that ships beside the page, the offer snapshot and
+//! the GPU and model catalog (`public/data/`), or taking the downloads the
+//! page's prefetch script started (src/ui/prefetch.js).
 
-use crate::engine::Snapshot;
+use crate::engine::{Catalog, Snapshot};
 use crate::msg;
-use crate::text::{phrases, Arg, Msg};
+use crate::text::{phrases, Arg, Msg, Phrase};
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// Relative to the page, so the app works from `/` and from a sub-path.
 pub const OFFERS_URL: &str = "data/offers.json";
+/// The catalog the page reads (`whichgpu snapshot` writes it beside the
+/// offers); the CLI has the same file compiled in (`Catalog::bundled`).
+pub const CATALOG_URL: &str = "data/catalog.json";
 
 /// Heap the parse of the snapshot touches: the offers, their strings and
 /// serde's buffers peak at 1.7 MiB for 2,470 offers (measured natively with
 /// a counting allocator); 4 MiB leaves room for growth and for ranking.
 const PARSE_HEAP_BYTES: usize = 4 << 20;
 
-/// The window property where the page's prefetch script
-/// (src/ui/offers_prefetch.js) leaves its promise.
-const PREFETCH: &str = "whichgpuOffers";
+/// The window properties where the page's prefetch script
+/// (src/ui/prefetch.js) leaves its promises.
+const OFFERS_PREFETCH: &str = "whichgpuOffers";
+const CATALOG_PREFETCH: &str = "whichgpuCatalog";
+
+/// Downloads and reads the catalog, once for the page's life; the error is a
+/// message to show. The prefetch script started the download while the
+/// module loaded.
+pub async fn load_catalog() -> Result<&'static Catalog, Msg> {
+    let bytes = download(CATALOG_PREFETCH, CATALOG_URL, &phrases::CATALOG_DOWNLOAD_FAILED).await?;
+    let text = String::from_utf8(bytes).map_err(|e| crate::engine::Error::Catalog(e.to_string()).message())?;
+    // Leaked once: the page holds one catalog for its whole life, as the
+    // CLI's compiled-in one.
+    Catalog::from_json(&text).map(|catalog| &*Box::leak(Box::new(catalog))).map_err(|e| e.message())
+}
 
 /// Downloads and validates the snapshot; the error is a message to show.
 ///
@@ -25,18 +41,31 @@ const PREFETCH: &str = "whichgpuOffers";
 /// module loaded; a later one (Retry), or a page without the script,
 /// downloads anew.
 pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
-    let download = |detail: Arg| msg!(phrases::DOWNLOAD_FAILED, detail = detail);
-    let window = web_sys::window().ok_or_else(|| download(Arg::Phrase(&phrases::DOWNLOAD_NO_WINDOW)))?;
-    let pending = take_prefetch(&window).unwrap_or_else(|| window.fetch_with_str(OFFERS_URL));
     // Grow the WebAssembly heap once, up front, instead of in many small
     // steps in the middle of the parse.
     drop(Vec::<u8>::with_capacity(PARSE_HEAP_BYTES));
+    let bytes = download(OFFERS_PREFETCH, OFFERS_URL, &phrases::DOWNLOAD_FAILED).await?;
+    // The form goes on screen in a frame of its own before the parse and the
+    // first ranking; the page was built once the body was read
+    // (`prefetch_settled`), so the parse starts as soon as that frame is
+    // painted.
+    super::next_paint().await;
+    super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
+}
+
+/// The body of `url`: the prefetch script's download left at the window
+/// property `prefetched`, taken once, or a new download (a Retry, or a page
+/// without the script). Failures are said with `failed`.
+async fn download(prefetched: &str, url: &str, failed: &'static Phrase) -> Result<Vec<u8>, Msg> {
+    let download = |detail: Arg| msg!(*failed, detail = detail);
+    let window = web_sys::window().ok_or_else(|| download(Arg::Phrase(&phrases::DOWNLOAD_NO_WINDOW)))?;
+    let pending = take_prefetch(&window, prefetched).unwrap_or_else(|| window.fetch_with_str(url));
     let raw = wasm_bindgen_futures::JsFuture::from(pending)
         .await
         .map_err(|e| download(e.as_string().map_or(Arg::Phrase(&phrases::DOWNLOAD_NETWORK), Arg::Text)))?;
-    let bytes = match raw.dyn_into::<js_sys::ArrayBuffer>() {
+    match raw.dyn_into::<js_sys::ArrayBuffer>() {
         // The prefetch read the body already.
-        Ok(body) => js_sys::Uint8Array::new(&body).to_vec(),
+        Ok(body) => Ok(js_sys::Uint8Array::new(&body).to_vec()),
         Err(raw) => {
             let response: gloo_net::http::Response = raw
                 .dyn_into::<web_sys::Response>()
@@ -46,15 +75,9 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
                 let status = format!("{} {}", response.status(), response.status_text());
                 return Err(download(msg!(phrases::DOWNLOAD_STATUS, status = status).into()));
             }
-            response.binary().await.map_err(|e| download(Arg::Text(e.to_string())))?
+            response.binary().await.map_err(|e| download(Arg::Text(e.to_string())))
         }
-    };
-    // The form goes on screen in a frame of its own before the parse and the
-    // first ranking; the page was built once the body was read
-    // (`prefetch_settled`), so the parse starts as soon as that frame is
-    // painted.
-    super::next_paint().await;
-    super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
+    }
 }
 
 /// Resolves once the prefetch script's download has settled (its body read,
@@ -63,7 +86,7 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
 /// for `load_snapshot` to take.
 pub async fn prefetch_settled(most: std::time::Duration) {
     let Some(window) = web_sys::window() else { return };
-    let Some(pending) = prefetch(&window) else { return };
+    let Some(pending) = prefetch(&window, OFFERS_PREFETCH) else { return };
     let most = i32::try_from(most.as_millis()).unwrap_or(i32::MAX);
     let timer = js_sys::Promise::new(&mut |resolve, _| {
         let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, most);
@@ -71,16 +94,16 @@ pub async fn prefetch_settled(most: std::time::Duration) {
     let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&pending, &timer))).await;
 }
 
-/// The prefetch script's download, taken once. The property is left
-/// `false`: a Retry downloads anew, and a script that runs only now (after
-/// the module started) leaves it alone instead of downloading again.
-fn take_prefetch(window: &web_sys::Window) -> Option<js_sys::Promise> {
-    let pending = prefetch(window);
-    let _ = js_sys::Reflect::set(window, &wasm_bindgen::JsValue::from_str(PREFETCH), &wasm_bindgen::JsValue::FALSE);
+/// The prefetch script's download at `property`, taken once. The property
+/// is left `false`: a Retry downloads anew, and a script that runs only now
+/// (after the module started) leaves it alone instead of downloading again.
+fn take_prefetch(window: &web_sys::Window, property: &str) -> Option<js_sys::Promise> {
+    let pending = prefetch(window, property);
+    let _ = js_sys::Reflect::set(window, &wasm_bindgen::JsValue::from_str(property), &wasm_bindgen::JsValue::FALSE);
     pending
 }
 
-/// The prefetch script's download, when it is still there to take.
-fn prefetch(window: &web_sys::Window) -> Option<js_sys::Promise> {
-    js_sys::Reflect::get(window, &wasm_bindgen::JsValue::from_str(PREFETCH)).ok()?.dyn_into::<js_sys::Promise>().ok()
+/// The prefetch script's download at `property`, when it is still there to take.
+fn prefetch(window: &web_sys::Window, property: &str) -> Option<js_sys::Promise> {
+    js_sys::Reflect::get(window, &wasm_bindgen::JsValue::from_str(property)).ok()?.dyn_into::<js_sys::Promise>().ok()
 }

@@ -41,3 +41,11 @@ pub fn link_with(query: &str) -> String {
         format!("{base}?{query}")
     }
 }
+
+/// Loads the page again from its link (the Retry of a page that could not
+/// start).
+pub fn reload() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
+    }
+}

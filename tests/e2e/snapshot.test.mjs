@@ -1,5 +1,6 @@
 // The offer snapshot in the page: its date and sources, and what a user sees
-// when the file is missing, damaged, of another version or slow (issue 3).
+// when the file is missing, damaged, of another version or slow (issue 3);
+// the same for the GPU and model catalog, which the page downloads too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -8,25 +9,29 @@ import { serveDist, launchBrowser, WhichGpuPage, DIST } from './harness.mjs';
 
 let browser;
 let realSnapshot;
+let realCatalog;
 
 before(async () => {
   browser = await launchBrowser();
   realSnapshot = await fs.readFile(path.join(DIST, 'data/offers.json'), 'utf8');
+  realCatalog = await fs.readFile(path.join(DIST, 'data/catalog.json'), 'utf8');
 });
 
 after(async () => {
   await browser?.close();
 });
 
-/** Serves dist/ with `data/offers.json` answered by `handler`. */
-async function withOffers(handler, body) {
-  const server = await serveDist({ routes: { 'data/offers.json': handler } });
+/** Serves dist/ with the file at `file` answered by `handler`, for `body`. */
+async function withRoute(file, handler, body) {
+  const server = await serveDist({ routes: { [file]: handler } });
   try {
     await body(server);
   } finally {
     await server.close();
   }
 }
+const withOffers = (handler, body) => withRoute('data/offers.json', handler, body);
+const withCatalog = (handler, body) => withRoute('data/catalog.json', handler, body);
 
 const json = (text, status = 200) => (req, res) => {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -187,4 +192,43 @@ test('the offers are downloaded once and read while the module loads', async () 
     assert.equal(requests, 1);
     await page.context().close();
   });
+});
+
+test('a missing catalog says so in the link\'s language, and Retry opens the same link again', async () => {
+  let fail = true;
+  let requests = 0;
+  const handler = (req, res) => {
+    requests += 1;
+    (fail ? json('not here', 404) : json(realCatalog))(req, res);
+  };
+  await withCatalog(handler, async (server) => {
+    const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4&lang=es');
+    const error = app.page.getByTestId('catalog-error');
+    await error.waitFor();
+    assert.equal(await error.locator('p').textContent(), 'no se pudo descargar el catálogo de GPU y modelos: el servidor respondió 404 Not Found');
+    // The preload and the loader's read share one request.
+    assert.equal(requests, 1);
+    fail = false;
+    await error.getByRole('button', { name: 'Reintentar' }).click();
+    await app.waitForResults();
+    assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
+    assert.match(await app.memory(), /pesos 36,8 GB/);
+    assert.deepEqual(scriptErrors(app), []);
+  });
+});
+
+test('a damaged catalog, or one of another version, is refused with a message, not a blank page', async () => {
+  const cases = [
+    [realCatalog.slice(0, realCatalog.length / 2), /^the GPU and model catalog could not be read: EOF while parsing/],
+    [realCatalog.replace('"schema_version":1', '"schema_version":9'), /^the GPU and model catalog could not be read: schema_version 9 \(this build reads 1\)$/],
+  ];
+  for (const [body, said] of cases) {
+    await withCatalog(json(body), async (server) => {
+      const app = await WhichGpuPage.open(browser, server.url);
+      const error = app.page.getByTestId('catalog-error');
+      await error.waitFor();
+      assert.match(await error.locator('p').textContent(), said);
+      assert.deepEqual(scriptErrors(app), []);
+    });
+  }
 });

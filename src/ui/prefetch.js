@@ -1,0 +1,13 @@
+// Starts reading the offers and the catalog while the WebAssembly module
+// downloads and compiles, when the page has nothing else to do (issue 7:
+// the first result within 500 ms). scripts/post-build.mjs puts this at the
+// top of the loader, so it always runs before the module starts. The module
+// takes each promise once (`whichgpuOffers`, `whichgpuCatalog`,
+// src/ui/snapshot_loader.rs) and leaves `false` behind. A promise resolves
+// to the body, read in full, or to the response when the server refused; it
+// rejects when the network failed.
+for (const [property, url] of [['whichgpuOffers', 'data/offers.json'], ['whichgpuCatalog', 'data/catalog.json']]) {
+  if (!(property in window)) {
+    window[property] = fetch(url).then((response) => (response.ok ? response.arrayBuffer() : response));
+  }
+}
