@@ -1,11 +1,12 @@
 //! Cost against speed for the ranked offers, on log scales, with the Pareto
-//! frontier drawn through the offers nothing beats on both. Hovering a
-//! point names the offer; clicking it selects its row in the table. From
-//! the keyboard the points are one tab stop: the arrow keys go from the
-//! fastest to the slowest, and Enter or Space selects.
+//! frontier drawn through the offers nothing beats on both. Hovering or
+//! focusing a point shows the offer in a tip beside it (Escape hides it);
+//! clicking selects its row in the table. From the keyboard the points are
+//! one tab stop: the arrow keys go from the fastest to the slowest, and
+//! Enter or Space selects.
 
 use super::roving_focus;
-use crate::engine::{Report, Snapshot, Task};
+use crate::engine::{Catalog, Report, Snapshot, Task};
 use crate::msg;
 use crate::text::{phrases, Lang};
 use leptos::prelude::*;
@@ -69,6 +70,38 @@ fn short(lang: Lang, value: f64, unit: &str) -> String {
 /// listeners.
 const POINT_ROW: &str = "data-row";
 
+/// The tip for the point an event reached: its words, and where it is as
+/// fractions of the plot's width and height; none off the points.
+fn tip_for(ev: &web_sys::Event) -> Option<(String, f64, f64)> {
+    let at = |name| roving_focus::item_attribute(ev, POINT_ROW, name);
+    let fraction = |name, of: f64| at(name)?.parse::<f64>().ok().map(|v| v / of);
+    Some((at("aria-label")?, fraction("cx", WIDTH)?, fraction("cy", HEIGHT)?))
+}
+
+/// Shows `found` in the tip, beside its point, or hides the tip: above the
+/// point in the lower half of the plot, below it in the upper half; from its
+/// left in the left half, from its right in the right half, so it stays in
+/// the plot. The position is set on the style object (the page's policy
+/// forbids style attributes, not that).
+fn place_tip(tip: &web_sys::HtmlElement, found: Option<(String, f64, f64)>) {
+    let Some((words, x, y)) = found else {
+        tip.set_hidden(true);
+        return;
+    };
+    let (x, y) = (x * 100.0, y * 100.0);
+    let side = |at: f64| {
+        if at > 50.0 {
+            ("auto".to_string(), format!("{:.1}%", 100.0 - at))
+        } else {
+            (format!("{at:.1}%"), "auto".to_string())
+        }
+    };
+    let ((top, bottom), (left, right)) = (side(y), side(x));
+    tip.set_text_content(Some(&words));
+    let _ = tip.style().set_property("inset", &format!("{top} {right} {bottom} {left}"));
+    tip.set_hidden(false);
+}
+
 /// Selects the row of the point an event reached.
 fn select(ev: &web_sys::Event, selected: RwSignal<Option<usize>>) {
     if let Some(row) = roving_focus::item_value(ev, POINT_ROW).and_then(|row| row.parse().ok()) {
@@ -78,6 +111,7 @@ fn select(ev: &web_sys::Event, selected: RwSignal<Option<usize>>) {
 
 #[component]
 pub fn CostChart(
+    catalog: &'static Catalog,
     report: Arc<Report>,
     snapshot: Arc<Snapshot>,
     /// The selected row of the table (an index into `report.results`).
@@ -114,19 +148,19 @@ pub fn CostChart(
         .map(|&(row, cost, time)| {
             let ranked = &report.results[row];
             let offer = &snapshot.offers[ranked.offer];
+            let gpu = catalog.gpu(&offer.gpu).map_or(offer.gpu.as_str(), |g| g.name.as_str());
             let label = msg!(
                 phrases::CHART_POINT,
                 provider = &offer.provider,
                 instance = &offer.instance,
                 count = offer.gpu_count,
-                gpu = &offer.gpu,
+                gpu = gpu,
                 spot = if ranked.spot { lang.t(&phrases::CHART_SPOT) } else { "" },
                 cost = lang.usd(cost),
                 time = short(lang, time, time_unit)
             )
             .render(lang);
             let pareto = ranked.pareto;
-            let aria = label.clone();
             view! {
                 <circle
                     cx=format!("{:.1}", x(time))
@@ -137,15 +171,22 @@ pub fn CostChart(
                     data-row=row
                     tabindex=if row == stop { "0" } else { "-1" }
                     role="button"
-                    aria-label=aria
-                >
-                    <title>{label}</title>
-                </circle>
+                    aria-label=label
+                />
             }
         })
         .collect_view();
+    // The offer under the pointer or the focus, in a tip beside its point
+    // (`place_tip`), written in place: no view is built per hover.
+    let tip = NodeRef::<leptos::html::Div>::new();
+    let show = move |found: Option<(String, f64, f64)>| {
+        if let Some(element) = tip.get_untracked() {
+            place_tip(&element, found);
+        }
+    };
     Some(view! {
         <figure class="cost-chart" data-testid="cost-chart">
+            <div class="chart-plot">
             <svg
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 width="100%"
@@ -156,11 +197,19 @@ pub fn CostChart(
                     if ev.key() == "Enter" || ev.key() == " " {
                         ev.prevent_default();
                         select(&ev, selected);
+                    } else if ev.key() == "Escape" {
+                        show(None);
                     } else {
                         roving_focus::move_focus(&ev, POINT_ROW);
                     }
                 }
-                on:focusin=|ev| roving_focus::follow_focus(&ev, POINT_ROW)
+                on:focusin=move |ev| {
+                    roving_focus::follow_focus(&ev, POINT_ROW);
+                    show(tip_for(&ev));
+                }
+                on:focusout=move |_| show(None)
+                on:mouseover=move |ev| show(tip_for(&ev))
+                on:mouseout=move |_| show(None)
             >
                 <line x1=LEFT y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
                 <line x1=LEFT y1=MARGIN x2=LEFT y2=HEIGHT - MARGIN class="axis" />
@@ -180,6 +229,8 @@ pub fn CostChart(
                     })
                 }}
             </svg>
+            <div class="chart-tip" role="tooltip" data-testid="chart-tip" hidden node_ref=tip></div>
+            </div>
             <figcaption>{lang.t(&phrases::CHART_CAPTION)}</figcaption>
         </figure>
     })

@@ -6,7 +6,8 @@
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
 //! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
 //! that replaces a page stopped by a panic), `offline` (the service worker),
-//! `row_cells` (the offers table's cells, written in place), `roving_focus`
+//! `row_cells` (the offers table's cells, written in place), `cost_chart`
+//! (its tip, written in place as the pointer or the focus moves), `roving_focus`
 //! (one tab stop and the arrow keys for a group of controls: the chart's
 //! points, the task tabs).
 

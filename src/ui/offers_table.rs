@@ -410,9 +410,9 @@ pub fn OffersTable(
     });
     let chart_snapshot = Arc::clone(&snapshot);
     let chart = move || {
-        charted
-            .get()
-            .map(|Ranked(report)| CostChart(CostChartProps { report, snapshot: Arc::clone(&chart_snapshot), selected }))
+        charted.get().map(|Ranked(report)| {
+            CostChart(CostChartProps { catalog, report, snapshot: Arc::clone(&chart_snapshot), selected })
+        })
     };
     let advice = move || {
         report

@@ -15,7 +15,13 @@ use web_sys::{Element, Event, KeyboardEvent};
 
 /// The value of `attribute` on the item an event reached.
 pub fn item_value(ev: &Event, attribute: &str) -> Option<String> {
-    element(ev.target())?.get_attribute(attribute)
+    item_attribute(ev, attribute, attribute)
+}
+
+/// The value of `name` on the item (the element carrying `attribute`) an
+/// event reached.
+pub fn item_attribute(ev: &Event, attribute: &str, name: &str) -> Option<String> {
+    element(ev.target()).filter(|e| e.has_attribute(attribute))?.get_attribute(name)
 }
 
 /// Makes the item that just took the focus (from the keyboard or a click)

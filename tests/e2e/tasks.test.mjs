@@ -399,6 +399,50 @@ test('the chart is one tab stop: arrows, Home and End move among its points, Ent
   await app.page.context().close();
 });
 
+test('hovering or focusing a point shows its offer in a tip beside it, inside the plot; leaving or Escape hides it', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=10000');
+  await app.waitForResults();
+  const chart = app.page.getByTestId('cost-chart');
+  const points = chart.getByTestId('chart-point');
+  const tip = chart.getByTestId('chart-tip');
+  assert.equal(await tip.isVisible(), false);
+  await chart.scrollIntoViewIfNeeded();
+  const plot = await chart.locator('svg').boundingBox();
+  const inside = (box) => box.x >= plot.x - 1 && box.x + box.width <= plot.x + plot.width + 1;
+  // The slowest point (far right) and the fastest (far left): the tip names
+  // the offer, with its GPU's name, and stays within the plot's width.
+  for (const point of [points.last(), points.first()]) {
+    const spot = await point.boundingBox();
+    await app.page.mouse.move(spot.x + spot.width / 2, spot.y + spot.height / 2);
+    await tip.waitFor();
+    assert.equal(await tip.textContent(), await point.getAttribute('aria-label'));
+    assert.match(await tip.textContent(), /^\S+ \S+: \d+× [A-Z]/);
+    const box = await tip.boundingBox();
+    assert.ok(inside(box), `tip ${JSON.stringify(box)} in plot ${JSON.stringify(plot)}`);
+    // Beside its point: within 30 px of it, above or below.
+    const gap = Math.min(Math.abs(box.y - (spot.y + spot.height)), Math.abs(box.y + box.height - spot.y));
+    assert.ok(gap <= 30, `tip ${JSON.stringify(box)} point ${JSON.stringify(spot)}`);
+  }
+  // Off the points, it hides.
+  await app.page.mouse.move(plot.x + 2, plot.y + plot.height - 2);
+  await tip.waitFor({ state: 'hidden' });
+  // From the keyboard: the focused point's tip follows the arrow keys; Escape hides it.
+  await points.first().focus();
+  assert.equal(await tip.textContent(), await points.first().getAttribute('aria-label'));
+  await app.page.keyboard.press('ArrowRight');
+  assert.equal(await tip.textContent(), await points.nth(1).getAttribute('aria-label'));
+  assert.ok(await tip.isVisible());
+  await app.page.keyboard.press('Escape');
+  await tip.waitFor({ state: 'hidden' });
+  // Leaving the chart hides it too.
+  await app.page.keyboard.press('ArrowRight');
+  await tip.waitFor();
+  await app.page.keyboard.press('Tab');
+  await tip.waitFor({ state: 'hidden' });
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 test('expanding a row shows its cost breakdown and the reasons', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=finetune&method=qlora');
   await app.waitForResults();
