@@ -10,7 +10,8 @@
 //    like Trunk's other scripts. The build fails if index.html has no inline
 //    loader, or any other inline script. The offers' and the catalog's prefetch
 //    (src/ui/prefetch.js) goes at the top of the loader, so it runs
-//    before the module starts, while the module still downloads.
+//    before the module starts, while the module still downloads; the
+//    catalog's URL there and in the page's preload carries its hash.
 // 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
 //    name that changes whenever one of them does.
@@ -32,12 +33,28 @@ if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].
 const [tag, , body] = inline[0];
 const here = path.dirname(new URL(import.meta.url).pathname);
 // Without its comment lines: they are for the source, not the page.
-const prefetch = readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, '');
+// The catalog is asked for with its content's hash in the query, in the
+// loader and in the page's preload alike: a browser or proxy cache that
+// still holds the last build's catalog (GitHub Pages allows ten minutes)
+// never pairs it with this build's module. The page reads it before it
+// builds the form, and a new field would fail an old file's parse.
+const catalogUrl = `data/catalog.json?v=${hash('sha256', readFileSync(path.join(staging, 'data/catalog.json'))).toString('hex').slice(0, 16)}`;
+const versioned = (text, quoted) => {
+  if (!text.includes(quoted)) throw new Error(`expected ${quoted} to version the catalog's URL`);
+  return text.replace(quoted, quoted.replace('data/catalog.json', catalogUrl));
+};
+const prefetch = versioned(
+  readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, ''),
+  "'data/catalog.json'",
+);
 const loader = `${prefetch.trim()}\n${body.trim()}\n`;
 const bootName = `boot-${hash('sha256', loader).toString('hex').slice(0, 16)}.js`;
 writeFileSync(path.join(staging, bootName), loader);
 const integrity = `sha384-${hash('sha384', loader).toString('base64')}`;
-writeFileSync(htmlPath, html.replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`));
+writeFileSync(
+  htmlPath,
+  versioned(html, 'href="data/catalog.json"').replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`),
+);
 console.log(`post-build: the loader is now ${bootName}`);
 
 // 2. The service worker, with what the page needs offline: the page, its

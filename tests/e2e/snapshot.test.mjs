@@ -197,8 +197,10 @@ test('the offers are downloaded once and read while the module loads', async () 
 test('a missing catalog says so in the link\'s language, and Retry opens the same link again', async () => {
   let fail = true;
   let requests = 0;
+  let asked;
   const handler = (req, res) => {
     requests += 1;
+    asked = req.url;
     (fail ? json('not here', 404) : json(realCatalog))(req, res);
   };
   await withCatalog(handler, async (server) => {
@@ -206,8 +208,10 @@ test('a missing catalog says so in the link\'s language, and Retry opens the sam
     const error = app.page.getByTestId('catalog-error');
     await error.waitFor();
     assert.equal(await error.locator('p').textContent(), 'no se pudo descargar el catálogo de GPU y modelos: el servidor respondió 404 Not Found');
-    // The preload and the loader's read share one request.
+    // The preload and the loader's read share one request, which names the
+    // build's catalog by its hash (a cached older one is never used).
     assert.equal(requests, 1);
+    assert.match(asked, /^\/data\/catalog\.json\?v=[0-9a-f]{16}$/);
     fail = false;
     await error.getByRole('button', { name: 'Reintentar' }).click();
     await app.waitForResults();
