@@ -256,6 +256,12 @@ impl Catalog {
     pub fn gpu(&self, id: &str) -> Result<&Gpu, Error> {
         self.gpus.iter().find(|g| g.id == id).ok_or_else(|| Error::UnknownGpu(id.to_string()))
     }
+
+    /// The name a reader sees for the GPU `id` ("T4 PCIe low-profile"), or
+    /// the id itself when the catalog has no such GPU.
+    pub fn gpu_name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.gpu(id).map_or(id, |g| g.name.as_str())
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +276,14 @@ mod tests {
         // gpus.csv: H100 SXM5 has 80 GB of HBM3 at 3,350 GB/s (S1).
         let h100 = catalog.gpu("h100_sxm").unwrap();
         assert_eq!((h100.vram_gb, h100.mem_bandwidth_gbps), (80.0, Some(3350.0)));
+    }
+
+    #[test]
+    fn a_gpu_is_named_by_its_catalog_name_or_else_its_id() {
+        let catalog = Catalog::bundled().unwrap();
+        // gpus.csv: t4 is the "T4 PCIe low-profile".
+        assert_eq!(catalog.gpu_name("t4"), "T4 PCIe low-profile");
+        assert_eq!(catalog.gpu_name("not_a_gpu"), "not_a_gpu");
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub struct LocalRun {
 
 /// The offer a verdict names: "provider instance (8× H100 SXM5)".
 fn offer_name(snapshot: &Snapshot, catalog: &Catalog, offer: &Offer) -> Msg {
-    let gpu = catalog.gpu(&offer.gpu).map_or(offer.gpu.clone(), |g| g.name.clone());
+    let gpu = catalog.gpu_name(&offer.gpu);
     let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
     msg!(phrases::EXCLUDED_EXAMPLE, provider = provider, instance = &offer.instance, count = offer.gpu_count, gpu = gpu)
 }

@@ -148,13 +148,12 @@ pub fn CostChart(
         .map(|&(row, cost, time)| {
             let ranked = &report.results[row];
             let offer = &snapshot.offers[ranked.offer];
-            let gpu = catalog.gpu(&offer.gpu).map_or(offer.gpu.as_str(), |g| g.name.as_str());
             let label = msg!(
                 phrases::CHART_POINT,
                 provider = &offer.provider,
                 instance = &offer.instance,
                 count = offer.gpu_count,
-                gpu = gpu,
+                gpu = catalog.gpu_name(&offer.gpu),
                 spot = if ranked.spot { lang.t(&phrases::CHART_SPOT) } else { "" },
                 cost = lang.usd(cost),
                 time = short(lang, time, time_unit)

@@ -76,7 +76,7 @@ pub(super) struct RowText {
 impl RowText {
     fn of(ranked: &RankedOffer, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> RowText {
         let offer = &snapshot.offers[ranked.offer];
-        let gpu_name = catalog.gpu(&offer.gpu).map(|g| g.name.clone()).unwrap_or_else(|_| offer.gpu.clone());
+        let gpu_name = catalog.gpu_name(&offer.gpu).to_string();
         let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
         let cost = ranked.cost.as_ref();
         RowText {
@@ -458,13 +458,12 @@ pub fn OffersTable(
                     }
                     looked += 1;
                     let offer = &excluded_snapshot.offers[i];
-                    let gpu = catalog.gpu(&offer.gpu).map_or(offer.gpu.as_str(), |g| g.name.as_str());
                     let example = msg!(
                         phrases::EXCLUDED_EXAMPLE,
                         provider = &offer.provider,
                         instance = &offer.instance,
                         count = offer.gpu_count,
-                        gpu = gpu
+                        gpu = catalog.gpu_name(&offer.gpu)
                     )
                     .render(lang);
                     if !examples.contains(&example) {
@@ -615,8 +614,7 @@ fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
 /// being left out, or that it is gone from these offers. Nothing when it is
 /// neither: its other price (on-demand or spot) is the one listed.
 fn unlisted(chosen: &OfferRef, report: &Report, snapshot: &Snapshot) -> Option<Msg> {
-    let same =
-        |i: usize| snapshot.offers[i].provider == chosen.provider && snapshot.offers[i].instance == chosen.instance;
+    let same = |i: usize| same_machine(&snapshot.offers[i], chosen);
     let why = match report.excluded.iter().find(|e| same(e.offer)) {
         Some(exclusion) => exclusion.reason.clone(),
         None if (0..snapshot.offers.len()).any(same) => return None,
@@ -628,8 +626,12 @@ fn unlisted(chosen: &OfferRef, report: &Report, snapshot: &Snapshot) -> Option<M
 
 /// Whether `row` is the offer `chosen` names.
 fn names(snapshot: &Snapshot, row: &RankedOffer, chosen: &OfferRef) -> bool {
-    let offer = &snapshot.offers[row.offer];
-    row.spot == chosen.spot && offer.instance == chosen.instance && offer.provider == chosen.provider
+    row.spot == chosen.spot && same_machine(&snapshot.offers[row.offer], chosen)
+}
+
+/// Whether `offer` is the provider's instance `chosen` names, at either price.
+fn same_machine(offer: &crate::engine::Offer, chosen: &OfferRef) -> bool {
+    offer.instance == chosen.instance && offer.provider == chosen.provider
 }
 
 /// The columns the table sorts by.

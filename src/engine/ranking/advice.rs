@@ -20,9 +20,7 @@ pub fn advise(
         return advice;
     };
     let offer = |row: &super::RankedOffer| &snapshot.offers[row.offer];
-    let gpu_name = |row: &super::RankedOffer| {
-        catalog.gpu(&offer(row).gpu).map_or_else(|_| offer(row).gpu.clone(), |g| g.name.clone())
-    };
+    let gpu_name = |row: &super::RankedOffer| catalog.gpu_name(&offer(row).gpu).to_string();
 
     // One fast card beats splitting.
     let single = report.results.iter().find(|r| offer(r).gpu_count == 1 && r.cost.is_some());
