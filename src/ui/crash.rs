@@ -96,6 +96,7 @@ pub fn show() {
             parent.append_child(child).ok()?;
         }
         body.append_child(&panel).ok()?;
+        super::document::remove_boot_notice();
         reload.dyn_into::<web_sys::HtmlElement>().ok()?.focus().ok()
     })();
     if built.is_none() {

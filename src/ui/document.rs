@@ -36,3 +36,13 @@ pub fn show_language(lang: Lang) {
         document.set_title(title);
     }
 }
+
+/// Removes the note index.html shows until the page is built (`#boot`:
+/// the name and "Loading…" in both languages): the page, the catalog's
+/// error or the crash panel takes its place.
+pub fn remove_boot_notice() {
+    let document = web_sys::window().and_then(|w| w.document());
+    if let Some(note) = document.and_then(|d| d.get_element_by_id("boot")) {
+        note.remove();
+    }
+}

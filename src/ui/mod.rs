@@ -79,6 +79,9 @@ pub fn mount() {
         snapshot_loader::prefetch_settled(OFFERS_WAIT).await;
         let catalog = snapshot_loader::load_catalog().await;
         // Benchmarks read how long building the page took (tests/e2e/bench-snapshot.mjs).
-        timing::measure("mount", || leptos::mount::mount_to_body(move || App(AppProps { catalog })));
+        timing::measure("mount", || {
+            document::remove_boot_notice();
+            leptos::mount::mount_to_body(move || App(AppProps { catalog }))
+        });
     });
 }

@@ -207,6 +207,7 @@ test('a missing catalog says so in the link\'s language, and Retry opens the sam
     const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4&lang=es');
     const error = app.page.getByTestId('catalog-error');
     await error.waitFor();
+    assert.equal(await app.page.locator('#boot').count(), 0, 'the error replaced the loading note');
     assert.equal(await error.locator('p').textContent(), 'no se pudo descargar el catálogo de GPU y modelos: el servidor respondió 404 Not Found');
     // The preload and the loader's read share one request, which names the
     // build's catalog by its hash (a cached older one is never used).
@@ -234,5 +235,53 @@ test('a damaged catalog, or one of another version, is refused with a message, n
       assert.match(await error.locator('p').textContent(), said);
       assert.deepEqual(scriptErrors(app), []);
     });
+  }
+});
+
+test('until the page is built it says it is loading, in both languages; after 8 s, what to do if it stays so; then the page replaces the note', async () => {
+  let held;
+  await withCatalog((req, res) => { held = res; }, async (server) => {
+    const context = await browser.newContext();
+    try {
+      const app = new WhichGpuPage(await context.newPage());
+      // Not until `load`: the held catalog is preloaded, and holds it back.
+      await app.page.goto(server.url, { waitUntil: 'domcontentloaded' });
+      const note = app.page.locator('#boot');
+      assert.equal(await note.getAttribute('role'), 'status');
+      await note.getByText('Loading the calculator…').waitFor();
+      await note.getByText('Cargando la calculadora…').waitFor();
+      assert.equal(await note.getByText('whichgpu', { exact: true }).isVisible(), true);
+      const slow = note.getByText('Still loading. If nothing shows, reload the page');
+      assert.equal(await slow.isVisible(), false);
+      await slow.waitFor({ state: 'visible', timeout: 15000 });
+      assert.equal(await note.getByText('Sigue cargando. Si no aparece nada, recarga la página').isVisible(), true);
+      json(realCatalog)(null, held);
+      await app.waitForResults();
+      assert.equal(await note.count(), 0);
+      assert.equal(await app.page.locator('h1').count(), 1);
+      assert.deepEqual(app.consoleErrors, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test('without JavaScript the page says it needs it, in both languages, and does not claim to be loading', async () => {
+  const server = await serveDist();
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto(server.url);
+    // Playwright's text locators skip <noscript>: its words are read as
+    // rendered (innerText leaves out what is hidden).
+    const note = page.locator('#boot');
+    assert.equal(
+      await note.innerText(),
+      'whichgpu\n\nwhichgpu runs in your browser: turn on JavaScript for this site to use it.\n\nwhichgpu funciona en tu navegador: activa JavaScript para este sitio para usarlo.',
+    );
+    assert.equal(await note.getByText('Loading the calculator…').isVisible(), false);
+  } finally {
+    await context.close();
+    await server.close();
   }
 });
