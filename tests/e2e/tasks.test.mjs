@@ -482,6 +482,25 @@ test('the table sorts by a column, either way, with aria-sort', async () => {
   assert.deepEqual(app.consoleErrors, []);
 });
 
+test('at 360 px each field sits beside its label, as on wide screens, so the results start sooner', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 360, height: 800 } });
+  const page = await context.newPage();
+  for (const query of ['?model=llama-3.1-70b', '?task=finetune', '?task=image', '?task=audio&lang=es']) {
+    await page.goto(env.server.url + query);
+    await page.getByTestId('offer-row').first().waitFor();
+    const pairs = await page.locator('.workload-form label[for]').evaluateAll((labels) =>
+      labels.map((label) => {
+        const field = document.getElementById(label.htmlFor);
+        const [l, f] = [label.getBoundingClientRect(), field.getBoundingClientRect()];
+        return { key: label.htmlFor, beside: l.right <= f.left && l.top < f.bottom && f.top < l.bottom };
+      }),
+    );
+    assert.ok(pairs.length >= 10, `${query}: ${pairs.length} labelled fields`);
+    assert.deepEqual(pairs.filter((p) => !p.beside).map((p) => p.key), [], query);
+  }
+  await context.close();
+});
+
 test('at 360 px the page does not scroll sideways (wide tables scroll in their own box)', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const context = await env.browser.newContext({ viewport: { width: 360, height: 800 }, colorScheme });
