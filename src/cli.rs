@@ -327,9 +327,9 @@ fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) 
     if let Some(mfu) = s.mfu {
         let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", mfu * 100.0);
     }
-    if let (Some(group), Some(replicas)) = (s.tensor_parallel, s.replicas) {
+    if let (Some(group), Some(replicas), Some(layout)) = (s.tensor_parallel, s.replicas, s.layout()) {
         if group * replicas > 1 {
-            let _ = writeln!(out, "  layout: {replicas} replica(s) of {group} GPU(s) each");
+            let _ = writeln!(out, "  layout: {layout}");
         }
     }
     if let (Some(running), Some(roofline)) = (s.running_concurrency, s.roofline_concurrency) {

@@ -167,8 +167,8 @@ pub fn row_breakdown(ranked: &RankedOffer, snapshot: &Snapshot, lang: Lang) -> V
         if let Some(mfu) = s.mfu {
             add(&phrases::ROW_MFU, msg!(phrases::PERCENT, percent = Arg::Num(mfu * 100.0, 0)).render(lang));
         }
-        if let (Some(group), Some(replicas)) = (s.tensor_parallel, s.replicas) {
-            add(&phrases::ROW_LAYOUT, msg!(phrases::LAYOUT, replicas = replicas, group = group).render(lang));
+        if let Some(layout) = s.layout() {
+            add(&phrases::ROW_LAYOUT, layout.render(lang));
         }
         if let Some(running) = s.running_concurrency {
             add(&phrases::ROW_RUNNING, lang.int(i64::from(running)));

@@ -153,6 +153,7 @@ phrases! {
     NOTE_QUEUE = "{running} of the {offered} requests run at once ({why}); the rest wait in the queue", "{running} de las {offered} peticiones se ejecutan a la vez ({why}); el resto espera en la cola";
     QUEUE_KV_FULL = "the KV cache holds no more", "la caché KV no admite más";
     QUEUE_BATCH_LIMIT = "the runtime's batch limit", "el límite de lote del entorno de ejecución";
+    NOTE_PIPELINE = "the model's {heads} attention heads do not split evenly over {group} GPUs, as vLLM, TensorRT-LLM and transformers need for tensor parallelism: each replica runs as {stages} pipeline stages of {tp} GPU(s), which hold the model but decode no faster than {tp} GPU(s)", "las {heads} cabezas de atención del modelo no se reparten por igual entre {group} GPU, como exigen vLLM, TensorRT-LLM y transformers para el paralelismo de tensores: cada réplica funciona como {stages} etapas de pipeline de {tp} GPU, que contienen el modelo pero no decodifican más deprisa que {tp} GPU";
     NOTE_DECODE_MEMORY_BOUND = "decode stays memory-bound at {context}-token contexts: each sequence's KV cache read grows as fast as its arithmetic", "la decodificación sigue limitada por la memoria con contextos de {context} tokens: la lectura de la caché KV de cada secuencia crece tan deprisa como su aritmética";
     NOTE_LAUNCHES = "kernel launches take {percent}% of each step at this batch: a larger batch or torch.compile (CUDA graphs) would speed it up", "los lanzamientos de kernels ocupan el {percent}% de cada paso con este lote: un lote mayor o torch.compile (CUDA graphs) lo acelerarían";
     NOTE_DIT_DEPTH = "the denoiser's depth is estimated from its parameters (adaLN-Zero blocks), which overstates the work of dual-stream models", "la profundidad del denoiser se estima a partir de sus parámetros (bloques adaLN-Zero), lo que exagera el trabajo de los modelos de doble flujo";
@@ -257,6 +258,7 @@ phrases! {
     ROW_MFU = "MFU", "MFU";
     ROW_LAYOUT = "Layout", "Distribución";
     LAYOUT = "{replicas} replica(s) of {group} GPU(s)", "{replicas} réplica(s) de {group} GPU";
+    LAYOUT_PIPELINE = "{replicas} replica(s) of {group} GPU(s), each run as {stages} pipeline stages of {tp} GPU(s)", "{replicas} réplica(s) de {group} GPU, cada una en {stages} etapas de pipeline de {tp} GPU";
     ROW_RUNNING = "Requests running at once", "Peticiones en curso a la vez";
     ROW_BOUND = "Bound", "Límite";
     ROW_NOTE = "Note", "Nota";

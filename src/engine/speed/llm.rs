@@ -1,7 +1,8 @@
 //! LLM serving speed: prefill is compute-bound, decode streams weights and
 //! the KV cache through memory until the batch is large enough for the
 //! arithmetic to take over (the roofline), and tensor parallelism adds two
-//! all-reduces per layer.
+//! all-reduces per layer. A group whose GPUs cannot split the attention
+//! heads evenly runs as pipeline stages instead (`Split`).
 
 use super::{bandwidth_of, peak_of, Bound, Speed};
 use crate::engine::catalog::Shape;
@@ -144,6 +145,8 @@ struct Anatomy {
     kv_bytes_per_token: f64,
     /// KV heads split across this many tensor-parallel ranks at most.
     kv_heads: f64,
+    /// Attention (query) heads, which tensor parallelism splits evenly.
+    heads: u32,
 }
 
 fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
@@ -170,23 +173,61 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
         experts_per_token: top_k,
         kv_bytes_per_token: shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0,
         kv_heads: f64::from(shape.kv_heads.max(1)),
+        heads: shape.heads.max(1),
     }
 }
 
-/// The hardware side: what one GPU does per second, and the link.
+/// How a group of GPUs shares one copy of the model: `tp` GPUs split every
+/// layer (tensor parallelism) in each of `stages` pipeline stages, which
+/// hold a share of the layers each.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Split {
+    pub(super) tp: f64,
+    pub(super) stages: f64,
+}
+
+impl Split {
+    /// The split of `gpus` GPUs a runtime can run:
+    /// - llama.cpp puts whole layers on each GPU (`--split-mode layer`);
+    /// - vLLM, TensorRT-LLM and transformers split each layer's attention
+    ///   heads over the tensor-parallel ranks, which must divide them (vLLM
+    ///   refuses otherwise: "Total number of attention heads (64) must be
+    ///   divisible by tensor parallel size (3)", `ModelConfig.
+    ///   verify_with_parallel_config`). The rest of the GPUs become
+    ///   pipeline stages (`--pipeline-parallel-size`): Llama 3.1 70B's 64
+    ///   heads on 3 GPUs run as 3 stages of 1, on 6 as 3 stages of TP2.
+    pub(super) fn of(gpus: u32, heads: u32, r: &RuntimeSpeed) -> Split {
+        let gpus = gpus.max(1);
+        let tp = if r.layer_split {
+            1
+        } else {
+            (1..=gpus).rev().find(|&t| gpus.is_multiple_of(t) && heads.is_multiple_of(t)).unwrap_or(1)
+        };
+        Split { tp: f64::from(tp), stages: f64::from(gpus / tp) }
+    }
+}
+
+/// The hardware side: what one GPU does per second, the link, and how the
+/// group's GPUs share the model.
 struct Machine {
     bandwidth: f64,
     flops: f64,
     link: Link,
-    gpus: f64,
+    split: Split,
 }
 
 /// Seconds for one decode step of `batch` sequences at `context` tokens each.
 /// Returns (memory, compute, interconnect, fixed) seconds.
 fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, batch: f64, context: f64) -> [f64; 4] {
-    // Tensor parallelism splits weights and KV heads; layer split runs the
-    // GPUs one after another, so one step sees one GPU's bandwidth for all.
-    let (split, kv_split) = if r.layer_split { (1.0, 1.0) } else { (m.gpus, m.gpus.min(a.kv_heads)) };
+    // Tensor parallelism splits weights, KV heads and arithmetic. llama.cpp's
+    // layer split runs the GPUs one after another, so one step sees one
+    // GPU's bandwidth for all. Pipeline stages (vLLM) work on different
+    // micro-batches at once: they share the arithmetic and the cache, but
+    // every micro-batch streams every stage's weights, so for the weights
+    // a step sees the bandwidth of one stage's `tp` GPUs.
+    let Split { tp, stages } = m.split;
+    let (split, kv_split, compute_split) =
+        if r.layer_split { (1.0, 1.0, 1.0) } else { (tp, tp.min(a.kv_heads) * stages, tp * stages) };
     // Experts touched by a batch: each of E is missed by all B tokens' k
     // picks with probability (1 − k/E)^B.
     let touched = 1.0 - (1.0 - a.experts_per_token / a.experts).powf(batch);
@@ -198,23 +239,20 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // 2 FLOPs per active parameter per token, and attention's QK and AV
     // over the context (2 × 2 × q_width per layer per context token).
     let flops = batch * (2.0 * a.active_params + 4.0 * a.layers * a.q_width * context);
-    let compute = flops / split / (m.flops * r.compute);
-    let interconnect = all_reduce_time(a, m, r, batch);
+    let compute = flops / compute_split / (m.flops * r.compute);
+    let interconnect = exchange_time(a, m, batch);
     [memory, compute, interconnect, a.layers * r.per_layer_s]
 }
 
-/// Two all-reduces per layer (after attention and after the MLP) of
-/// `tokens` × hidden 16-bit values.
-fn all_reduce_time(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, tokens: f64) -> f64 {
-    if m.gpus <= 1.0 {
-        return 0.0;
-    }
+/// What the GPUs exchange for `tokens` × hidden 16-bit values: one
+/// hand-over of the hidden state per stage boundary, and within a stage two
+/// all-reduces per layer (after attention and after the MLP).
+fn exchange_time(a: &Anatomy, m: &Machine, tokens: f64) -> f64 {
+    let Split { tp, stages } = m.split;
     let bytes = tokens * a.hidden * 2.0;
-    if r.layer_split {
-        // One hand-over of the hidden state per GPU boundary.
-        return (m.gpus - 1.0) * (m.link.latency + bytes / m.link.bandwidth);
-    }
-    2.0 * a.layers * m.link.all_reduce(bytes, m.gpus)
+    let handovers = (stages - 1.0) * (m.link.latency + bytes / m.link.bandwidth);
+    let all_reduces = if tp > 1.0 { 2.0 * a.layers * m.link.all_reduce(bytes, tp) } else { 0.0 };
+    handovers + all_reduces
 }
 
 fn total(parts: [f64; 4]) -> f64 {
@@ -236,6 +274,9 @@ fn bound_of(parts: [f64; 4]) -> Bound {
 /// (2 × layers × q_width × prompt² FLOPs), but never faster than reading the
 /// weights once per pass of `pass_tokens` tokens; packed formats also
 /// unpack every weight to 16 bits once per pass.
+/// `Prefill::Alone`: one prompt's time to its first token. `Prefill::Among`:
+/// its share of the group's time among others being served, where vLLM's
+/// pipeline stages each work on a different request at once.
 fn prefill_time(
     a: &Anatomy,
     m: &Machine,
@@ -243,28 +284,45 @@ fn prefill_time(
     packed: Option<f64>,
     prompt: f64,
     pass_tokens: f64,
+    prefill: Prefill,
 ) -> [f64; 4] {
-    let split = if r.layer_split { 1.0 } else { m.gpus };
+    let Split { tp, stages } = m.split;
+    let split = if r.layer_split { 1.0 } else { tp };
     let gemm_flops = 2.0 * a.active_params * prompt;
     let attention_flops = 2.0 * a.layers * a.q_width * prompt * prompt;
     let mut compute = (gemm_flops + attention_flops / r.attention) / split / (m.flops * r.compute);
     let passes = (prompt / pass_tokens).ceil().max(1.0);
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
-    let memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * weight_share);
+    let mut memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * weight_share);
     if let Some(bytes_per_weight) = packed {
         // Read the packed weight, write and read back its 16-bit copy.
         compute += passes * a.active_params * (bytes_per_weight + 4.0) / split / m.bandwidth;
     }
-    if r.layer_split && m.gpus > 1.0 {
-        // Layer-split GPUs pipeline the passes of each batch: a batch of k
-        // passes takes (k + n − 1) stage times of 1/n of a pass each.
-        let per_batch = (r.batch_tokens / pass_tokens).max(1.0);
+    if stages > 1.0 {
+        // Stages pipeline the passes of each batch: a batch of k passes
+        // takes (k + n − 1) stage times of 1/n of a pass each. llama.cpp
+        // hands over `n_batch` tokens at a time; vLLM a whole prompt, whose
+        // weights each stage reads for its own layers.
+        let per_batch = if r.layer_split { (r.batch_tokens / pass_tokens).max(1.0) } else { passes };
         let batches = (passes / per_batch).ceil();
         let in_batch = passes.min(per_batch);
-        compute *= batches * (in_batch + m.gpus - 1.0) / m.gpus / passes;
+        let pipelined = match prefill {
+            Prefill::Among if !r.layer_split => 1.0 / stages,
+            _ => batches * (in_batch + stages - 1.0) / stages / passes,
+        };
+        compute *= pipelined;
+        if !r.layer_split {
+            memory *= pipelined;
+        }
     }
-    let interconnect = passes * all_reduce_time(a, m, r, pass_tokens.min(prompt));
+    let interconnect = passes * exchange_time(a, m, pass_tokens.min(prompt));
     [memory, compute, interconnect, passes * a.layers * r.per_layer_s]
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prefill {
+    Alone,
+    Among,
 }
 
 /// One serving layout timed: a tensor-parallel (or layer-split) group of
@@ -278,7 +336,7 @@ struct Timed {
     output_tokens_per_s: f64,
 }
 
-/// Times one replica of `m.gpus` GPUs with `offered` requests, of which the
+/// Times one replica of `m.split`'s GPUs with `offered` requests, of which the
 /// KV cache holds `kv_cap`.
 fn time_replica(
     w: &Workload,
@@ -299,12 +357,14 @@ fn time_replica(
     let step_s = total(step);
     let pass_tokens =
         crate::engine::memory::runtime_memory(w.runtime).tokens_per_pass.unwrap_or(f64::from(w.input_tokens));
-    let prefill_s = total(prefill_time(a, m, r, packed, f64::from(w.input_tokens), pass_tokens));
+    let prompt = f64::from(w.input_tokens);
+    let prefill_s = total(prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Alone));
     // Steady state of continuous batching: each sequence's prompt is
     // prefilled once per `out` decode steps, so prefill takes its share of
     // the GPU time.
     let output = f64::from(w.output_tokens);
-    let cycle_s = output * step_s + batch * prefill_s;
+    let prefill_share_s = total(prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Among));
+    let cycle_s = output * step_s + batch * prefill_share_s;
     Timed {
         step,
         step_s,
@@ -357,15 +417,15 @@ pub fn serving_speed_in(
         notes.push(e.message());
     }
     let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
+    let a = anatomy(workload, model, shape);
     let machine = |gpus: u32| -> Result<Machine, Error> {
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             link: link(gpu),
-            gpus: f64::from(gpus.max(1)),
+            split: Split::of(gpus, a.heads, &r),
         })
     };
-    let a = anatomy(workload, model, shape);
     let packed = packed_bytes(workload.weight_precision);
     let count = gpu_count.max(1);
     let offered = workload.concurrency;
@@ -398,6 +458,11 @@ pub fn serving_speed_in(
         }
     }
     let (group, replicas, timed) = best;
+    let split = machine(group)?.split;
+    let stages = (!r.layer_split && split.stages > 1.0).then_some(split.stages as u32);
+    if let Some(stages) = stages {
+        notes.push(msg!(phrases::NOTE_PIPELINE, heads = a.heads, group = group, stages = stages, tp = split.tp as u32));
+    }
     let running = (timed.running * replicas).min(offered.max(timed.running));
     if running < offered {
         notes.push(msg!(
@@ -429,6 +494,7 @@ pub fn serving_speed_in(
     speed.roofline_concurrency = roofline;
     speed.tensor_parallel = Some(group);
     speed.replicas = Some(replicas);
+    speed.pipeline_stages = stages;
     if flops.is_ok() {
         let prompt = f64::from(workload.input_tokens);
         speed.prefill_tokens_per_s = Some(prompt / timed.prefill_s);

@@ -74,6 +74,11 @@ pub struct Speed {
     pub tensor_parallel: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<u32>,
+    /// Serving: pipeline stages per replica, when its GPUs cannot split the
+    /// attention heads evenly (`tensor_parallel` / this GPUs split each
+    /// layer); absent for one stage and for llama.cpp's layer split.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline_stages: Option<u32>,
     /// Serving: the concurrency where decoding turns compute-bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roofline_concurrency: Option<u32>,
@@ -118,6 +123,7 @@ impl Speed {
             running_concurrency: None,
             tensor_parallel: None,
             replicas: None,
+            pipeline_stages: None,
             roofline_concurrency: None,
             prefill_tokens_per_s: None,
             ttft_s: None,
@@ -133,6 +139,22 @@ impl Speed {
 }
 
 impl Speed {
+    /// Serving: how the GPUs are laid out ("2 replica(s) of 4 GPU(s)", and
+    /// the pipeline stages when a replica has them).
+    pub fn layout(&self) -> Option<Msg> {
+        let (group, replicas) = (self.tensor_parallel?, self.replicas?);
+        Some(match self.pipeline_stages {
+            Some(stages) => msg!(
+                phrases::LAYOUT_PIPELINE,
+                replicas = replicas,
+                group = group,
+                stages = stages,
+                tp = group / stages.max(1)
+            ),
+            None => msg!(phrases::LAYOUT, replicas = replicas, group = group),
+        })
+    }
+
     /// The figures that apply, as (label, value, unit), in the order the
     /// CLI and the page's breakdown list them.
     pub fn figures(&self) -> Vec<(&'static Phrase, f64, &'static Phrase)> {

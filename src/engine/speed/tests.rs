@@ -297,6 +297,60 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
 }
 
 #[test]
+fn tensor_parallel_ranks_divide_the_attention_heads_and_the_rest_are_pipeline_stages() {
+    use llm::{runtime_speed, Split};
+    let split = |gpus, heads, runtime| {
+        let s = Split::of(gpus, heads, &runtime_speed(runtime));
+        (s.tp as u32, s.stages as u32)
+    };
+    // Llama 3.1 70B's 64 heads (vLLM refuses --tensor-parallel-size 3):
+    // 3 GPUs are 3 stages of 1, 6 are 3 stages of TP2, 8 are TP8.
+    assert_eq!(split(3, 64, Runtime::Vllm), (1, 3));
+    assert_eq!(split(6, 64, Runtime::Vllm), (2, 3));
+    assert_eq!(split(8, 64, Runtime::Trtllm), (8, 1));
+    // Qwen2.5 7B's 28 heads on 8 GPUs: TP4 in 2 stages.
+    assert_eq!(split(8, 28, Runtime::Vllm), (4, 2));
+    // llama.cpp splits by layer whatever the heads.
+    assert_eq!(split(4, 64, Runtime::Llamacpp), (1, 4));
+}
+
+#[test]
+fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decode_speed() {
+    // Llama 3.1 70B in BF16 (131 GB of weights) on 3 H100s, 32 requests.
+    // Tensor parallelism over 3 is impossible (64 heads), so the GPUs run
+    // 3 pipeline stages of 1: each request decodes as fast as one H100
+    // streams all the weights, slower than TP2 on 2 of them, while the
+    // third GPU's memory holds more of the requests' KV cache.
+    let model = catalog().model("llama-3.1-70b").unwrap();
+    let w = Workload { model: "llama-3.1-70b".into(), concurrency: 32, ..Workload::default() };
+    let three = serving_speed_of(&w, model, "h100_sxm", 3);
+    let two = serving_speed_of(&w, model, "h100_sxm", 2);
+    assert_eq!((three.tensor_parallel, three.replicas, three.pipeline_stages), (Some(3), Some(1), Some(3)));
+    assert_eq!(two.pipeline_stages, None);
+    let (decode3, decode2) = (three.decode_tokens_per_s.unwrap(), two.decode_tokens_per_s.unwrap());
+    assert!(decode3 < 0.6 * decode2, "3 stages {decode3:.1} vs TP2 {decode2:.1} tokens/s each");
+    // One H100: 3.35 TB/s over 131 GB is 25.6 steps/s at most.
+    let h100 = catalog().gpu("h100_sxm").unwrap();
+    let ceiling = h100.mem_bandwidth_gbps.unwrap() * 1e9 / 131e9;
+    assert!(decode3 < ceiling, "{decode3:.1} vs {ceiling:.1}");
+    assert!(three.running_concurrency > two.running_concurrency, "{three:?} {two:?}");
+    assert!(three.notes.iter().any(|n| n.to_string().contains("64 attention heads do not split evenly over 3 GPUs")));
+    assert_eq!(
+        three.layout().unwrap().to_string(),
+        "1 replica(s) of 3 GPU(s), each run as 3 pipeline stages of 1 GPU(s)"
+    );
+    // Every layout on any count keeps its tensor-parallel ranks dividing
+    // the 64 heads; llama.cpp's layer split has no stages to report.
+    for count in 1..=8 {
+        let s = serving_speed_of(&w, model, "h100_sxm", count);
+        let tp = s.tensor_parallel.unwrap() / s.pipeline_stages.unwrap_or(1);
+        assert!(64 % tp == 0, "{count} GPUs: {s:?}");
+        let cpp = serving_speed_of(&Workload { runtime: Runtime::Llamacpp, ..w.clone() }, model, "h100_sxm", count);
+        assert_eq!(cpp.pipeline_stages, None);
+    }
+}
+
+#[test]
 fn decode_is_memory_bound_until_the_batch_reaches_the_roofline() {
     let model = catalog().model("llama-3.1-8b").unwrap();
     let short = Workload { input_tokens: 128, output_tokens: 128, ..Workload::default() };
