@@ -659,6 +659,21 @@ mod tests {
     }
 
     #[test]
+    fn the_one_gpu_advice_speaks_of_serving_only_for_serving() {
+        // Pretraining's and video's best offers use several GPUs though one
+        // holds the job: the advice says one card, without serving's words.
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = crate::engine::snapshot::committed();
+        for task in [Task::Pretrain, Task::Video] {
+            let report = rank(&Workload::for_task(task), catalog, &snapshot).unwrap();
+            let advice: Vec<String> = report.advice.iter().map(ToString::to_string).collect();
+            let one =
+                advice.iter().find(|a| a.starts_with("It fits on one GPU")).unwrap_or_else(|| panic!("{advice:?}"));
+            assert!(!one.contains("serving") && one.ends_with("mostly buys time, not savings."), "{task:?}: {one}");
+        }
+    }
+
+    #[test]
     fn badges_and_advice_follow_the_case() {
         let catalog = Catalog::bundled().unwrap();
         let snapshot =

@@ -22,11 +22,14 @@ pub fn advise(
     let offer = |row: &super::RankedOffer| &snapshot.offers[row.offer];
     let gpu_name = |row: &super::RankedOffer| catalog.gpu_name(&offer(row).gpu).to_string();
 
-    // One fast card beats splitting.
+    // One fast card beats splitting; for latency-sensitive serving, one per
+    // replica (the brief's rule). A job that ends is not serving.
     let single = report.results.iter().find(|r| offer(r).gpu_count == 1 && r.cost.is_some());
     if offer(best).gpu_count > 1 {
         if let Some(single) = single {
-            advice.push(msg!(phrases::ADVICE_ONE_GPU, gpu = gpu_name(single)));
+            let said =
+                if workload.task == Task::Infer { &phrases::ADVICE_ONE_GPU } else { &phrases::ADVICE_ONE_GPU_JOB };
+            advice.push(msg!(*said, gpu = gpu_name(single)));
         }
     }
 
