@@ -659,6 +659,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
     fn the_one_gpu_advice_speaks_of_serving_only_for_serving() {
         // Pretraining's and video's best offers use several GPUs though one
         // holds the job: the advice says one card, without serving's words.
