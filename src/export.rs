@@ -4,7 +4,7 @@
 use crate::engine::cost::Unit;
 use crate::engine::ranking::Badge;
 use crate::engine::speed::Speed;
-use crate::engine::{Offer, RankedOffer, Report, Snapshot};
+use crate::engine::{Catalog, Offer, RankedOffer, Report, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Phrase};
 use serde::Serialize;
@@ -121,8 +121,14 @@ pub fn download_json(report: &Report, snapshot: &Snapshot) -> String {
 
 /// A row's whole story in (label, value) pairs in `lang`, for the page's
 /// expanded row: what is billed and why, what is unknown, the speed
-/// figures and the layout, and the speed's notes.
-pub fn row_breakdown(ranked: &RankedOffer, snapshot: &Snapshot, lang: Lang) -> Vec<(String, String)> {
+/// figures and the layout, and the speed's notes. GPUs go by their
+/// catalog name, as in the table.
+pub fn row_breakdown(
+    ranked: &RankedOffer,
+    snapshot: &Snapshot,
+    catalog: &Catalog,
+    lang: Lang,
+) -> Vec<(String, String)> {
     let offer = &snapshot.offers[ranked.offer];
     let provider = snapshot.provider(&offer.provider);
     let usd = |amount: f64| lang.usd(amount);
@@ -134,7 +140,8 @@ pub fn row_breakdown(ranked: &RankedOffer, snapshot: &Snapshot, lang: Lang) -> V
     let price = Arg::Usd(ranked.price_per_hour);
     add(
         &phrases::ROW_PRICE,
-        msg!(phrases::PRICE_FOR, price = price, count = offer.gpu_count, gpu = &offer.gpu).render(lang),
+        msg!(phrases::PRICE_FOR, price = price, count = offer.gpu_count, gpu = catalog.gpu_name(&offer.gpu))
+            .render(lang),
     );
     let billing = match (provider.and_then(|p| p.billing_increment_s), provider.and_then(|p| p.minimum_charge_s)) {
         (Some(step), Some(minimum)) => msg!(phrases::BILLING_STEP_MINIMUM, step = step, minimum = minimum),
@@ -272,7 +279,7 @@ mod tests {
         let snapshot = crate::engine::snapshot::committed();
         let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
         for ranked in report.results.iter().filter(|r| r.cost.is_some()).take(20) {
-            let lines = row_breakdown(ranked, &snapshot, Lang::En);
+            let lines = row_breakdown(ranked, &snapshot, catalog, Lang::En);
             let labels: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
             for wanted in [
                 "Capacity",
@@ -290,6 +297,13 @@ mod tests {
             ] {
                 assert!(labels.contains(&wanted), "{wanted} missing: {labels:?}");
             }
+            // The GPU by its catalog name, as the table says it.
+            let gpu = &snapshot.offers[ranked.offer].gpu;
+            let price = &lines.iter().find(|(l, _)| l == "Price").unwrap().1;
+            assert!(
+                price.ends_with(&format!("× {}", catalog.gpu_name(gpu))) && !price.contains(gpu.as_str()),
+                "{price}"
+            );
             let cost = ranked.cost.as_ref().unwrap();
             let storage = &lines.iter().find(|(l, _)| l == "Storage").unwrap().1;
             assert_eq!(storage.starts_with("unknown"), cost.storage_cost.is_none());

@@ -55,7 +55,7 @@ mod tests {
                     assert!(!text.contains('{') && !text.is_empty(), "{}: {label}: {text}", lang.code());
                 }
                 for row in report.results.iter().take(5) {
-                    for (name, value) in crate::export::row_breakdown(row, &snapshot, lang) {
+                    for (name, value) in crate::export::row_breakdown(row, &snapshot, catalog, lang) {
                         assert!(!value.contains('{'), "{}: {label}: {name}: {value}", lang.code());
                     }
                 }

@@ -267,7 +267,7 @@ pub fn OffersTable(
         let details = move || {
             let i = index.get()?;
             let lines = report.with(|r| {
-                r.0.results.get(i).map(|ranked| crate::export::row_breakdown(ranked, &detail_snapshot, lang))
+                r.0.results.get(i).map(|ranked| crate::export::row_breakdown(ranked, &detail_snapshot, catalog, lang))
             })?;
             Some(lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view())
         };
