@@ -169,7 +169,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let decoded = url_codec::decode(query, catalog);
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
 
-    let results = crate::export::results_json(&report, &snapshot, &decoded.workload.region, top);
+    let results = crate::export::results_json(&report, &snapshot, catalog, &decoded.workload.region, top);
     // `mygpu=`: the same workload on the visitor's own GPU, against renting.
     let local = match &decoded.my_gpu {
         Some(gpu) => Some(

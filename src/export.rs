@@ -31,6 +31,8 @@ pub struct ResultRow<'a> {
     egress_cost: Option<f64>,
     gpu: &'a str,
     gpu_count: u32,
+    /// The GPU's catalog name, as the page shows it.
+    gpu_name: &'a str,
     gpu_hours: Option<f64>,
     instance: &'a str,
     instances: Option<u32>,
@@ -51,7 +53,12 @@ pub struct ResultRow<'a> {
 }
 
 /// One result row.
-pub fn row_json<'a>(ranked: &'a RankedOffer, snapshot: &'a Snapshot, region_filter: &str) -> ResultRow<'a> {
+pub fn row_json<'a>(
+    ranked: &'a RankedOffer,
+    snapshot: &'a Snapshot,
+    catalog: &'a Catalog,
+    region_filter: &str,
+) -> ResultRow<'a> {
     let offer = &snapshot.offers[ranked.offer];
     let cost = ranked.cost.as_ref();
     ResultRow {
@@ -61,6 +68,7 @@ pub fn row_json<'a>(ranked: &'a RankedOffer, snapshot: &'a Snapshot, region_filt
         egress_cost: cost.and_then(|c| c.egress_cost),
         gpu: &offer.gpu,
         gpu_count: offer.gpu_count,
+        gpu_name: catalog.gpu_name(&offer.gpu),
         gpu_hours: cost.map(|c| c.gpu_hours),
         instance: &offer.instance,
         instances: cost.map(|c| c.instances),
@@ -85,10 +93,11 @@ pub fn row_json<'a>(ranked: &'a RankedOffer, snapshot: &'a Snapshot, region_filt
 pub fn results_json<'a>(
     report: &'a Report,
     snapshot: &'a Snapshot,
+    catalog: &'a Catalog,
     region_filter: &str,
     top: usize,
 ) -> Vec<ResultRow<'a>> {
-    report.results.iter().take(top).map(|ranked| row_json(ranked, snapshot, region_filter)).collect()
+    report.results.iter().take(top).map(|ranked| row_json(ranked, snapshot, catalog, region_filter)).collect()
 }
 
 /// The snapshot a download came from.
@@ -109,11 +118,11 @@ struct Download<'a> {
 }
 
 /// The page's JSON download of `report`.
-pub fn download_json(report: &Report, snapshot: &Snapshot) -> String {
+pub fn download_json(report: &Report, snapshot: &Snapshot, catalog: &Catalog) -> String {
     let download = Download {
         advice: &report.advice,
         objective: report.objective,
-        results: results_json(report, snapshot, "", usize::MAX),
+        results: results_json(report, snapshot, catalog, "", usize::MAX),
         snapshot: SnapshotSummary { date: &snapshot.snapshot_date, offers: snapshot.offers.len() },
     };
     serde_json::to_string_pretty(&download).unwrap_or_default()
@@ -201,25 +210,28 @@ fn number(value: Option<f64>) -> String {
     value.map(|v| format!("{v}")).unwrap_or_default()
 }
 
-/// Every result row as CSV, one line per row, with a header.
-pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
+/// Every result row as CSV, one line per row, with a header: the keys and
+/// numbers as `rank --json` spells them (a dot for decimals), the words
+/// (speed, unit, badges) in `lang`, and each GPU by its id and its name.
+pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> String {
     let mut out = String::from(
-        "provider,instance,regions,gpu,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto\n",
+        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto\n",
     );
     for ranked in &report.results {
         let offer = &snapshot.offers[ranked.offer];
         let cost = ranked.cost.as_ref();
         let speed = ranked.speed.as_ref();
-        let badges: Vec<&str> = ranked.badges.iter().map(|b| b.label().en).collect();
+        let badges: Vec<&str> = ranked.badges.iter().map(|b| lang.t(b.label())).collect();
         let cells = [
             field(&offer.provider),
             field(&offer.instance),
             field(&offer.regions.join(" ")),
             field(&offer.gpu),
+            field(catalog.gpu_name(&offer.gpu)),
             offer.gpu_count.to_string(),
             ranked.spot.to_string(),
             format!("{}", ranked.price_per_hour),
-            field(&speed.and_then(|s| s.headline()).map(|h| h.to_string()).unwrap_or_default()),
+            field(&speed.and_then(|s| s.headline()).map(|h| h.render(lang)).unwrap_or_default()),
             speed.map(|s| format!("{:?}", s.bound).to_ascii_lowercase()).unwrap_or_default(),
             number(cost.map(|c| c.job_hours)),
             number(cost.map(|c| c.billed_hours)),
@@ -227,7 +239,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot) -> String {
             number(cost.and_then(|c| c.storage_cost)),
             number(cost.and_then(|c| c.egress_cost)),
             number(cost.map(|c| c.cost_per_unit)),
-            field(cost.map(|c| c.unit.label().en).unwrap_or_default()),
+            field(cost.map(|c| lang.t(c.unit.label())).unwrap_or_default()),
             field(&badges.join("; ")),
             ranked.pareto.to_string(),
         ];
@@ -247,7 +259,7 @@ mod tests {
         let catalog = Catalog::bundled().unwrap();
         let snapshot = crate::engine::snapshot::committed();
         let report = rank(&Workload::for_task(Task::Image), catalog, &snapshot).unwrap();
-        let csv = results_csv(&report, &snapshot);
+        let csv = results_csv(&report, &snapshot, catalog, Lang::En);
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
         let headers = reader.headers().unwrap().clone();
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -258,7 +270,25 @@ mod tests {
         assert!(costed * 10 > rows.len() * 9, "{costed} of {}", rows.len());
         assert_eq!(rows.iter().filter(|r| &r[unit] == "1,000 images").count(), costed);
         assert_eq!(field("a,b \"c\""), "\"a,b \"\"c\"\"\"");
-        let json = serde_json::to_value(results_json(&report, &snapshot, "", 3)).unwrap();
+        // Each GPU by its id and its catalog name.
+        let (gpu, gpu_name) =
+            (headers.iter().position(|h| h == "gpu").unwrap(), headers.iter().position(|h| h == "gpu_name").unwrap());
+        for (row, ranked) in rows.iter().zip(&report.results) {
+            let id = &snapshot.offers[ranked.offer].gpu;
+            assert_eq!((&row[gpu], &row[gpu_name]), (id.as_str(), catalog.gpu_name(id)));
+        }
+        assert!(rows.iter().any(|r| r[gpu] != r[gpu_name]));
+        // A Spanish page's words are Spanish; its numbers stay machine-readable.
+        let spanish = results_csv(&report, &snapshot, catalog, Lang::Es);
+        let mut reader = csv::Reader::from_reader(spanish.as_bytes());
+        assert_eq!(reader.headers().unwrap(), &headers);
+        let es: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(es.iter().filter(|r| &r[unit] == "1000 imágenes").count(), costed, "{:?}", &es[0]);
+        let price = headers.iter().position(|h| h == "price_per_hour").unwrap();
+        assert_eq!(es[0][price], rows[0][price]);
+        let speed = headers.iter().position(|h| h == "speed").unwrap();
+        assert_ne!(es[0][speed], rows[0][speed]);
+        let json = serde_json::to_value(results_json(&report, &snapshot, catalog, "", 3)).unwrap();
         assert_eq!(json.as_array().unwrap().len(), 3);
         assert_eq!(json[0]["unit"], "thousand_images");
         // Keys in alphabetical order, as `rank --json` always printed them.
@@ -267,7 +297,7 @@ mod tests {
         sorted.sort();
         assert_eq!(keys, sorted);
         // The page's download holds every row, the objective and the snapshot.
-        let download: serde_json::Value = serde_json::from_str(&download_json(&report, &snapshot)).unwrap();
+        let download: serde_json::Value = serde_json::from_str(&download_json(&report, &snapshot, catalog)).unwrap();
         assert_eq!(download["results"].as_array().unwrap().len(), report.results.len());
         assert_eq!(download["snapshot"]["offers"], snapshot.offers.len());
         assert_eq!(download["objective"], serde_json::to_value(report.objective).unwrap());

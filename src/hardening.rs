@@ -13,6 +13,7 @@
 
 use crate::engine::{local_run, rank, Catalog, Report, Snapshot, Workload};
 use crate::export;
+use crate::text::Lang;
 use crate::url_codec::{decode, encode_link, Decoded};
 
 /// The GPU the oracles compare against, as "Your GPU" would.
@@ -59,7 +60,7 @@ pub fn check_workload(workload: &Workload, catalog: &Catalog, snapshot: &Snapsho
         Ok(report) => report,
         Err(error) => return assert_said(&error.message(), "an error"),
     };
-    check_report(&report, snapshot);
+    check_report(&report, snapshot, catalog);
     if let Ok(local) = local_run::run_locally(workload, catalog, snapshot, &report, LOCAL_GPU, None) {
         let mut figures = vec![local.need_bytes, local.usable_bytes, local.price_per_hour];
         figures.extend(local.speed.iter().flat_map(|s| s.figures().into_iter().map(|(_, v, _)| v)));
@@ -72,7 +73,7 @@ pub fn check_workload(workload: &Workload, catalog: &Catalog, snapshot: &Snapsho
 }
 
 /// Every figure of `report` is finite, and its exports spell no NaN or ∞.
-pub fn check_report(report: &Report, snapshot: &Snapshot) {
+pub fn check_report(report: &Report, snapshot: &Snapshot, catalog: &Catalog) {
     let memory = &report.memory;
     let mut figures: Vec<f64> = memory.parts().iter().map(|(_, bytes)| *bytes).collect();
     figures.extend([memory.total_bytes, memory.per_gpu_bytes]);
@@ -83,8 +84,10 @@ pub fn check_report(report: &Report, snapshot: &Snapshot) {
         figures.extend(ranked.cost.iter().flat_map(costs));
         assert_finite(&figures, &snapshot.offers[ranked.offer].instance);
     }
-    assert_readable(&export::results_csv(report, snapshot), snapshot, "the CSV export");
-    assert_readable(&export::download_json(report, snapshot), snapshot, "the JSON export");
+    for lang in Lang::ALL {
+        assert_readable(&export::results_csv(report, snapshot, catalog, lang), snapshot, "the CSV export");
+    }
+    assert_readable(&export::download_json(report, snapshot, catalog), snapshot, "the JSON export");
     for message in report.advice.iter().chain(&report.no_single_node) {
         assert_said(message, "the advice");
     }

@@ -315,14 +315,25 @@ test('the results export as CSV and JSON', async () => {
   const csv = await save('export-csv');
   assert.equal(csv.name, 'whichgpu-offers.csv');
   const lines = csv.text.trim().split('\n');
-  assert.match(lines[0], /^provider,instance,regions,gpu,gpu_count,spot,price_per_hour,/);
+  assert.match(lines[0], /^provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,/);
   assert.ok(lines.length > 100, `${lines.length} lines`);
+  // Each GPU by its id and, as the table says it, its name.
+  const firstGpu = (await app.rows().first().locator('td').nth(2).innerText()).replace(/^\d+×\s*/, '').trim();
+  assert.ok(lines[1].includes(`,${firstGpu},`) || lines[1].includes(`,"${firstGpu}",`), `${firstGpu} in ${lines[1]}`);
   const json = await save('export-json');
   assert.equal(json.name, 'whichgpu-offers.json');
   const document = JSON.parse(json.text);
   assert.equal(document.objective, 'cost');
   assert.equal(document.results.length, lines.length - 1);
   assert.equal(document.results[0].unit, 'thousand_images');
+  assert.equal(document.results[0].gpu_name, firstGpu);
+  // On a Spanish page the CSV's words are Spanish, its keys and numbers not.
+  await app.page.getByTestId('language-select').selectOption('es');
+  await app.page.getByTestId('offers-caption').filter({ hasText: 'ofertas' }).waitFor();
+  const spanish = (await save('export-csv')).text.trim().split('\n');
+  assert.equal(spanish[0], lines[0]);
+  assert.match(spanish[1], /,1000 imágenes,/);
+  assert.match(lines[1], /,"1,000 images",/);
   assert.deepEqual(app.consoleErrors, []);
 });
 
