@@ -63,10 +63,15 @@ impl Lang {
         self.number(n as f64, 0)
     }
 
-    /// US dollars: three decimals under $1, cents under $1,000, whole
+    /// US dollars: two significant figures under a cent (at most eight
+    /// decimals), three decimals under $1, cents under $1,000, whole
     /// dollars above.
     pub fn usd(self, amount: f64) -> String {
         let decimals = match amount.abs() {
+            // Below a cent, two significant figures: a Whisper hour costs
+            // $0.00074 to $0.0019 on the cheapest offers, which three
+            // decimals showed alike as $0.001 and $0.002.
+            a if a > 0.0 && a < 0.01 => ((-a.log10()).floor() as usize + 2).min(8),
             a if a < 1.0 => 3,
             a if a < 1000.0 => 2,
             _ => 0,

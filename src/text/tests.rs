@@ -73,6 +73,12 @@ fn numbers_follow_each_language() {
     assert_eq!(Lang::En.number(-2.5, 1), "-2.5");
     assert_eq!(Lang::En.number(f64::NAN, 1), "–");
     assert_eq!(Lang::En.usd(0.0421), "$0.042");
+    // Below a cent, two significant figures, so cheap units stay apart.
+    assert_eq!(Lang::En.usd(0.000741), "$0.00074");
+    assert_eq!(Lang::En.usd(0.00189), "$0.0019");
+    assert_eq!(Lang::Es.usd(0.000741), "0,00074\u{a0}US$");
+    assert_eq!(Lang::En.usd(0.0), "$0.000");
+    assert_eq!(Lang::En.usd(1e-12), "$0.00000000");
     assert_eq!(Lang::En.usd(3.5), "$3.50");
     assert_eq!(Lang::En.usd(12_345.4), "$12,345");
     assert_eq!(Lang::Es.usd(3.5), "3,50\u{a0}US$");

@@ -36,7 +36,8 @@ function dollars(text) {
 
 /** The page's rounding of `amount` (src/text/numbers.rs `usd`): half a unit of the last digit shown. */
 function usdTolerance(amount) {
-  const decimals = amount < 1 ? 3 : amount < 1000 ? 2 : 0;
+  const decimals =
+    amount > 0 && amount < 0.01 ? Math.min(Math.floor(-Math.log10(amount)) + 2, 8) : amount < 1 ? 3 : amount < 1000 ? 2 : 0;
   return 0.5 * 10 ** -decimals + 1e-9;
 }
 
