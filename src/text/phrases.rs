@@ -285,7 +285,7 @@ phrases! {
     EXPAND_ROW = "Cost breakdown and reasons", "Desglose del coste y motivos";
     SPOT_TAG = "spot", "spot";
     BILLED = "billed {time}", "facturado: {time}";
-    UNIT_COST = "{cost} / {unit}", "{cost} / {unit}";
+    PER_UNIT = "per {unit}", "por {unit}";
     GPU_COUNT = "{count}× {gpu}", "{count}× {gpu}";
     REGIONS_MORE = "{first} +{more} more", "{first} y {more} más";
     PAGE_ROWS = "Rows {first}–{last} of {total}", "Filas {first}–{last} de {total}";

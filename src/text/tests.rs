@@ -3,7 +3,7 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 31] = [
+const SAME_IN_SPANISH: [&str; 30] = [
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",
@@ -28,7 +28,6 @@ const SAME_IN_SPANISH: [&str; 31] = [
     "COLUMN_VRAM",
     "COLUMN_PRICE",
     "SPOT_TAG",
-    "UNIT_COST",
     "GPU_COUNT",
     "EXCLUDED_GROUP",
     "EXCLUDED_EXAMPLE",

@@ -69,6 +69,8 @@ pub(super) struct RowText {
     pub billed: String,
     pub total: String,
     pub per_unit: String,
+    /// What `per_unit` is per ("per 1M output tokens"), under it.
+    pub unit: String,
     pub pareto: bool,
     pub badges: Vec<String>,
 }
@@ -101,9 +103,8 @@ impl RowText {
                 let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
                 format!("{}{extras}", lang.usd(c.job_cost))
             }),
-            per_unit: cost.map_or(String::from("–"), |c| {
-                msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
-            }),
+            per_unit: cost.map_or(String::from("–"), |c| lang.usd(c.cost_per_unit)),
+            unit: cost.map_or(String::new(), |c| msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
             pareto: ranked.pareto,
             badges: ranked.badges.iter().map(|b| lang.t(b.label()).to_string()).collect(),
         }
@@ -602,9 +603,8 @@ fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
         bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
         job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
         total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
-        per_unit: cost.map_or_else(dash, |c| {
-            msg!(phrases::UNIT_COST, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label()).render(lang)
-        }),
+        per_unit: cost.map_or_else(dash, |c| lang.usd(c.cost_per_unit)),
+        unit: cost.map_or_else(String::new, |c| msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
         badges: vec![fit],
         ..RowText::default()
     }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use web_sys::Element;
 
 /// A row's cells after the first, empty until `write` fills them. The
-/// price, speed and job cells hold a figure with a note beside or under it.
+/// price, speed, job and per-unit cells hold a figure with a note under it.
 pub fn empty() -> impl IntoView {
     view! {
         <td></td>
@@ -51,7 +51,9 @@ fn cells(t: &RowText, lang: Lang) -> [Cell<'_>; 9] {
         Cell { words: &t.speed, note: Some(("bound", t.bound.unwrap_or_default())), title: None },
         Cell { words: &t.job, note: Some(("bound", &t.billed)), title: None },
         plain(&t.total),
-        plain(&t.per_unit),
+        // The cost, and under it what it is per ("per 1M output tokens"),
+        // so the column is as wide as the money, not the unit's words.
+        Cell { words: &t.per_unit, note: (!t.unit.is_empty()).then_some(("bound", t.unit.as_str())), title: None },
     ]
 }
 

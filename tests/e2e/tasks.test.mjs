@@ -186,7 +186,8 @@ test('a batch job is ranked by its whole cost with spot, advice and the objectiv
   assert.match(await app.caption(), /offers hold this workload.*cheapest whole job:$/);
   // Each row shows its job time, billed cost and cost per 1,000 images; spot rows say so.
   assert.match(await app.page.getByTestId('offer-cost').first().textContent(), /^\$[\d,.]+( \+\?)?$/);
-  assert.match(await app.page.getByTestId('offer-unit-cost').first().textContent(), /^\$[\d,.]+ \/ 1,000 images$/);
+  // The cost per unit, and under it what it is per.
+  assert.match(await app.page.getByTestId('offer-unit-cost').first().innerText(), /^\$[\d,.]+\nper 1,000 images$/);
   assert.ok((await app.page.locator('[data-testid=offer-price] .spot').count()) > 0);
   assert.match(await app.page.getByTestId('advice').textContent(), /Spot saves \d+% on the whole job/);
   // Ranking for speed instead puts it in the link and reorders the table.
@@ -508,6 +509,20 @@ test('at 360 px each field sits beside its label, as on wide screens, so the res
     );
     assert.ok(pairs.length >= 10, `${query}: ${pairs.length} labelled fields`);
     assert.deepEqual(pairs.filter((p) => !p.beside).map((p) => p.key), [], query);
+  }
+  await context.close();
+});
+
+test('at 1440 px the offers table fits without scrolling sideways, in both languages and every task', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  for (const lang of ['en', 'es']) {
+    for (const task of ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio']) {
+      await page.goto(`${env.server.url}?task=${task}&spot=yes&lang=${lang}`);
+      await page.getByTestId('offer-row').first().waitFor();
+      const [scroll, client] = await page.locator('.table-scroll').evaluate((box) => [box.scrollWidth, box.clientWidth]);
+      assert.ok(scroll <= client, `${lang} ${task}: the table is ${scroll} px in ${client} px`);
+    }
   }
   await context.close();
 });
