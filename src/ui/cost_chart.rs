@@ -213,7 +213,10 @@ pub fn CostChart(
                 <line x1=LEFT y1=HEIGHT - MARGIN x2=WIDTH - MARGIN y2=HEIGHT - MARGIN class="axis" />
                 <line x1=LEFT y1=MARGIN x2=LEFT y2=HEIGHT - MARGIN class="axis" />
                 <text x=WIDTH / 2.0 y=HEIGHT - 12.0 text-anchor="middle" class="axis-label">{time_label}</text>
-                <text x="14" y=HEIGHT / 2.0 text-anchor="middle" class="axis-label" transform=format!("rotate(-90 14 {})", HEIGHT / 2.0)>{cost_label}</text>
+                // The cost axis's words above it, level: turned along the
+                // axis, a long one ("$ por 1 M de tokens de salida") ran
+                // into the lowest cost's label.
+                <text x="4" y=MARGIN - 20.0 text-anchor="start" class="axis-label">{cost_label}</text>
                 <text x=LEFT y=HEIGHT - MARGIN + 14.0 text-anchor="start" class="tick-label">{short(lang, 10f64.powf(time_axis.low), time_unit)}</text>
                 <text x=WIDTH - MARGIN y=HEIGHT - MARGIN + 14.0 text-anchor="end" class="tick-label">{short(lang, 10f64.powf(time_axis.high), time_unit)}</text>
                 <text x=LEFT - 4.0 y=HEIGHT - MARGIN text-anchor="end" class="tick-label">{lang.usd(10f64.powf(cost_axis.low))}</text>

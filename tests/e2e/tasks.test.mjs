@@ -338,6 +338,24 @@ test('the results export as CSV and JSON', async () => {
   assert.deepEqual(app.consoleErrors, []);
 });
 
+test('the chart\'s words never run into each other, in either language, on any task', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  for (const lang of ['en', 'es']) {
+    for (const task of ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio']) {
+      await page.goto(`${env.server.url}?task=${task}&lang=${lang}`);
+      await page.getByTestId('chart-point').first().waitFor();
+      const clashes = await page.getByTestId('cost-chart').locator('svg text').evaluateAll((texts) => {
+        const boxes = texts.map((t) => [t.textContent, t.getBoundingClientRect()]);
+        const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        return boxes.flatMap(([a, boxA], i) => boxes.slice(i + 1).filter(([, boxB]) => meet(boxA, boxB)).map(([b]) => `${a} / ${b}`));
+      });
+      assert.deepEqual(clashes, [], `${lang} ${task}`);
+    }
+  }
+  await context.close();
+});
+
 test('the cost-vs-speed chart marks the frontier and selects a row on click', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=image&n=10000');
   await app.waitForResults();
