@@ -319,9 +319,12 @@ fn prefill_time(
     [memory, compute, interconnect, passes * a.layers * r.per_layer_s]
 }
 
+/// Which prefill time `prefill_time` gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Prefill {
+    /// One prompt's, to its first token (TTFT).
     Alone,
+    /// Its share of the group's time while others are served.
     Among,
 }
 
