@@ -44,8 +44,8 @@ pub struct RuntimeSpeed {
     /// Fixed time per layer per forward pass (kernel launches, small ops).
     pub per_layer_s: f64,
     /// Multi-GPU splits the layers over the GPUs, run one after another
-    /// (llama.cpp's default `--split-mode layer`), rather than tensor
-    /// parallelism.
+    /// (llama.cpp's default `--split-mode layer`, transformers'
+    /// `device_map="auto"`), rather than tensor parallelism.
     pub layer_split: bool,
     /// Most sequences batched at once: vLLM's `max_num_seqs` (256),
     /// TensorRT-LLM's `max_batch_size` (2048), llama.cpp server's one slot
@@ -115,7 +115,10 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 600e-6,
-            layer_split: false,
+            // Across GPUs `generate` runs a model loaded with
+            // `device_map="auto"` (Accelerate's Big Model Inference), which
+            // puts whole layers on each GPU, run one after another.
+            layer_split: true,
             max_batch: None,
         },
     }
@@ -188,8 +191,9 @@ pub(super) struct Split {
 
 impl Split {
     /// The split of `gpus` GPUs a runtime can run:
-    /// - llama.cpp puts whole layers on each GPU (`--split-mode layer`);
-    /// - vLLM, TensorRT-LLM and transformers split each layer's attention
+    /// - llama.cpp (`--split-mode layer`) and transformers
+    ///   (`device_map="auto"`) put whole layers on each GPU;
+    /// - vLLM and TensorRT-LLM split each layer's attention
     ///   heads over the tensor-parallel ranks, which must divide them (vLLM
     ///   refuses otherwise: "Total number of attention heads (64) must be
     ///   divisible by tensor parallel size (3)", `ModelConfig.

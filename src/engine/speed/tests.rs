@@ -303,6 +303,8 @@ fn tensor_parallel_ranks_divide_the_attention_heads_and_the_rest_are_pipeline_st
         let s = Split::of(gpus, heads, &runtime_speed(runtime));
         (s.tp as u32, s.stages as u32)
     };
+    // transformers too splits by layer (device_map="auto").
+    assert_eq!(split(2, 32, Runtime::Hf), (1, 2));
     // Llama 3.1 70B's 64 heads (vLLM refuses --tensor-parallel-size 3):
     // 3 GPUs are 3 stages of 1, 6 are 3 stages of TP2, 8 are TP8.
     assert_eq!(split(3, 64, Runtime::Vllm), (1, 3));
@@ -348,6 +350,12 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
         let cpp = serving_speed_of(&Workload { runtime: Runtime::Llamacpp, ..w.clone() }, model, "h100_sxm", count);
         assert_eq!(cpp.pipeline_stages, None);
     }
+    // transformers with device_map="auto" runs one GPU at a time: a second
+    // GPU holds layers but decodes one request no faster.
+    let small = catalog().model("llama-3.1-8b").unwrap();
+    let hf = Workload { runtime: Runtime::Hf, concurrency: 1, ..Workload::default() };
+    let (one, two) = (serving_speed_of(&hf, small, "h100_sxm", 1), benchmark_speed(&hf, small, "h100_sxm", 2));
+    assert!(two.decode_tokens_per_s.unwrap() <= one.decode_tokens_per_s.unwrap(), "{one:?} {two:?}");
 }
 
 #[test]
