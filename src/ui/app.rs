@@ -102,7 +102,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     };
     let latest_query = StoredValue::new(0_u64);
     Effect::new(move |_| {
-        let query = page_query();
+        url_state::schedule(page_query());
         let generation = latest_query.get_value() + 1;
         latest_query.set_value(generation);
         // Tests wait for a `url` measure after the last `url-scheduled` mark.
@@ -110,7 +110,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         set_timeout(
             move || {
                 if latest_query.get_value() == generation {
-                    super::timing::measure("url", || url_state::replace_query(&query));
+                    super::timing::measure("url", url_state::flush);
                 }
             },
             URL_UPDATE_DELAY,

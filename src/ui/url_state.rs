@@ -9,9 +9,37 @@ pub fn current_query() -> String {
         .unwrap_or_default()
 }
 
+thread_local! {
+    /// The query the page means to write a moment from now (`schedule`).
+    static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Remembers `query` as the next to write; `flush` writes it. The page
+/// writes a moment after the last edit, and a crash at once, so the crash
+/// panel's link holds the last edit too.
+pub fn schedule(query: String) {
+    PENDING.with(|pending| {
+        if let Ok(mut pending) = pending.try_borrow_mut() {
+            *pending = Some(query);
+        }
+    });
+}
+
+/// Writes the scheduled query, if any.
+pub fn flush() {
+    let query = PENDING.with(|pending| pending.try_borrow_mut().ok().and_then(|mut p| p.take()));
+    if let Some(query) = query {
+        replace_query(&query);
+    }
+}
+
 /// Replaces the query in the address bar without adding a history entry or
 /// reloading; the path (e.g. a `/whichgpu/` sub-path) and hash are kept.
+/// After a crash the address bar stays as the crash panel quotes it.
 pub fn replace_query(query: &str) {
+    if super::crash::happened() {
+        return;
+    }
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -103,3 +103,29 @@ test('the error panel has no serious or critical axe violations, light and dark'
     await app.page.context().close();
   }
 });
+
+test('an edit made just before a crash is in the panel\'s link and the address bar, which then stay put', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${WORKLOAD}`);
+  await app.waitForResults();
+  await app.urlSettled();
+  // The edit, the page's reaction to it, and the panic, within the 150 ms
+  // before the address bar would have shown the edit.
+  await app.page.evaluate(async () => {
+    const field = document.getElementById('conc');
+    field.value = '13';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      window.wasmBindings.crash_for_test();
+    } catch {}
+  });
+  const panel = app.page.locator('#crash');
+  await panel.waitFor();
+  const quoted = await panel.getByRole('textbox').inputValue();
+  assert.match(quoted, /[?&]conc=13(&|$)/);
+  assert.equal(app.page.url(), quoted);
+  // Nothing the stopped page had scheduled moves the address bar after.
+  await app.page.waitForTimeout(400);
+  assert.equal(app.page.url(), quoted);
+  await app.page.context().close();
+});
