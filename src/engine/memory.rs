@@ -172,9 +172,13 @@ pub fn inference_memory(workload: &Workload, model: &Model, gpu_count: u32) -> R
 
     let weights = weights_bytes(model, workload.weight_precision);
     let kv = kv_cache_bytes(shape, workload);
-    // KV heads split across tensor-parallel ranks (replicated past their
-    // count); an MLA latent is replicated on every rank.
-    let kv_shards = if is_latent_kv(shape) { 1.0 } else { n.min(f64::from(shape.kv_heads.max(1))) };
+    // Each pipeline stage (or layer-split GPU) holds the cache of its own
+    // layers; within a stage, KV heads split across the tensor-parallel
+    // ranks (replicated past their count), and an MLA latent is replicated
+    // on every rank.
+    let (tp, stages) = workload.runtime.split(gpu_count, shape.heads);
+    let per_stage = if is_latent_kv(shape) { 1 } else { tp.min(shape.kv_heads.max(1)) };
+    let kv_shards = f64::from(per_stage * stages);
 
     // Activations of one forward pass: the MLP's gate and up projections
     // (2 × ffn, × experts routed per token for MoE) and about four hidden-

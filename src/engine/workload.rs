@@ -104,6 +104,36 @@ impl Runtime {
             Runtime::Hf => "HF transformers",
         }
     }
+
+    /// Whether several GPUs hold whole layers each and run one after
+    /// another: llama.cpp's `--split-mode layer` (its default), and
+    /// transformers' `generate` on a model loaded with `device_map="auto"`
+    /// (Accelerate's Big Model Inference). vLLM and TensorRT-LLM split each
+    /// layer instead (tensor parallelism).
+    pub const fn splits_by_layer(self) -> bool {
+        matches!(self, Runtime::Llamacpp | Runtime::Hf)
+    }
+
+    /// How `gpus` GPUs share one copy of a model with `heads` attention
+    /// heads: (tensor-parallel ranks splitting every layer, pipeline stages
+    /// holding a share of the layers each).
+    /// - A layer split is all stages: (1, gpus).
+    /// - Tensor-parallel ranks must divide the heads (vLLM refuses
+    ///   otherwise: "Total number of attention heads (64) must be divisible
+    ///   by tensor parallel size (3)", `ModelConfig.
+    ///   verify_with_parallel_config`; TensorRT-LLM splits heads alike), so
+    ///   the ranks are the largest divisor of both and the rest of the GPUs
+    ///   are stages (`--pipeline-parallel-size`): Llama 3.1 70B's 64 heads
+    ///   on 3 GPUs run as 3 stages of 1, on 6 as 3 stages of TP2.
+    pub fn split(self, gpus: u32, heads: u32) -> (u32, u32) {
+        let gpus = gpus.max(1);
+        let tp = if self.splits_by_layer() {
+            1
+        } else {
+            (1..=gpus).rev().find(|&t| gpus.is_multiple_of(t) && heads.max(1).is_multiple_of(t)).unwrap_or(1)
+        };
+        (tp, gpus / tp)
+    }
 }
 
 /// How a model is fine-tuned (URL key `method`).

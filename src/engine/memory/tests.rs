@@ -102,6 +102,30 @@ fn an_mla_cache_is_replicated_across_tensor_parallel_gpus() {
     assert!(per_gpu_kv("llama-3.1-70b", 8) < 0.2 * per_gpu_kv("llama-3.1-70b", 1));
 }
 
+#[test]
+fn pipeline_stages_and_layer_splits_hold_the_cache_of_their_own_layers() {
+    // Falcon 7B has 71 attention heads and one KV head. vLLM cannot split
+    // 71 heads over 2 GPUs, so they run as 2 pipeline stages, each holding
+    // the cache of half the layers; llama.cpp's layer split does the same.
+    // (Tensor parallelism would have to replicate the one KV head.) With 4
+    // GPUs, Llama 3.1 70B's 8 KV heads split 4 ways under vLLM, and its
+    // layers 4 ways under llama.cpp.
+    let kv_per_gpu = |id: &str, runtime: Runtime, n: u32| {
+        let model = catalog().model(id).unwrap();
+        let w = Workload { model: id.into(), runtime, input_tokens: 1_500, concurrency: 64, ..Workload::default() };
+        let at =
+            |kv_precision| inference_memory(&Workload { kv_precision, ..w.clone() }, model, n).unwrap().per_gpu_bytes;
+        // FP8 halves the cache and nothing else.
+        2.0 * (at(KvPrecision::Bf16) - at(KvPrecision::Fp8))
+    };
+    for (id, n) in [("falcon-7b", 2), ("llama-3.1-70b", 4)] {
+        for runtime in [Runtime::Vllm, Runtime::Llamacpp] {
+            let share = kv_per_gpu(id, runtime, n) / kv_per_gpu(id, runtime, 1);
+            assert!((share - 1.0 / f64::from(n)).abs() < 1e-9, "{id} {runtime:?} on {n}: {share}");
+        }
+    }
+}
+
 /// llama-bench runs (`tg 1024`, one sequence of 1,024 tokens) that completed
 /// or ran out of memory: XiongjieDai/GPU-Benchmarks-on-LLM-Inference overview
 /// table (calibration/llm_decode.csv decode rows; memory.csv MEM-0149…0187).

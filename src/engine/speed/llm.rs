@@ -43,9 +43,8 @@ pub struct RuntimeSpeed {
     pub batch_tokens: f64,
     /// Fixed time per layer per forward pass (kernel launches, small ops).
     pub per_layer_s: f64,
-    /// Multi-GPU splits the layers over the GPUs, run one after another
-    /// (llama.cpp's default `--split-mode layer`, transformers'
-    /// `device_map="auto"`), rather than tensor parallelism.
+    /// Multi-GPU splits the layers over the GPUs, run one after another,
+    /// rather than tensor parallelism (`Runtime::splits_by_layer`).
     pub layer_split: bool,
     /// Most sequences batched at once: vLLM's `max_num_seqs` (256),
     /// TensorRT-LLM's `max_batch_size` (2048), llama.cpp server's one slot
@@ -73,7 +72,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: true,
             batch_tokens: 2048.0,
             per_layer_s: 50e-6,
-            layer_split: true,
+            layer_split: Runtime::Llamacpp.splits_by_layer(),
             max_batch: Some(1),
         },
         // vLLM with CUDA graphs, FlashAttention and Marlin kernels.
@@ -87,7 +86,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 15e-6,
-            layer_split: false,
+            layer_split: Runtime::Vllm.splits_by_layer(),
             max_batch: Some(256),
         },
         Runtime::Trtllm => RuntimeSpeed {
@@ -100,7 +99,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 10e-6,
-            layer_split: false,
+            layer_split: Runtime::Trtllm.splits_by_layer(),
             max_batch: Some(2048),
         },
         // HF transformers `generate` in eager PyTorch: Python dispatch per op
@@ -115,10 +114,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 600e-6,
-            // Across GPUs `generate` runs a model loaded with
-            // `device_map="auto"` (Accelerate's Big Model Inference), which
-            // puts whole layers on each GPU, run one after another.
-            layer_split: true,
+            layer_split: Runtime::Hf.splits_by_layer(),
             max_batch: None,
         },
     }
@@ -184,30 +180,16 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
 /// layer (tensor parallelism) in each of `stages` pipeline stages, which
 /// hold a share of the layers each.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Split {
-    pub(super) tp: f64,
-    pub(super) stages: f64,
+struct Split {
+    tp: f64,
+    stages: f64,
 }
 
 impl Split {
-    /// The split of `gpus` GPUs a runtime can run:
-    /// - llama.cpp (`--split-mode layer`) and transformers
-    ///   (`device_map="auto"`) put whole layers on each GPU;
-    /// - vLLM and TensorRT-LLM split each layer's attention
-    ///   heads over the tensor-parallel ranks, which must divide them (vLLM
-    ///   refuses otherwise: "Total number of attention heads (64) must be
-    ///   divisible by tensor parallel size (3)", `ModelConfig.
-    ///   verify_with_parallel_config`). The rest of the GPUs become
-    ///   pipeline stages (`--pipeline-parallel-size`): Llama 3.1 70B's 64
-    ///   heads on 3 GPUs run as 3 stages of 1, on 6 as 3 stages of TP2.
-    pub(super) fn of(gpus: u32, heads: u32, r: &RuntimeSpeed) -> Split {
-        let gpus = gpus.max(1);
-        let tp = if r.layer_split {
-            1
-        } else {
-            (1..=gpus).rev().find(|&t| gpus.is_multiple_of(t) && heads.is_multiple_of(t)).unwrap_or(1)
-        };
-        Split { tp: f64::from(tp), stages: f64::from(gpus / tp) }
+    /// The split of `gpus` GPUs that `runtime` runs (`Runtime::split`).
+    fn of(gpus: u32, heads: u32, runtime: Runtime) -> Split {
+        let (tp, stages) = runtime.split(gpus, heads);
+        Split { tp: f64::from(tp), stages: f64::from(stages) }
     }
 }
 
@@ -229,9 +211,11 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // micro-batches at once: they share the arithmetic and the cache, but
     // every micro-batch streams every stage's weights, so for the weights
     // a step sees the bandwidth of one stage's `tp` GPUs.
+    // Fewer sequences than stages leave some stages idle.
     let Split { tp, stages } = m.split;
+    let busy = stages.min(batch.max(1.0));
     let (split, kv_split, compute_split) =
-        if r.layer_split { (1.0, 1.0, 1.0) } else { (tp, tp.min(a.kv_heads) * stages, tp * stages) };
+        if r.layer_split { (1.0, 1.0, 1.0) } else { (tp, tp.min(a.kv_heads) * busy, tp * busy) };
     // Experts touched by a batch: each of E is missed by all B tokens' k
     // picks with probability (1 − k/E)^B.
     let touched = 1.0 - (1.0 - a.experts_per_token / a.experts).powf(batch);
@@ -254,7 +238,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
 fn exchange_time(a: &Anatomy, m: &Machine, tokens: f64) -> f64 {
     let Split { tp, stages } = m.split;
     let bytes = tokens * a.hidden * 2.0;
-    let handovers = (stages - 1.0) * (m.link.latency + bytes / m.link.bandwidth);
+    let handovers = if stages > 1.0 { (stages - 1.0) * (m.link.latency + bytes / m.link.bandwidth) } else { 0.0 };
     let all_reduces = if tp > 1.0 { 2.0 * a.layers * m.link.all_reduce(bytes, tp) } else { 0.0 };
     handovers + all_reduces
 }
@@ -303,16 +287,18 @@ fn prefill_time(
         compute += passes * a.active_params * (bytes_per_weight + 4.0) / split / m.bandwidth;
     }
     if stages > 1.0 {
-        // Stages pipeline the passes of each batch: a batch of k passes
-        // takes (k + n − 1) stage times of 1/n of a pass each. llama.cpp
-        // hands over `n_batch` tokens at a time; vLLM a whole prompt, whose
-        // weights each stage reads for its own layers.
-        let per_batch = if r.layer_split { (r.batch_tokens / pass_tokens).max(1.0) } else { passes };
+        // llama.cpp pipelines the passes of each `n_batch`: a batch of k
+        // passes takes (k + n − 1) stage times of 1/n of a pass each.
+        // vLLM's stages never work on two chunks of one prompt at once (a
+        // prompt goes through every stage in turn), but each works on a
+        // different request at the same time.
+        let per_batch = (r.batch_tokens / pass_tokens).max(1.0);
         let batches = (passes / per_batch).ceil();
         let in_batch = passes.min(per_batch);
-        let pipelined = match prefill {
-            Prefill::Among if !r.layer_split => 1.0 / stages,
-            _ => batches * (in_batch + stages - 1.0) / stages / passes,
+        let pipelined = match (r.layer_split, prefill) {
+            (true, _) => batches * (in_batch + stages - 1.0) / stages / passes,
+            (false, Prefill::Alone) => 1.0,
+            (false, Prefill::Among) => 1.0 / stages,
         };
         compute *= pipelined;
         if !r.layer_split {
@@ -430,7 +416,7 @@ pub fn serving_speed_in(
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             link: link(gpu),
-            split: Split::of(gpus, a.heads, &r),
+            split: Split::of(gpus, a.heads, workload.runtime),
         })
     };
     let packed = packed_bytes(workload.weight_precision);

@@ -298,11 +298,7 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
 
 #[test]
 fn tensor_parallel_ranks_divide_the_attention_heads_and_the_rest_are_pipeline_stages() {
-    use llm::{runtime_speed, Split};
-    let split = |gpus, heads, runtime| {
-        let s = Split::of(gpus, heads, &runtime_speed(runtime));
-        (s.tp as u32, s.stages as u32)
-    };
+    let split = |gpus, heads, runtime: Runtime| runtime.split(gpus, heads);
     // transformers too splits by layer (device_map="auto").
     assert_eq!(split(2, 32, Runtime::Hf), (1, 2));
     // Llama 3.1 70B's 64 heads (vLLM refuses --tensor-parallel-size 3):
@@ -350,6 +346,16 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
         let cpp = serving_speed_of(&Workload { runtime: Runtime::Llamacpp, ..w.clone() }, model, "h100_sxm", count);
         assert_eq!(cpp.pipeline_stages, None);
     }
+    // One request on 3 stages: they take turns, so its step streams the
+    // weights and its whole cache at one GPU's speed, and its 8,000-token
+    // prompt (4 chunks of vLLM's 2,048) goes through every stage in turn,
+    // chunk after chunk: no sooner than one GPU doing every layer.
+    let one_request = Workload { input_tokens: 8_000, concurrency: 1, ..w.clone() };
+    let staged = serving_speed_of(&one_request, model, "h100_sxm", 3);
+    let single = benchmark_speed(&one_request, model, "h100_sxm", 1);
+    assert_eq!(staged.pipeline_stages, Some(3));
+    assert!(staged.decode_tokens_per_s.unwrap() <= single.decode_tokens_per_s.unwrap(), "{staged:?} {single:?}");
+    assert!(staged.ttft_s.unwrap() >= 0.99 * single.ttft_s.unwrap(), "{staged:?} {single:?}");
     // transformers with device_map="auto" runs one GPU at a time: a second
     // GPU holds layers but decodes one request no faster.
     let small = catalog().model("llama-3.1-8b").unwrap();
