@@ -31,9 +31,9 @@ pub struct ResultRow<'a> {
     egress_cost: Option<f64>,
     gpu: &'a str,
     gpu_count: u32,
+    gpu_hours: Option<f64>,
     /// The GPU's catalog name, as the page shows it.
     gpu_name: &'a str,
-    gpu_hours: Option<f64>,
     instance: &'a str,
     instances: Option<u32>,
     job_cost: Option<f64>,
@@ -68,8 +68,8 @@ pub fn row_json<'a>(
         egress_cost: cost.and_then(|c| c.egress_cost),
         gpu: &offer.gpu,
         gpu_count: offer.gpu_count,
-        gpu_name: catalog.gpu_name(&offer.gpu),
         gpu_hours: cost.map(|c| c.gpu_hours),
+        gpu_name: catalog.gpu_name(&offer.gpu),
         instance: &offer.instance,
         instances: cost.map(|c| c.instances),
         job_cost: cost.map(|c| c.job_cost),
@@ -291,11 +291,14 @@ mod tests {
         let json = serde_json::to_value(results_json(&report, &snapshot, catalog, "", 3)).unwrap();
         assert_eq!(json.as_array().unwrap().len(), 3);
         assert_eq!(json[0]["unit"], "thousand_images");
-        // Keys in alphabetical order, as `rank --json` always printed them.
-        let keys: Vec<&String> = json[0].as_object().unwrap().keys().collect();
-        let mut sorted = keys.clone();
-        sorted.sort();
-        assert_eq!(keys, sorted);
+        // Keys in alphabetical order as written (a `Value` sorts them
+        // anyway), as `rank --json` always printed them: each key's first
+        // place in the row's text, before the nested `speed` object.
+        let mut keys: Vec<&String> = json[0].as_object().unwrap().keys().collect();
+        keys.sort();
+        let text = serde_json::to_string(&results_json(&report, &snapshot, catalog, "", 1)[0]).unwrap();
+        let at: Vec<usize> = keys.iter().map(|k| text.find(&format!("\"{k}\":")).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{keys:?} written at {at:?}");
         // The page's download holds every row, the objective and the snapshot.
         let download: serde_json::Value = serde_json::from_str(&download_json(&report, &snapshot, catalog)).unwrap();
         assert_eq!(download["results"].as_array().unwrap().len(), report.results.len());
