@@ -63,15 +63,16 @@ impl Lang {
         self.number(n as f64, 0)
     }
 
-    /// US dollars: two significant figures under a cent (at most eight
-    /// decimals), three decimals under $1, cents under $1,000, whole
-    /// dollars above.
+    /// US dollars: two significant figures under a cent, three decimals
+    /// under $1, cents under $1,000, whole dollars above.
     pub fn usd(self, amount: f64) -> String {
         let decimals = match amount.abs() {
             // Below a cent, two significant figures: a Whisper hour costs
             // $0.00074 to $0.0019 on the cheapest offers, which three
-            // decimals showed alike as $0.001 and $0.002.
-            a if a > 0.0 && a < 0.01 => ((-a.log10()).floor() as usize + 2).min(8),
+            // decimals showed alike as $0.001 and $0.002. The fewest
+            // decimals that show two figures once rounded ($0.00999 is
+            // $0.010), at most 15.
+            a if a > 0.0 && a < 0.01 => (3..15).find(|&d| (a * 10f64.powi(d)).round() >= 10.0).unwrap_or(15) as usize,
             a if a < 1.0 => 3,
             a if a < 1000.0 => 2,
             _ => 0,

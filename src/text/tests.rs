@@ -77,7 +77,10 @@ fn numbers_follow_each_language() {
     assert_eq!(Lang::En.usd(0.00189), "$0.0019");
     assert_eq!(Lang::Es.usd(0.000741), "0,00074\u{a0}US$");
     assert_eq!(Lang::En.usd(0.0), "$0.000");
-    assert_eq!(Lang::En.usd(1e-12), "$0.00000000");
+    assert_eq!(Lang::En.usd(0.001), "$0.0010");
+    assert_eq!(Lang::En.usd(0.00999), "$0.010");
+    assert_eq!(Lang::En.usd(0.000999), "$0.0010");
+    assert_eq!(Lang::En.usd(1e-12), "$0.0000000000010");
     assert_eq!(Lang::En.usd(3.5), "$3.50");
     assert_eq!(Lang::En.usd(12_345.4), "$12,345");
     assert_eq!(Lang::Es.usd(3.5), "3,50\u{a0}US$");

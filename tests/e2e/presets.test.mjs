@@ -36,8 +36,9 @@ function dollars(text) {
 
 /** The page's rounding of `amount` (src/text/numbers.rs `usd`): half a unit of the last digit shown. */
 function usdTolerance(amount) {
-  const decimals =
-    amount > 0 && amount < 0.01 ? Math.min(Math.floor(-Math.log10(amount)) + 2, 8) : amount < 1 ? 3 : amount < 1000 ? 2 : 0;
+  // Under a cent: the fewest decimals (3 to 15) that show two significant figures once rounded.
+  const twoFigures = (a) => [...Array(12).keys()].map((i) => i + 3).find((d) => Math.round(a * 10 ** d) >= 10) ?? 15;
+  const decimals = amount > 0 && amount < 0.01 ? twoFigures(amount) : amount < 1 ? 3 : amount < 1000 ? 2 : 0;
   return 0.5 * 10 ** -decimals + 1e-9;
 }
 
