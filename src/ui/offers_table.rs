@@ -426,7 +426,11 @@ pub fn OffersTable(
     // `rank --json` rows.
     let export_problem = RwSignal::new(None::<Msg>);
     let csv_snapshot = Arc::clone(&snapshot);
-    let csv = move || crate::export::results_csv(&report.get_untracked().0, &csv_snapshot, catalog, lang);
+    // With a byte-order mark: Excel reads a CSV without one in the
+    // system's legacy code page, which garbles "imágenes" and "×".
+    let csv = move || {
+        format!("\u{feff}{}", crate::export::results_csv(&report.get_untracked().0, &csv_snapshot, catalog, lang))
+    };
     let json_snapshot = Arc::clone(&snapshot);
     let json = move || crate::export::download_json(&report.get_untracked().0, &json_snapshot, catalog);
     let excluded_count = move || report.with(|r| r.0.excluded.len());

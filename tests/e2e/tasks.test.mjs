@@ -315,7 +315,9 @@ test('the results export as CSV and JSON', async () => {
   };
   const csv = await save('export-csv');
   assert.equal(csv.name, 'whichgpu-offers.csv');
-  const lines = csv.text.trim().split('\n');
+  // UTF-8 with a byte-order mark, so spreadsheets read the accents.
+  assert.ok(csv.text.startsWith('\uFEFF'));
+  const lines = csv.text.slice(1).trim().split('\n');
   assert.match(lines[0], /^provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,/);
   assert.ok(lines.length > 100, `${lines.length} lines`);
   // Each GPU by its id and, as the table says it, its name.
@@ -331,7 +333,7 @@ test('the results export as CSV and JSON', async () => {
   // On a Spanish page the CSV's words are Spanish, its keys and numbers not.
   await app.page.getByTestId('language-select').selectOption('es');
   await app.page.getByTestId('offers-caption').filter({ hasText: 'ofertas' }).waitFor();
-  const spanish = (await save('export-csv')).text.trim().split('\n');
+  const spanish = (await save('export-csv')).text.slice(1).trim().split('\n');
   assert.equal(spanish[0], lines[0]);
   assert.match(spanish[1], /,1000 imágenes,/);
   assert.match(lines[1], /,"1,000 images",/);
