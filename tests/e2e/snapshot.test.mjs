@@ -49,6 +49,9 @@ test('the page shows the snapshot date and, per provider, how old its prices are
     assert.equal(await app.snapshotDate(), snapshot.snapshot_date);
     await app.page.getByText('Sources and dates per provider').click();
     const rows = app.page.getByTestId('provider-freshness').locator('tbody tr');
+    // The list is built when the section opens (its toggle event comes a
+    // moment after the click), so wait for it before counting.
+    await rows.first().waitFor();
     assert.equal(await rows.count(), snapshot.providers.length);
     assert.ok(snapshot.providers.length >= 25);
     // Older sources carry their own date: the FSDL-only clouds and the v6 catalogs.
