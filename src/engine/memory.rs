@@ -176,9 +176,9 @@ pub fn inference_memory(workload: &Workload, model: &Model, gpu_count: u32) -> R
     // layers; within a stage, KV heads split across the tensor-parallel
     // ranks (replicated past their count), and an MLA latent is replicated
     // on every rank.
-    let (tp, stages) = workload.runtime.split(gpu_count, shape.heads);
-    let per_stage = if is_latent_kv(shape) { 1 } else { tp.min(shape.kv_heads.max(1)) };
-    let kv_shards = f64::from(per_stage * stages);
+    let split = workload.runtime.split(gpu_count, shape.heads);
+    let per_stage = if is_latent_kv(shape) { 1 } else { split.tp.min(shape.kv_heads.max(1)) };
+    let kv_shards = f64::from(per_stage * split.stages);
 
     // Activations of one forward pass: the MLP's gate and up projections
     // (2 × ffn, × experts routed per token for MoE) and about four hidden-

@@ -24,4 +24,4 @@ pub use error::Error;
 pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
-pub use workload::{CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, SpotPolicy, Task, Workload};
+pub use workload::{CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, Split, SpotPolicy, Task, Workload};

@@ -115,9 +115,8 @@ impl Runtime {
     }
 
     /// How `gpus` GPUs share one copy of a model with `heads` attention
-    /// heads: (tensor-parallel ranks splitting every layer, pipeline stages
-    /// holding a share of the layers each).
-    /// - A layer split is all stages: (1, gpus).
+    /// heads.
+    /// - A layer split is all stages: `tp` 1, `stages` = `gpus`.
     /// - Tensor-parallel ranks must divide the heads (vLLM refuses
     ///   otherwise: "Total number of attention heads (64) must be divisible
     ///   by tensor parallel size (3)", `ModelConfig.
@@ -125,15 +124,24 @@ impl Runtime {
     ///   the ranks are the largest divisor of both and the rest of the GPUs
     ///   are stages (`--pipeline-parallel-size`): Llama 3.1 70B's 64 heads
     ///   on 3 GPUs run as 3 stages of 1, on 6 as 3 stages of TP2.
-    pub fn split(self, gpus: u32, heads: u32) -> (u32, u32) {
+    pub fn split(self, gpus: u32, heads: u32) -> Split {
         let gpus = gpus.max(1);
         let tp = if self.splits_by_layer() {
             1
         } else {
             (1..=gpus).rev().find(|&t| gpus.is_multiple_of(t) && heads.max(1).is_multiple_of(t)).unwrap_or(1)
         };
-        (tp, gpus / tp)
+        Split { tp, stages: gpus / tp }
     }
+}
+
+/// How a group of GPUs shares one copy of a model (`Runtime::split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// GPUs splitting every layer (tensor parallelism).
+    pub tp: u32,
+    /// Pipeline stages, each holding a share of the layers.
+    pub stages: u32,
 }
 
 /// How a model is fine-tuned (URL key `method`).

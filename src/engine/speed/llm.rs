@@ -2,7 +2,7 @@
 //! the KV cache through memory until the batch is large enough for the
 //! arithmetic to take over (the roofline), and tensor parallelism adds two
 //! all-reduces per layer. A group whose GPUs cannot split the attention
-//! heads evenly runs as pipeline stages instead (`Split`).
+//! heads evenly runs as pipeline stages instead (`Runtime::split`).
 
 use super::{bandwidth_of, peak_of, Bound, Speed};
 use crate::engine::catalog::Shape;
@@ -176,30 +176,15 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
     }
 }
 
-/// How a group of GPUs shares one copy of the model: `tp` GPUs split every
-/// layer (tensor parallelism) in each of `stages` pipeline stages, which
-/// hold a share of the layers each.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Split {
-    tp: f64,
-    stages: f64,
-}
-
-impl Split {
-    /// The split of `gpus` GPUs that `runtime` runs (`Runtime::split`).
-    fn of(gpus: u32, heads: u32, runtime: Runtime) -> Split {
-        let (tp, stages) = runtime.split(gpus, heads);
-        Split { tp: f64::from(tp), stages: f64::from(stages) }
-    }
-}
-
 /// The hardware side: what one GPU does per second, the link, and how the
-/// group's GPUs share the model.
+/// group's GPUs share the model: `tp` GPUs split every layer in each of
+/// `stages` pipeline stages (`Runtime::split`).
 struct Machine {
     bandwidth: f64,
     flops: f64,
     link: Link,
-    split: Split,
+    tp: f64,
+    stages: f64,
 }
 
 /// Seconds for one decode step of `batch` sequences at `context` tokens each.
@@ -212,18 +197,17 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // every micro-batch streams every stage's weights, so for the weights
     // a step sees the bandwidth of one stage's `tp` GPUs.
     // Fewer sequences than stages leave some stages idle.
-    let Split { tp, stages } = m.split;
-    let busy = stages.min(batch.max(1.0));
-    let (split, kv_split, compute_split) =
-        if r.layer_split { (1.0, 1.0, 1.0) } else { (tp, tp.min(a.kv_heads) * busy, tp * busy) };
+    let busy = m.stages.min(batch.max(1.0));
+    let (weight_split, kv_split, compute_split) =
+        if r.layer_split { (1.0, 1.0, 1.0) } else { (m.tp, m.tp.min(a.kv_heads) * busy, m.tp * busy) };
     // Experts touched by a batch: each of E is missed by all B tokens' k
     // picks with probability (1 − k/E)^B.
     let touched = 1.0 - (1.0 - a.experts_per_token / a.experts).powf(batch);
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     let kv_bytes = batch * context * a.kv_bytes_per_token;
-    let memory =
-        weight_bytes / split / (m.bandwidth * weight_share) + kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth);
+    let memory = weight_bytes / weight_split / (m.bandwidth * weight_share)
+        + kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth);
     // 2 FLOPs per active parameter per token, and attention's QK and AV
     // over the context (2 × 2 × q_width per layer per context token).
     let flops = batch * (2.0 * a.active_params + 4.0 * a.layers * a.q_width * context);
@@ -236,7 +220,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
 /// hand-over of the hidden state per stage boundary, and within a stage two
 /// all-reduces per layer (after attention and after the MLP).
 fn exchange_time(a: &Anatomy, m: &Machine, tokens: f64) -> f64 {
-    let Split { tp, stages } = m.split;
+    let (tp, stages) = (m.tp, m.stages);
     let bytes = tokens * a.hidden * 2.0;
     let handovers = if stages > 1.0 { (stages - 1.0) * (m.link.latency + bytes / m.link.bandwidth) } else { 0.0 };
     let all_reduces = if tp > 1.0 { 2.0 * a.layers * m.link.all_reduce(bytes, tp) } else { 0.0 };
@@ -274,8 +258,8 @@ fn prefill_time(
     pass_tokens: f64,
     prefill: Prefill,
 ) -> [f64; 4] {
-    let Split { tp, stages } = m.split;
-    let split = if r.layer_split { 1.0 } else { tp };
+    let stages = m.stages;
+    let split = if r.layer_split { 1.0 } else { m.tp };
     let gemm_flops = 2.0 * a.active_params * prompt;
     let attention_flops = 2.0 * a.layers * a.q_width * prompt * prompt;
     let mut compute = (gemm_flops + attention_flops / r.attention) / split / (m.flops * r.compute);
@@ -329,7 +313,7 @@ struct Timed {
     output_tokens_per_s: f64,
 }
 
-/// Times one replica of `m.split`'s GPUs with `offered` requests, of which the
+/// Times one replica of `m`'s GPUs with `offered` requests, of which the
 /// KV cache holds `kv_cap`.
 fn time_replica(
     w: &Workload,
@@ -356,7 +340,10 @@ fn time_replica(
     // prefilled once per `out` decode steps, so prefill takes its share of
     // the GPU time.
     let output = f64::from(w.output_tokens);
-    let prefill_share_s = total(prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Among));
+    // Only vLLM's stages serve others' prompts meanwhile.
+    let pipelined = !r.layer_split && m.stages > 1.0;
+    let prefill_share_s =
+        if pipelined { total(prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Among)) } else { prefill_s };
     let cycle_s = output * step_s + batch * prefill_share_s;
     Timed {
         step,
@@ -412,11 +399,13 @@ pub fn serving_speed_in(
     let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
     let a = anatomy(workload, model, shape);
     let machine = |gpus: u32| -> Result<Machine, Error> {
+        let split = workload.runtime.split(gpus, a.heads);
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             link: link(gpu),
-            split: Split::of(gpus, a.heads, workload.runtime),
+            tp: f64::from(split.tp),
+            stages: f64::from(split.stages),
         })
     };
     let packed = packed_bytes(workload.weight_precision);
@@ -451,10 +440,10 @@ pub fn serving_speed_in(
         }
     }
     let (group, replicas, timed) = best;
-    let split = machine(group)?.split;
-    let stages = (!r.layer_split && split.stages > 1.0).then_some(split.stages as u32);
+    let m = machine(group)?;
+    let stages = (!r.layer_split && m.stages > 1.0).then_some(m.stages as u32);
     if let Some(stages) = stages {
-        notes.push(msg!(phrases::NOTE_PIPELINE, heads = a.heads, group = group, stages = stages, tp = split.tp as u32));
+        notes.push(msg!(phrases::NOTE_PIPELINE, heads = a.heads, group = group, stages = stages, tp = m.tp as u32));
     }
     let running = (timed.running * replicas).min(offered.max(timed.running));
     if running < offered {
@@ -469,7 +458,6 @@ pub fn serving_speed_in(
     // Where the roofline turns: the smallest batch whose compute time
     // reaches its memory time.
     let context = f64::from(workload.input_tokens) + f64::from(workload.output_tokens) / 2.0;
-    let m = machine(group)?;
     let roofline = (0..=16)
         .map(|power| 2f64.powi(power))
         .find(|&b| {

@@ -298,7 +298,10 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
 
 #[test]
 fn tensor_parallel_ranks_divide_the_attention_heads_and_the_rest_are_pipeline_stages() {
-    let split = |gpus, heads, runtime: Runtime| runtime.split(gpus, heads);
+    let split = |gpus, heads, runtime: Runtime| {
+        let s = runtime.split(gpus, heads);
+        (s.tp, s.stages)
+    };
     // transformers too splits by layer (device_map="auto").
     assert_eq!(split(2, 32, Runtime::Hf), (1, 2));
     // Llama 3.1 70B's 64 heads (vLLM refuses --tensor-parallel-size 3):
