@@ -5,6 +5,7 @@
 
 use super::cost_chart::{CostChart, CostChartProps};
 use super::row_cells;
+use crate::engine::cost::Costed;
 use crate::engine::local_run::LocalRun;
 use crate::engine::{Catalog, RankedOffer, Report, Snapshot};
 use crate::msg;
@@ -81,6 +82,7 @@ impl RowText {
         let gpu_name = catalog.gpu_name(&offer.gpu).to_string();
         let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
         let cost = ranked.cost.as_ref();
+        let (per_unit, unit) = per_unit_text(cost, lang);
         RowText {
             // A reseller's offer names the cloud that runs it.
             provider: match &offer.underlying_cloud {
@@ -103,8 +105,8 @@ impl RowText {
                 let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
                 format!("{}{extras}", lang.usd(c.job_cost))
             }),
-            per_unit: cost.map_or(String::from("–"), |c| lang.usd(c.cost_per_unit)),
-            unit: cost.map_or(String::new(), |c| msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
+            per_unit,
+            unit,
             pareto: ranked.pareto,
             badges: ranked.badges.iter().map(|b| lang.t(b.label()).to_string()).collect(),
         }
@@ -582,6 +584,15 @@ fn follow(row: NodeRef<leptos::html::Tr>, text: Memo<Option<RowText>>, lang: Lan
     });
 }
 
+/// A row's cost per unit ("$0.547", or "–" without a cost) and what it is
+/// per ("per 1M output tokens"), written under it.
+fn per_unit_text(cost: Option<&Costed>, lang: Lang) -> (String, String) {
+    cost.map_or_else(
+        || (String::from("–"), String::new()),
+        |c| (lang.usd(c.cost_per_unit), msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
+    )
+}
+
 /// The visitor's own GPU as a row: electricity for a price, and whether
 /// the workload fits, like any offer.
 fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
@@ -589,6 +600,7 @@ fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
     let name = gpu.map_or(run.gpu.clone(), |g| g.name.clone());
     let dash = || String::from("–");
     let cost = run.cost.as_ref();
+    let (per_unit, unit) = per_unit_text(cost, lang);
     let fit = if run.fits {
         lang.t(&phrases::LOCAL_FITS).to_string()
     } else {
@@ -607,8 +619,8 @@ fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
         bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
         job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
         total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
-        per_unit: cost.map_or_else(dash, |c| lang.usd(c.cost_per_unit)),
-        unit: cost.map_or_else(String::new, |c| msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
+        per_unit,
+        unit,
         badges: vec![fit],
         ..RowText::default()
     }
