@@ -35,21 +35,12 @@ pub fn install() {
     trapped.forget();
 }
 
-/// Whether the crash panel went up: the page is stopped.
-static HAPPENED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether the page crashed (the panel is up, or was asked for).
-pub fn happened() -> bool {
-    HAPPENED.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// Puts the panel over the page, in the page's language, and moves the
 /// focus into it.
 pub fn show() {
-    // The last edit's link, not yet in the address bar, goes there first:
-    // the panel quotes the address bar.
-    super::url_state::flush();
-    HAPPENED.store(true, std::sync::atomic::Ordering::Relaxed);
+    // The last edit's link goes into the address bar first, which the
+    // panel quotes, and stays there.
+    super::url_state::stop();
     let Some(window) = web_sys::window() else { return };
     let Some(document) = window.document() else { return };
     let Some(body) = document.body() else { return };

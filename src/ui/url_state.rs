@@ -15,14 +15,24 @@ thread_local! {
 }
 
 /// Remembers `query` as the next to write; `flush` writes it. The page
-/// writes a moment after the last edit, and a crash at once, so the crash
-/// panel's link holds the last edit too.
+/// writes a moment after the last edit, and a crash at once (`stop`).
 pub fn schedule(query: String) {
     PENDING.with(|pending| {
         if let Ok(mut pending) = pending.try_borrow_mut() {
             *pending = Some(query);
         }
     });
+}
+
+/// Set once the page has stopped (`stop`): the address bar is not written again.
+static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For a crash: writes the scheduled query now, so the crash panel, which
+/// quotes the address bar, holds the last edit too; then nothing moves the
+/// address bar again.
+pub fn stop() {
+    flush();
+    STOPPED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Writes the scheduled query, if any.
@@ -35,9 +45,9 @@ pub fn flush() {
 
 /// Replaces the query in the address bar without adding a history entry or
 /// reloading; the path (e.g. a `/whichgpu/` sub-path) and hash are kept.
-/// After a crash the address bar stays as the crash panel quotes it.
+/// After `stop` the address bar stays as the crash panel quotes it.
 pub fn replace_query(query: &str) {
-    if super::crash::happened() {
+    if STOPPED.load(std::sync::atomic::Ordering::Relaxed) {
         return;
     }
     let Some(window) = web_sys::window() else {
