@@ -67,6 +67,10 @@ pub enum BuildError {
     /// Offers name a provider that neither providers.csv nor
     /// data/providers_extra.csv describes.
     UnknownProviders(Vec<String>),
+    /// Provider ids described more than once (in providers.csv, or there and
+    /// in data/providers_extra.csv): which record's billing rules hold would
+    /// be a guess.
+    DuplicateProviders(Vec<String>),
 }
 
 impl fmt::Display for BuildError {
@@ -88,6 +92,11 @@ impl fmt::Display for BuildError {
                     ids.join(", ")
                 )
             }
+            BuildError::DuplicateProviders(ids) => write!(
+                f,
+                "providers described more than once (providers.csv, data/providers_extra.csv); keep one row each: {}",
+                ids.join(", ")
+            ),
         }
     }
 }
@@ -417,5 +426,51 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
         });
     }
     providers.sort_by(|a, b| a.id.cmp(&b.id));
+    let duplicates = duplicate_provider_ids(&providers);
+    if !duplicates.is_empty() {
+        return Err(BuildError::DuplicateProviders(duplicates));
+    }
     Ok(providers)
+}
+
+/// The ids that more than one record describes, once each, of providers
+/// sorted by id.
+fn duplicate_provider_ids(sorted: &[Provider]) -> Vec<String> {
+    let mut duplicates: Vec<String> =
+        sorted.windows(2).filter(|pair| pair[0].id == pair[1].id).map(|pair| pair[0].id.clone()).collect();
+    duplicates.dedup();
+    duplicates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_provider_described_twice_fails_the_build() {
+        // The fourth data pass moved eight providers from data/providers_extra.csv
+        // into providers.csv (shared/data/SOURCES.md); both copies shipped as two
+        // records of one id until this check.
+        let provider = |id: &str| Provider {
+            id: id.to_string(),
+            name: id.to_string(),
+            billing_increment_s: None,
+            minimum_charge_s: None,
+            spot_available: None,
+            block_storage_usd_per_gb_month: None,
+            egress_usd_per_gb: None,
+            pricing_page: None,
+        };
+        let sorted = [provider("aws"), provider("daytona"), provider("daytona"), provider("daytona"), provider("gcp")];
+        assert_eq!(duplicate_provider_ids(&sorted), ["daytona"]);
+        assert!(duplicate_provider_ids(&sorted[..2]).is_empty());
+    }
+
+    #[test]
+    fn the_shared_data_describes_each_provider_once() {
+        let providers = build_providers(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")))
+            .expect("providers.csv and data/providers_extra.csv build");
+        assert!(duplicate_provider_ids(&providers).is_empty());
+        assert!(providers.iter().any(|p| p.id == "daytona" && p.billing_increment_s == Some(1)));
+    }
 }
