@@ -704,13 +704,21 @@ mod tests {
         let short = Workload { items: 100, ..Workload::for_task(Task::Image) };
         let report = rank(&short, catalog, &hourly).unwrap();
         assert!(report.results[0].badges.contains(&Badge::PerHourBilling));
-        let billing = report.advice.iter().find(|a| a.to_string().contains("billed as 1 hour(s)")).unwrap();
+        let billing = report.advice.iter().find(|a| a.to_string().contains("billed as 1.0 h on")).unwrap();
         assert!(
             billing.to_string().starts_with("This job of ")
                 && billing.to_string().contains(" min is billed")
                 && billing.to_string().contains("per-hour billing"),
             "{billing}"
         );
+        // A minimum charge under an hour (Spheron's 20 minutes, providers.csv)
+        // reads as time, not as "0 hour(s)".
+        let mut minimum = snapshot.clone();
+        minimum.providers[0].billing_increment_s = Some(1);
+        minimum.providers[0].minimum_charge_s = Some(1200);
+        let report = rank(&Workload { items: 10, ..Workload::for_task(Task::Image) }, catalog, &minimum).unwrap();
+        let billing = report.advice.iter().find(|a| a.to_string().starts_with("This job of ")).unwrap();
+        assert!(billing.to_string().contains("billed as 20 min on"), "{billing}");
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub fn advise(
             advice.push(msg!(
                 phrases::ADVICE_BILLING,
                 job = Arg::Hours(c.job_hours),
-                billed = Arg::Num(c.billed_hours, 0),
+                billed = Arg::Hours(c.billed_hours),
                 provider = &offer(row).provider,
                 why = if row.badges.contains(&Badge::PerHourBilling) {
                     Badge::PerHourBilling.label()
