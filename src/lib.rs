@@ -9,6 +9,7 @@
 //! - [`sorting`]: stable sorts that cost the page little WebAssembly.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
+//! - `golden` (native only): committed outputs that refactors must keep.
 //! - [`hardening`]: the oracles the property tests and fuzzers check.
 //! - `ui` (wasm32 only): the Leptos page.
 
@@ -23,6 +24,10 @@ pub mod url_codec;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub mod golden;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod snapshot_builder;

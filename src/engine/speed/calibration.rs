@@ -20,12 +20,20 @@ impl Family {
         self.cases.push((case, predicted, measured));
     }
 
-    /// Prints every case; returns (median, 90th percentile) |error|.
+    /// Prints every case; returns (median, 90th percentile) |error|. The
+    /// printed cases must equal the family's golden file
+    /// (`tests/golden/calibration/`): a change to the speed model shows, in
+    /// the diff of that file, every case it moved.
     pub fn report(&self) -> (f64, f64) {
+        let mut printed = String::new();
         for (case, predicted, measured) in &self.cases {
             let error = (predicted - measured) / measured * 100.0;
-            println!("{}: {case}: {predicted:.3} vs {measured:.3} ({error:+.0}%)", self.name);
+            printed.push_str(&format!("{}: {case}: {predicted:.3} vs {measured:.3} ({error:+.0}%)\n", self.name));
         }
+        print!("{printed}");
+        let file: String =
+            self.name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        crate::golden::check(&format!("tests/golden/calibration/{file}.txt"), &printed);
         let mut errors: Vec<f64> = self.cases.iter().map(|(_, p, m)| ((p - m) / m).abs()).collect();
         errors.sort_by(f64::total_cmp);
         let at = |q: f64| errors[((errors.len() as f64 - 1.0) * q).round() as usize];
