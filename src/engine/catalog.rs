@@ -164,6 +164,10 @@ pub struct Diffusion {
     pub default_height: u32,
     pub default_frames: u32,
     pub default_steps: u32,
+    /// Frames per second of the clips a video model renders (`None` for
+    /// images): how long a clip of its frames plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fps: Option<u32>,
 }
 
 impl Diffusion {

@@ -3,6 +3,7 @@
 //! storage and egress where the provider's prices are known, and the cost
 //! per unit of output.
 
+use super::diffusion::frame;
 use super::memory::{MemoryBreakdown, BYTES_PER_GB};
 use super::speed::Speed;
 use super::{FinetuneMethod, Model, Offer, Provider, SpotPolicy, Task, Workload};
@@ -37,10 +38,6 @@ const IMAGE_BYTES_PER_PIXEL: f64 = 1.5;
 
 /// Bytes per second of video: H.264 at 5 Mbit/s, a common web rate.
 const VIDEO_BYTES_PER_SECOND: f64 = 625_000.0;
-
-/// Frames per second of the generated video (Wan 2.1 renders 16 fps;
-/// an estimate for the others).
-const VIDEO_FPS: f64 = 16.0;
 
 /// Bytes of transcript per hour of speech: about 9,000 words of ~6 bytes.
 const TRANSCRIPT_BYTES_PER_HOUR: f64 = 54_000.0;
@@ -202,13 +199,13 @@ pub fn cost(
         Task::Image | Task::Video => {
             let items = f64::from(workload.items);
             let per_item = speed.seconds_per_image.or(speed.seconds_per_clip)?;
-            let item_bytes = match workload.task {
-                Task::Image => {
-                    let (w, h) =
-                        workload.resolution.map_or((1024.0, 1024.0), |r| (f64::from(r.width), f64::from(r.height)));
-                    w * h * IMAGE_BYTES_PER_PIXEL
-                }
-                _ => f64::from(workload.frames.unwrap_or(81)) / VIDEO_FPS * VIDEO_BYTES_PER_SECOND,
+            // The model's own frame size and clip length unless the
+            // workload sets them, as the memory and speed models use.
+            let pipeline = model.diffusion.as_ref()?;
+            let (resolution, frames) = frame(workload, pipeline);
+            let item_bytes = match pipeline.fps {
+                None => f64::from(resolution.width) * f64::from(resolution.height) * IMAGE_BYTES_PER_PIXEL,
+                Some(fps) => f64::from(frames) / f64::from(fps) * VIDEO_BYTES_PER_SECOND,
             };
             let out = items * item_bytes;
             let units = if workload.task == Task::Image { items / 1000.0 } else { items };

@@ -56,7 +56,14 @@ pub fn diffusion_models() -> Result<BTreeMap<String, Diffusion>, BuildError> {
             default_height: height,
             default_frames: count(&row, "default_frames")?,
             default_steps: count(&row, "default_steps")?,
+            fps: match row.number("fps")? {
+                Some(_) => Some(count(&row, "fps")?),
+                None => None,
+            },
         };
+        if diffusion.is_video() != diffusion.fps.is_some() {
+            return Err(row.invalid("fps: a video model needs its frame rate, an image model has none".to_string()));
+        }
         models.insert(row.text("model_id")?.to_string(), diffusion);
     }
     Ok(models)

@@ -123,3 +123,40 @@ fn spot_is_refused_for_an_always_on_endpoint_unless_the_user_insists() {
     assert!(spot_allowed(&Workload::for_task(Task::Image)).is_ok());
     assert!(spot_allowed(&Workload { spot: SpotPolicy::No, ..Workload::for_task(Task::Image) }).is_err());
 }
+
+/// Storage and egress follow each model's own frame size and clip length
+/// (data/diffusion_models.csv), as its memory and speed do: SD 1.5 makes
+/// 512² images, HunyuanVideo 129 frames at 24 fps, Mochi 163 at 30 and
+/// CogVideoX 49 at 8. Every model was costed as 1024² images or 81 frames
+/// at 16 fps before.
+#[test]
+fn media_storage_and_egress_follow_the_models_own_output() {
+    let image = |model: &str| Workload { model: model.into(), items: 1000, ..Workload::for_task(Task::Image) };
+    let video = |model: &str| Workload { model: model.into(), items: 10, ..Workload::for_task(Task::Video) };
+    let cases = [
+        (image("sd-1.5"), 512.0 * 512.0 * IMAGE_BYTES_PER_PIXEL),
+        (image("sdxl-base-1.0"), 1024.0 * 1024.0 * IMAGE_BYTES_PER_PIXEL),
+        (video("hunyuanvideo"), 129.0 / 24.0 * VIDEO_BYTES_PER_SECOND),
+        (video("mochi-1"), 163.0 / 30.0 * VIDEO_BYTES_PER_SECOND),
+        (video("cogvideox-5b"), 49.0 / 8.0 * VIDEO_BYTES_PER_SECOND),
+        (video("wan2.1-t2v-1.3b"), 81.0 / 16.0 * VIDEO_BYTES_PER_SECOND),
+    ];
+    let provider = provider(Some(1), Some(60));
+    for (workload, item_bytes) in cases {
+        let c = costed(&workload, &offer("h100_sxm", 1, 3.0, None), &provider, false);
+        let expected = f64::from(workload.items) * item_bytes / BYTES_PER_GB * 0.09;
+        let egress = c.egress_cost.unwrap();
+        assert!(
+            (egress - expected).abs() < 1e-9 * expected,
+            "{}: egress ${egress}, expected ${expected}",
+            workload.model
+        );
+        // The outputs are stored with the weights while the job runs.
+        assert!(c.storage_cost.unwrap() > 0.0, "{}", workload.model);
+    }
+    // A resolution or clip length the user sets wins over the model's.
+    let short = Workload { frames: Some(33), ..video("hunyuanvideo") };
+    let c = costed(&short, &offer("h100_sxm", 1, 3.0, None), &provider, false);
+    let expected = 10.0 * 33.0 / 24.0 * VIDEO_BYTES_PER_SECOND / BYTES_PER_GB * 0.09;
+    assert!((c.egress_cost.unwrap() - expected).abs() < 1e-9 * expected);
+}
