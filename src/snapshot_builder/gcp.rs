@@ -175,8 +175,8 @@ mod tests {
             id: "gcp".into(),
             format: "gcp".into(),
             provider: "gcp".into(),
-            gpu_memory: super::super::offers::GpuMemory::Mib,
-            underlying: super::super::offers::UnderlyingCloud::None,
+            gpu_memory: crate::snapshot_builder::offers::GpuMemory::Mib,
+            underlying: crate::snapshot_builder::offers::UnderlyingCloud::None,
         };
         let mut collected = Collected::default();
         read(&spec, &[table], Catalog::bundled().unwrap(), &mut collected).unwrap();

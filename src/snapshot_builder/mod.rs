@@ -4,15 +4,18 @@
 //!
 //! Native only. The same inputs always give byte-identical output.
 
+mod build_error;
 mod csv_table;
 mod fsdl;
 mod gcp;
 mod gpu_names;
 mod media_models;
 mod offers;
+mod skypilot;
 mod summary;
 mod tpu;
 
+pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
 use crate::engine::catalog::{Catalog, Gpu, Model, Shape, CATALOG_SCHEMA_VERSION};
@@ -20,8 +23,7 @@ use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Which offer files to read, their format, provider and freshness.
 const OFFER_SOURCES_CSV: &str = include_str!("../../data/offer_sources.csv");
@@ -43,65 +45,38 @@ pub struct Built {
     pub anomalies: Vec<Anomaly>,
 }
 
-/// A source row that was not shipped as truth, and why.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Anomaly {
-    pub source: String,
-    pub line: u64,
-    pub what: String,
-}
-
-#[derive(Debug)]
-pub enum BuildError {
-    Io {
-        path: PathBuf,
-        message: String,
-    },
-    Csv {
-        path: String,
-        line: u64,
-        message: String,
-    },
-    /// GPU names no rule maps to a catalog id: `(source, name, rows)`.
-    UnmappedGpus(Vec<(String, String, usize)>),
-    /// Offers name a provider that neither providers.csv nor
-    /// data/providers_extra.csv describes.
-    UnknownProviders(Vec<String>),
-    /// Provider ids described more than once (in providers.csv, or there and
-    /// in data/providers_extra.csv): which record's billing rules hold would
-    /// be a guess.
-    DuplicateProviders(Vec<String>),
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Io { path, message } => write!(f, "{}: {message}", path.display()),
-            BuildError::Csv { path, line, message } => write!(f, "{path}:{line}: {message}"),
-            BuildError::UnmappedGpus(names) => {
-                writeln!(f, "{} GPU name(s) map to no catalog gpu_id; add a rule in src/snapshot_builder/gpu_names.rs or a row in data/gpus_extra.csv:", names.len())?;
-                for (source, name, rows) in names {
-                    writeln!(f, "  {source}: \"{name}\" ({rows} rows)")?;
-                }
-                Ok(())
+/// Reads one offer source of a known format.
+fn read_source(
+    spec: &SourceSpec,
+    tables: &[CsvTable],
+    json: Option<&str>,
+    catalog: &Catalog,
+    collected: &mut Collected,
+) -> Result<(), BuildError> {
+    match spec.format.as_str() {
+        "skypilot" => {
+            for table in tables {
+                skypilot::read(spec, table, catalog, collected)?;
             }
-            BuildError::UnknownProviders(ids) => {
-                write!(
-                    f,
-                    "offers name providers with no record; add them to data/providers_extra.csv: {}",
-                    ids.join(", ")
-                )
+        }
+        "gcp" => gcp::read(spec, tables, catalog, collected)?,
+        "gpuhunt_tpu" => tpu::read(spec, json.unwrap_or(""), catalog, collected)?,
+        "fsdl" => {
+            for table in tables {
+                fsdl::read(spec, table, catalog, collected)?;
             }
-            BuildError::DuplicateProviders(ids) => write!(
-                f,
-                "providers described more than once (providers.csv, data/providers_extra.csv); keep one row each: {}",
-                ids.join(", ")
-            ),
+        }
+        other => {
+            return Err(BuildError::Csv {
+                path: "data/offer_sources.csv".into(),
+                line: 0,
+                message: format!("unknown format \"{other}\" for source {}", spec.id),
+            })
         }
     }
+    collected.finish_source();
+    Ok(())
 }
-
-impl std::error::Error for BuildError {}
 
 /// Reads everything under `from` (a copy of `../shared/data`).
 pub fn build(from: &Path) -> Result<Built, BuildError> {
@@ -156,7 +131,7 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
                 tables.push(CsvTable::read(&path)?);
             }
         }
-        offers::read(&spec, &tables, json.as_deref(), &catalog, &mut collected)?;
+        read_source(&spec, &tables, json.as_deref(), &catalog, &mut collected)?;
         sources.push(Source {
             id: spec.id.clone(),
             name: row.text("file")?.to_string(),

@@ -5,7 +5,6 @@
 //! anomalies, never shipped as truth), collapses availability zones, and
 //! [`Collected::finish_source`] merges regions that share a shape and price.
 
-use super::csv_table::CsvTable;
 use super::gpu_names::catalog_gpu_id;
 use super::{Anomaly, BuildError};
 use crate::engine::{Catalog, Offer};
@@ -278,92 +277,6 @@ impl Collected {
     }
 }
 
-/// Reads one offer source of a known format.
-pub fn read(
-    spec: &SourceSpec,
-    tables: &[CsvTable],
-    json: Option<&str>,
-    catalog: &Catalog,
-    collected: &mut Collected,
-) -> Result<(), BuildError> {
-    match spec.format.as_str() {
-        "skypilot" => {
-            for table in tables {
-                read_skypilot(spec, table, catalog, collected)?;
-            }
-        }
-        "gcp" => super::gcp::read(spec, tables, catalog, collected)?,
-        "gpuhunt_tpu" => super::tpu::read(spec, json.unwrap_or(""), catalog, collected)?,
-        "fsdl" => {
-            for table in tables {
-                super::fsdl::read(spec, table, catalog, collected)?;
-            }
-        }
-        other => {
-            return Err(BuildError::Csv {
-                path: "data/offer_sources.csv".into(),
-                line: 0,
-                message: format!("unknown format \"{other}\" for source {}", spec.id),
-            })
-        }
-    }
-    collected.finish_source();
-    Ok(())
-}
-
-/// SkyPilot catalog `vms.csv` (schema v6–v8): one row per instance type and
-/// region (and zone), prices in USD per hour per instance. Column order
-/// differs between clouds, so cells are read by name.
-fn read_skypilot(
-    spec: &SourceSpec,
-    table: &CsvTable,
-    catalog: &Catalog,
-    collected: &mut Collected,
-) -> Result<(), BuildError> {
-    for row in table.rows() {
-        collected.count_row(&spec.id);
-        let Some(accelerator) = row.optional("AcceleratorName") else {
-            collected.skip(&spec.id, "no accelerator named (CPU shapes, or GPU shapes the source leaves unnamed)");
-            continue;
-        };
-        let instance = row.text("InstanceType")?.to_string();
-        let gpu_count = row.number("AcceleratorCount")?.unwrap_or(0.0);
-        let gpu_info = row.optional("GpuInfo").unwrap_or("");
-        let size = gpu_info_size(gpu_info);
-        let memory_gib = match spec.gpu_memory {
-            GpuMemory::Mib => size.map(|mib| mib / 1024.0),
-            GpuMemory::Gb => size,
-            GpuMemory::MibTotal => size.filter(|_| gpu_count >= 1.0).map(|mib| mib / 1024.0 / gpu_count),
-            GpuMemory::None => None,
-        };
-        let underlying_cloud = match &spec.underlying {
-            UnderlyingCloud::None => None,
-            UnderlyingCloud::InstancePrefix(separator) => {
-                instance.split_once(separator.as_str()).map(|(cloud, _)| cloud.to_string())
-            }
-            UnderlyingCloud::Column(column) => row.optional(column).map(str::to_string),
-        };
-        let raw = RawOffer {
-            line: row.line,
-            provider: spec.provider.clone(),
-            instance,
-            region: row.optional("Region").unwrap_or("").to_string(),
-            zone: row.optional("AvailabilityZone").unwrap_or("").to_string(),
-            accelerator: accelerator.to_string(),
-            gpu_count,
-            memory_gib,
-            hints: gpu_info_name(gpu_info).unwrap_or_default(),
-            vcpus: row.number("vCPUs")?,
-            ram_gb: row.number("MemoryGiB")?,
-            price: row.number("Price")?,
-            spot_price: row.number("SpotPrice")?,
-            underlying_cloud,
-        };
-        collected.add(&spec.id, raw, catalog)?;
-    }
-    Ok(())
-}
-
 /// `…__SPOT` (Prime Intellect) and `…-spot__…` (Spheron) mark the spot twin
 /// of an on-demand shape; without the marker both rows merge into one offer.
 fn without_spot_marker(instance: &str) -> (String, bool) {
@@ -374,26 +287,6 @@ fn without_spot_marker(instance: &str) -> (String, bool) {
         return (format!("{}{}", &instance[..at], &instance[at + "-spot".len()..]), true);
     }
     (instance.to_string(), false)
-}
-
-/// The per-GPU `SizeInMiB` of SkyPilot's `GpuInfo` (a Python-dict or JSON
-/// string), in the source's own unit.
-pub fn gpu_info_size(gpu_info: &str) -> Option<f64> {
-    let start = gpu_info.find("SizeInMiB")? + "SizeInMiB".len();
-    let digits: String = gpu_info[start..]
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit() || *c == '.')
-        .collect();
-    digits.parse().ok()
-}
-
-/// The GPU `Name` inside `GpuInfo`, e.g. RunPod's "A100 PCIe".
-fn gpu_info_name(gpu_info: &str) -> Option<String> {
-    let start = gpu_info.find("Name")? + "Name".len();
-    let rest = gpu_info[start..].trim_start_matches(['\'', '"', ':', ' ']);
-    let end = rest.find(['\'', '"'])?;
-    Some(rest[..end].to_string())
 }
 
 /// Prices to 1/10,000 of a dollar: catalogs carry float noise
@@ -412,17 +305,6 @@ fn min_price(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gpu_info_memory_and_name_are_read_from_python_dict_and_json_strings() {
-        let python = "{'Gpus': [{'Name': 'A100 PCIe', 'Manufacturer': 'Nvidia', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 80}}], 'TotalGpuMemoryInMiB': 80}";
-        assert_eq!(gpu_info_size(python), Some(80.0));
-        assert_eq!(gpu_info_name(python).as_deref(), Some("A100 PCIe"));
-        let json = r#"{"Gpus": [{"Name": "H100_SXM5", "Count": 1.0, "MemoryInfo": {"SizeInMiB": 81920}}]}"#;
-        assert_eq!(gpu_info_size(json), Some(81920.0));
-        assert_eq!(gpu_info_name(json).as_deref(), Some("H100_SXM5"));
-        assert_eq!(gpu_info_size("A100"), None);
-    }
 
     #[test]
     fn float_noise_is_rounded_away() {
