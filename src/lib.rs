@@ -3,6 +3,7 @@
 //!
 //! - [`engine`]: the pure sizing and ranking engine.
 //! - [`url_codec`]: the workload ⇄ URL query string.
+//! - [`present`]: what the page shows that is computed: row texts, captions.
 //! - [`presets`]: starting points for common jobs, as link queries.
 //! - [`model_search`]: what the model picker's typed words find.
 //! - [`export`]: the ranked offers as JSON and CSV.
@@ -17,6 +18,7 @@ pub mod engine;
 pub mod export;
 pub mod hardening;
 pub mod model_search;
+pub mod present;
 pub mod presets;
 pub mod sorting;
 pub mod text;

@@ -7,6 +7,7 @@
 //! `Catalog::from_json`, before it builds the form, so memory sizing still
 //! works when the offers cannot be fetched.
 
+use super::task::Task;
 use super::Error;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -97,8 +98,7 @@ impl Model {
     /// Whether the engine can size `task` for this model: LLM tasks need a
     /// transformer shape, image and video a diffusion pipeline (video one
     /// that compresses time), audio a speech shape.
-    pub fn suits(&self, task: super::Task) -> bool {
-        use super::Task;
+    pub fn suits(&self, task: Task) -> bool {
         match task {
             Task::Infer | Task::Finetune | Task::Pretrain => self.shape.is_some(),
             Task::Image => self.diffusion.as_ref().is_some_and(|d| !d.is_video()),

@@ -3,7 +3,7 @@
 //! storage and egress where the provider's prices are known, and the cost
 //! per unit of output.
 
-use super::diffusion::frame;
+use super::memory::diffusion::frame;
 use super::memory::{MemoryBreakdown, BYTES_PER_GB};
 use super::speed::Speed;
 use super::{FinetuneMethod, Model, Offer, Provider, SpotPolicy, Task, Workload};

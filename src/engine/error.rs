@@ -60,7 +60,7 @@ impl std::error::Error for Error {}
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{training::training_memory, Catalog, Task, Workload};
+    use crate::engine::{memory::training::training_memory, Catalog, Task, Workload};
     use crate::text::Lang;
 
     #[test]

@@ -5,7 +5,6 @@
 
 pub mod catalog;
 pub mod cost;
-pub mod diffusion;
 pub mod error;
 pub mod hardware;
 pub mod local_gpu;
@@ -14,9 +13,8 @@ pub mod memory;
 pub mod precision;
 pub mod ranking;
 pub mod snapshot;
-pub mod speech;
 pub mod speed;
-pub mod training;
+pub mod task;
 pub mod workload;
 
 pub use catalog::{Catalog, Gpu, Model};
@@ -24,4 +22,5 @@ pub use error::Error;
 pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
-pub use workload::{CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, Split, SpotPolicy, Task, Workload};
+pub use task::Task;
+pub use workload::{CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, Split, SpotPolicy, Workload};

@@ -4,107 +4,20 @@
 //! why, and advice drawn from the case.
 
 mod advice;
+mod report;
+
+pub use report::{Badge, Exclusion, RankedOffer, Report};
 
 use super::cost::{cost, rented_startup_s, spot_allowed, Costed};
 use super::hardware::{compute_precision, ComputePrecision};
-use super::memory::{estimate, fit, Fit, MemoryBreakdown};
+use super::memory::{estimate, fit, Fit};
 use super::speed::{speed, Speed};
 use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
 use crate::msg;
-use crate::text::{phrases, Arg, Msg, Phrase};
-use serde::Serialize;
+use crate::text::{phrases, Arg, Msg};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// What an offer has that matters for the choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Badge {
-    /// HBM-class memory bandwidth.
-    Hbm,
-    /// FP8 tensor cores.
-    Fp8,
-    /// Several GPUs joined by NVLink (or an equivalent fabric).
-    Nvlink,
-    /// Several GPUs joined only through PCIe.
-    PcieOnly,
-    /// Spot capacity, for work that survives interruptions.
-    SpotSafe,
-    /// Billed by the hour: short jobs pay for the whole hour.
-    PerHourBilling,
-    /// The workload fits on one GPU of this kind.
-    SingleGpuFits,
-    /// The provider's billing increment is not known; use is billed as is.
-    BillingUnknown,
-}
-
-impl Badge {
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            Badge::Hbm => &phrases::BADGE_HBM,
-            Badge::Fp8 => &phrases::BADGE_FP8,
-            Badge::Nvlink => &phrases::BADGE_NVLINK,
-            Badge::PcieOnly => &phrases::BADGE_PCIE_ONLY,
-            Badge::SpotSafe => &phrases::BADGE_SPOT_SAFE,
-            Badge::PerHourBilling => &phrases::BADGE_PER_HOUR,
-            Badge::SingleGpuFits => &phrases::BADGE_SINGLE_GPU,
-            Badge::BillingUnknown => &phrases::BADGE_BILLING_UNKNOWN,
-        }
-    }
-}
-
-/// An offer that holds the workload, on-demand or spot. `offer` indexes
-/// `Snapshot::offers`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RankedOffer {
-    pub offer: usize,
-    pub spot: bool,
-    /// USD per hour for the instance at this capacity type.
-    pub price_per_hour: f64,
-    /// Bytes each of the instance's GPUs holds, the model split across all.
-    pub per_gpu_bytes: f64,
-    /// Serving: concurrent sequences of the requested length the instance holds.
-    pub max_concurrency: Option<u32>,
-    /// How fast it runs there; `None` where the GPU lacks the figures.
-    /// Shared by every offer of the same GPU shape.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub speed: Option<Arc<Speed>>,
-    /// What the whole job costs there; `None` without a speed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cost: Option<Costed>,
-    pub badges: Vec<Badge>,
-    /// On the cost-vs-speed Pareto frontier: nothing else is both cheaper
-    /// and faster.
-    pub pareto: bool,
-}
-
-/// An offer left out, with the reason a user reads.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Exclusion {
-    pub offer: usize,
-    pub reason: Msg,
-}
-
-/// The engine's answer for one workload against one snapshot.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    /// The memory one serving replica needs on a single GPU, or a training
-    /// job on its GPUs.
-    pub memory: MemoryBreakdown,
-    /// The task ranked for, which decides what "cost" and "speed" mean.
-    pub task: Task,
-    pub objective: Objective,
-    /// Offers that hold the workload, best first for the objective.
-    pub results: Vec<RankedOffer>,
-    pub excluded: Vec<Exclusion>,
-    /// When no offer holds the workload: what even the largest node would
-    /// need, so the user knows to shrink the job or go multi-node.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub no_single_node: Option<Msg>,
-    /// Advice for this case, most useful first.
-    pub advice: Vec<Msg>,
-}
 
 /// FNV-1a: a fast hash for the short ids the ranking looks up thousands of
 /// times (the standard SipHash was a tenth of the ranking's time). The keys
@@ -355,19 +268,6 @@ fn sort(results: &mut Vec<RankedOffer>, objective: Objective, task: Task, snapsh
     });
     let mut rows: Vec<Option<RankedOffer>> = std::mem::take(results).into_iter().map(Some).collect();
     *results = order.into_iter().filter_map(|i| rows[i].take()).collect();
-}
-
-impl RankedOffer {
-    /// (cost, time) of a row for the frontier and the chart: serving weighs
-    /// $/1M tokens against each user's wait per token; other jobs their
-    /// cost against their hours. `None` without a cost or a speed.
-    pub fn cost_and_time(&self, task: Task) -> Option<(f64, f64)> {
-        let cost = self.cost.as_ref()?;
-        match task {
-            Task::Infer => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s?)),
-            _ => Some((cost.job_cost, cost.job_hours)),
-        }
-    }
 }
 
 /// Marks the rows no other row beats on both cost and time.

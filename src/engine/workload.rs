@@ -3,7 +3,7 @@
 //! spellings (`Display`/`FromStr`), so no parallel string tables exist.
 
 use super::precision::{option_enum, UnknownOption};
-use super::{KvPrecision, Precision};
+use super::{KvPrecision, Precision, Task};
 use crate::msg;
 use crate::text::{phrases, Msg, Phrase};
 use serde::{Deserialize, Serialize};
@@ -21,54 +21,6 @@ pub const fn default_model(task: Task) -> &'static str {
         Task::Image => "sdxl-base-1.0",
         Task::Video => "wan2.1-t2v-1.3b",
         Task::Audio => "whisper-large-v3",
-    }
-}
-
-/// What the job is (URL key `task`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Task {
-    Infer,
-    Finetune,
-    Pretrain,
-    Image,
-    Video,
-    Audio,
-}
-
-impl Task {
-    pub const ALL: [Task; 6] = [Task::Infer, Task::Finetune, Task::Pretrain, Task::Image, Task::Video, Task::Audio];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            Task::Infer => "infer",
-            Task::Finetune => "finetune",
-            Task::Pretrain => "pretrain",
-            Task::Image => "image",
-            Task::Video => "video",
-            Task::Audio => "audio",
-        }
-    }
-
-    /// The kind of model the task runs, as models.csv's `modality` says it.
-    pub const fn model_kind(self) -> &'static Phrase {
-        match self {
-            Task::Infer | Task::Finetune | Task::Pretrain => &phrases::KIND_LLM,
-            Task::Image => &phrases::KIND_IMAGE,
-            Task::Video => &phrases::KIND_VIDEO,
-            Task::Audio => &phrases::KIND_SPEECH,
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            Task::Infer => &phrases::TASK_INFER,
-            Task::Finetune => &phrases::TASK_FINETUNE,
-            Task::Pretrain => &phrases::TASK_PRETRAIN,
-            Task::Image => &phrases::TASK_IMAGE,
-            Task::Video => &phrases::TASK_VIDEO,
-            Task::Audio => &phrases::TASK_AUDIO,
-        }
     }
 }
 
@@ -400,7 +352,6 @@ option_enum!(Objective, phrases::OPTION_OBJECTIVE);
 option_enum!(SpotPolicy, phrases::OPTION_SPOT);
 option_enum!(Offload, phrases::OPTION_OFFLOAD);
 option_enum!(CrossEntropy, phrases::OPTION_CROSS_ENTROPY);
-option_enum!(Task, phrases::OPTION_TASK);
 option_enum!(Runtime, phrases::OPTION_RUNTIME);
 option_enum!(FinetuneMethod, phrases::OPTION_METHOD);
 option_enum!(Optimizer, phrases::OPTION_OPTIMIZER);

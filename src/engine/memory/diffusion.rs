@@ -7,10 +7,10 @@
 //! and only one phase's activations live at a time. Offloading decides which
 //! weights stay on the GPU through all of them.
 
-use super::catalog::{Denoiser, Diffusion, Guidance};
-use super::memory::{runtime_memory, MemoryBreakdown, BYTES_PER_GB};
-use super::workload::{Offload, Resolution};
-use super::{Error, Model, Precision, Runtime, Task, Workload};
+use super::breakdown::{runtime_memory, MemoryBreakdown, BYTES_PER_GB};
+use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
+use crate::engine::workload::{Offload, Resolution};
+use crate::engine::{Error, Model, Precision, Runtime, Task, Workload};
 use crate::msg;
 use crate::text::phrases;
 

@@ -2,9 +2,9 @@
 //! the decoder's self-attention cache per beam, the cross-attention cache
 //! per audio window, and the encoder's activations.
 
-use super::catalog::Speech;
-use super::memory::{MemoryBreakdown, BYTES_PER_GB};
-use super::{Error, Model, Precision, Workload};
+use super::breakdown::{MemoryBreakdown, BYTES_PER_GB};
+use crate::engine::catalog::Speech;
+use crate::engine::{Error, Model, Precision, Workload};
 use crate::msg;
 use crate::text::phrases;
 

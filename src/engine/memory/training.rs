@@ -2,9 +2,9 @@
 //! optimizer state and activations, sharded across data-
 //! parallel GPUs by ZeRO stage (ZeRO-1/2/3 ≈ FSDP's sharding strategies).
 
-use super::catalog::Shape;
-use super::memory::{weights_bytes, MemoryBreakdown, BYTES_PER_GB};
-use super::{CrossEntropy, Error, FinetuneMethod, Model, Optimizer, Precision, Task, Workload};
+use super::breakdown::{weights_bytes, MemoryBreakdown, BYTES_PER_GB};
+use crate::engine::catalog::Shape;
+use crate::engine::{CrossEntropy, Error, FinetuneMethod, Model, Optimizer, Precision, Task, Workload};
 use crate::msg;
 use crate::text::phrases;
 

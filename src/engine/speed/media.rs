@@ -17,9 +17,9 @@
 
 use super::{bandwidth_of, peak_of, Bound, Speed};
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
-use crate::engine::diffusion::{frame, latent_tokens, pipeline_of};
 use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
-use crate::engine::speech::{speech_of, BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
+use crate::engine::memory::diffusion::{frame, latent_tokens, pipeline_of};
+use crate::engine::memory::speech::{speech_of, BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
 use crate::engine::workload::Offload;
 use crate::engine::{Error, Gpu, Model, Precision, Task, Workload};
 use crate::msg;

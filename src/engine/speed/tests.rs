@@ -253,7 +253,11 @@ fn fine_tuning_throughput_matches_torchtune() {
         //   is 64%.
         let model = catalog().model(model_id).unwrap();
         let per_token = if method == Full { 8.0 } else { 6.0 } * model.params;
-        let peak = crate::engine::hardware::peak_tflops(catalog().gpu(gpu).unwrap(), ComputePrecision::Fp16).unwrap();
+        let peak = crate::engine::hardware::peak_tflops(
+            catalog().gpu(gpu).unwrap(),
+            crate::engine::hardware::ComputePrecision::Fp16,
+        )
+        .unwrap();
         let implied = measured / f64::from(count) * per_token / (peak.value * 1e12);
         if id == "TRN-0971" || implied > 0.75 {
             println!("torchtune fine-tuning: {id} left out (implies {:.0}% of peak)", implied * 100.0);

@@ -103,7 +103,7 @@ pub fn training_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: 
     // 2 × 2 bytes per trained parameter); ZeRO-3 / FSDP also all-gathers the
     // parameters again for the backward pass (3 × 2 bytes). A ring moves
     // (n − 1)/n of it over each GPU's slowest link.
-    let trained = if full { params } else { crate::engine::training::trainable_params(workload, model)? };
+    let trained = if full { params } else { crate::engine::memory::training::trainable_params(workload, model)? };
     let per_param = if workload.zero_stage >= 3 { 6.0 } else { 4.0 };
     let slowest = if gpu_count > GPUS_PER_NODE { inter_node_bandwidth(gpu) } else { link(gpu).bandwidth };
     let comm_s = if data_parallel > 1.0 {
