@@ -46,11 +46,6 @@ pub fn App(
     }
 }
 
-/// The language components render in, provided by the page.
-pub fn use_lang() -> Lang {
-    use_context::<Lang>().unwrap_or_default()
-}
-
 /// The outcome of "Copy link".
 #[derive(Debug, Clone, PartialEq)]
 enum Copied {

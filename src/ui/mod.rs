@@ -19,9 +19,11 @@ mod document;
 mod download;
 mod embed_host;
 mod gpu_probe;
+mod lang;
 mod memory_bar;
 mod offers_table;
 mod offline;
+mod paint;
 mod roving_focus;
 mod row_cells;
 mod snapshot_info;
@@ -31,29 +33,14 @@ pub mod url_state;
 mod workload_form;
 mod your_gpu;
 
-pub use app::{use_lang, App, AppProps};
+pub use app::{App, AppProps};
+pub use lang::use_lang;
 pub use memory_bar::MemoryBar;
 pub use offers_table::{OffersTable, Ranked};
 pub use snapshot_info::SnapshotInfo;
 pub use workload_form::WorkloadForm;
 
-/// Runs `work` once the next frame is painted: a task queued from the next
-/// animation frame runs after that frame's paint (an animation frame alone
-/// runs before it). The first result goes on screen before what follows it
-/// is built (issue 7: the first result within 500 ms).
-pub(crate) fn after_next_paint(work: impl FnOnce() + 'static) {
-    leptos::prelude::request_animation_frame(move || leptos::prelude::set_timeout(work, std::time::Duration::ZERO));
-}
-
-/// Resolves once the next frame is painted (`after_next_paint`, awaited).
-pub(crate) async fn next_paint() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        after_next_paint(move || {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
-        })
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
+pub(crate) use paint::{after_next_paint, next_paint};
 
 /// How long the page waits for the offers' body before it builds the page
 /// without it. The offers (41 KB gzip) download beside the module (336 KB

@@ -5,11 +5,12 @@
 
 use super::cost_chart::{CostChart, CostChartProps};
 use super::row_cells;
-use crate::engine::cost::Costed;
 use crate::engine::local_run::LocalRun;
-use crate::engine::{Catalog, RankedOffer, Report, Snapshot};
+use crate::engine::{Catalog, Report, Snapshot};
 use crate::msg;
-use crate::text::{phrases, Arg, Lang, Msg, Phrase};
+use crate::present::row::{Column, RowText, COLUMN_COUNT};
+use crate::present::selection::{names, unlisted};
+use crate::text::{phrases, Lang, Msg};
 use crate::url_codec::OfferRef;
 use leptos::prelude::*;
 use leptos::tachys::html::attribute::custom::custom_attribute;
@@ -52,67 +53,6 @@ impl PartialEq for Ranked {
     }
 }
 
-/// What one row shows, in words; a row's cells update when this changes
-/// (`row_cells::write`).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct RowText {
-    pub provider: String,
-    pub instance: String,
-    pub gpus: String,
-    pub vram: String,
-    pub regions: String,
-    pub regions_title: String,
-    pub price: String,
-    pub spot: bool,
-    pub speed: String,
-    pub bound: Option<&'static str>,
-    pub job: String,
-    pub billed: String,
-    pub total: String,
-    pub per_unit: String,
-    /// What `per_unit` is per ("per 1M output tokens"), under it.
-    pub unit: String,
-    pub pareto: bool,
-    pub badges: Vec<String>,
-}
-
-impl RowText {
-    fn of(ranked: &RankedOffer, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> RowText {
-        let offer = &snapshot.offers[ranked.offer];
-        let gpu_name = catalog.gpu_name(&offer.gpu).to_string();
-        let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
-        let cost = ranked.cost.as_ref();
-        let (per_unit, unit) = per_unit_text(cost, lang);
-        RowText {
-            // A reseller's offer names the cloud that runs it.
-            provider: match &offer.underlying_cloud {
-                Some(cloud) => format!("{provider} · {cloud}"),
-                None => provider,
-            },
-            instance: offer.instance.clone(),
-            gpus: msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang),
-            vram: format!("{} GB", lang.number(offer.total_vram_gb(), 0)),
-            regions: offer.regions_label(lang),
-            regions_title: offer.regions.join(", "),
-            price: lang.usd(ranked.price_per_hour),
-            spot: ranked.spot,
-            speed: ranked.speed.as_ref().and_then(|s| s.headline()).map_or(String::from("–"), |h| h.render(lang)),
-            bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
-            job: cost.map_or(String::from("–"), |c| lang.hours(c.job_hours)),
-            billed: cost
-                .map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang)),
-            total: cost.map_or(String::from("–"), |c| {
-                let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
-                format!("{}{extras}", lang.usd(c.job_cost))
-            }),
-            per_unit,
-            unit,
-            pareto: ranked.pareto,
-            badges: ranked.badges.iter().map(|b| lang.t(b.label()).to_string()).collect(),
-        }
-    }
-}
-
 /// The offers that hold the workload, best first for the objective.
 #[component]
 pub fn OffersTable(
@@ -149,7 +89,7 @@ pub fn OffersTable(
         report.with(|Ranked(report)| {
             let mut order: Vec<usize> = (0..report.results.len()).collect();
             if let Some((column, descending)) = sorting.get() {
-                let key = |i: usize| column.key(&report.results[i]).unwrap_or(f64::INFINITY);
+                let key = |i: usize| column.sort_key(&report.results[i]).unwrap_or(f64::INFINITY);
                 crate::sorting::sort_indices_by(&mut order, &|a, b| {
                     let (ka, kb) = (key(a), key(b));
                     // Rows without the figure stay last either way.
@@ -304,7 +244,7 @@ pub fn OffersTable(
             </tr>
             <Show when=is_open>
                 <tr class="details" data-testid="row-details">
-                    <td colspan="11">
+                    <td colspan=COLUMN_COUNT.to_string()>
                         <dl class="breakdown">{details.clone()}</dl>
                     </td>
                 </tr>
@@ -318,7 +258,7 @@ pub fn OffersTable(
         let shown = Memo::new(move |_| run.with(Option::is_some));
         move || {
             shown.get().then(|| {
-                let text = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| local_text(r, catalog, lang))));
+                let text = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| RowText::of_local(r, catalog, lang))));
                 let row = NodeRef::<leptos::html::Tr>::new();
                 follow(row, text, lang);
                 view! {
@@ -371,7 +311,7 @@ pub fn OffersTable(
             }
         })
     };
-    let header = move |column: Column, label: &'static Phrase| {
+    let sortable_header = move |column: Column, sort_id: &'static str| {
         let state = move || sorting.get().filter(|(c, _)| *c == column).map(|(_, descending)| descending);
         view! {
             <th
@@ -386,13 +326,13 @@ pub fn OffersTable(
                 <button
                     type="button"
                     class="sort"
-                    data-testid=format!("sort-{}", column.id())
+                    data-testid=format!("sort-{sort_id}")
                     on:click=move |_| {
                         sorting.set(Some((column, state() == Some(false))));
                         page.set(0);
                     }
                 >
-                    {lang.t(label)}
+                    {lang.t(column.label())}
                     <span aria-hidden="true">{move || match state() { Some(true) => " ↓", Some(false) => " ↑", None => "" }}</span>
                 </button>
             </th>
@@ -537,17 +477,15 @@ pub fn OffersTable(
             {view! { <caption data-testid="offers-caption">{caption}</caption> }.add_any_attr(custom_attribute("elementtiming", "offers-caption"))}
             <thead>
                 <tr>
-                    <th scope="col">{lang.t(&phrases::COLUMN_PROVIDER)}</th>
-                    <th scope="col">{lang.t(&phrases::COLUMN_INSTANCE)}</th>
-                    <th scope="col">{lang.t(&phrases::COLUMN_GPUS)}</th>
-                    <th scope="col" class="num">{lang.t(&phrases::COLUMN_VRAM)}</th>
-                    <th scope="col">{lang.t(&phrases::COLUMN_REGIONS)}</th>
-                    {header(Column::Price, &phrases::COLUMN_PRICE)}
-                    {header(Column::Speed, &phrases::COLUMN_SPEED)}
-                    {header(Column::JobTime, &phrases::COLUMN_JOB_TIME)}
-                    {header(Column::JobCost, &phrases::COLUMN_JOB_COST)}
-                    {header(Column::PerUnit, &phrases::COLUMN_PER_UNIT)}
-                    <th scope="col">{lang.t(&phrases::COLUMN_NOTES)}</th>
+                    {Column::ALL
+                        .map(|column| match column.sort_id() {
+                            Some(sort_id) => sortable_header(column, sort_id).into_any(),
+                            None if column.numeric() => {
+                                view! { <th scope="col" class="num">{lang.t(column.label())}</th> }.into_any()
+                            }
+                            None => view! { <th scope="col">{lang.t(column.label())}</th> }.into_any(),
+                        })
+                        .collect_view()}
                 </tr>
             </thead>
             <tbody>{local_row}{rows}</tbody>
@@ -582,105 +520,4 @@ fn follow(row: NodeRef<leptos::html::Tr>, text: Memo<Option<RowText>>, lang: Lan
         row_cells::write(&element, written.flatten().as_ref(), &now, lang);
         Some(now)
     });
-}
-
-/// A row's cost per unit ("$0.547", or "–" without a cost) and what it is
-/// per ("per 1M output tokens"), written under it.
-fn per_unit_text(cost: Option<&Costed>, lang: Lang) -> (String, String) {
-    cost.map_or_else(
-        || (String::from("–"), String::new()),
-        |c| (lang.usd(c.cost_per_unit), msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
-    )
-}
-
-/// The visitor's own GPU as a row: electricity for a price, and whether
-/// the workload fits, like any offer.
-fn local_text(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
-    let gpu = catalog.gpu(&run.gpu).ok();
-    let name = gpu.map_or(run.gpu.clone(), |g| g.name.clone());
-    let dash = || String::from("–");
-    let cost = run.cost.as_ref();
-    let (per_unit, unit) = per_unit_text(cost, lang);
-    let fit = if run.fits {
-        lang.t(&phrases::LOCAL_FITS).to_string()
-    } else {
-        let short = msg!(phrases::FIT_NEEDS, need = Arg::Bytes(run.need_bytes), has = Arg::Bytes(run.usable_bytes));
-        format!("{}: {}", lang.t(&phrases::LOCAL_DOES_NOT_FIT), short.render(lang))
-    };
-    RowText {
-        provider: lang.t(&phrases::YOUR_GPU).to_string(),
-        gpus: msg!(phrases::GPU_COUNT, count = 1, gpu = name.clone()).render(lang),
-        instance: name,
-        vram: gpu.map_or_else(dash, |g| format!("{} GB", lang.number(g.vram_gb, 0))),
-        regions: dash(),
-        regions_title: super::your_gpu::electricity(run, lang),
-        price: lang.usd(run.price_per_hour),
-        speed: run.speed.as_ref().and_then(|s| s.headline()).map_or_else(dash, |h| h.render(lang)),
-        bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
-        job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
-        total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
-        per_unit,
-        unit,
-        badges: vec![fit],
-        ..RowText::default()
-    }
-}
-
-/// Why the ranking does not list the offer `chosen` names: its reason for
-/// being left out, or that it is gone from these offers. Nothing when it is
-/// neither: its other price (on-demand or spot) is the one listed.
-fn unlisted(chosen: &OfferRef, report: &Report, snapshot: &Snapshot) -> Option<Msg> {
-    let same = |i: usize| same_machine(&snapshot.offers[i], chosen);
-    let why = match report.excluded.iter().find(|e| same(e.offer)) {
-        Some(exclusion) => exclusion.reason.clone(),
-        None if (0..snapshot.offers.len()).any(same) => return None,
-        None => msg!(phrases::CHOSEN_GONE, date = snapshot.snapshot_date.clone()),
-    };
-    let spot = if chosen.spot { ":spot" } else { "" };
-    Some(msg!(phrases::CHOSEN_NOT_LISTED, offer = format!("{}:{}{spot}", chosen.provider, chosen.instance), why = why))
-}
-
-/// Whether `row` is the offer `chosen` names.
-fn names(snapshot: &Snapshot, row: &RankedOffer, chosen: &OfferRef) -> bool {
-    row.spot == chosen.spot && same_machine(&snapshot.offers[row.offer], chosen)
-}
-
-/// Whether `offer` is the provider's instance `chosen` names, at either price.
-fn same_machine(offer: &crate::engine::Offer, chosen: &OfferRef) -> bool {
-    offer.instance == chosen.instance && offer.provider == chosen.provider
-}
-
-/// The columns the table sorts by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Column {
-    Price,
-    Speed,
-    JobTime,
-    JobCost,
-    PerUnit,
-}
-
-impl Column {
-    fn id(self) -> &'static str {
-        match self {
-            Column::Price => "price",
-            Column::Speed => "speed",
-            Column::JobTime => "job",
-            Column::JobCost => "cost",
-            Column::PerUnit => "unit",
-        }
-    }
-
-    /// The figure sorted on, smaller first; speed as time per unit of work
-    /// (`Speed::seconds_per_unit`), so faster sorts first.
-    fn key(self, row: &crate::engine::RankedOffer) -> Option<f64> {
-        let cost = row.cost.as_ref();
-        match self {
-            Column::Price => Some(row.price_per_hour),
-            Column::Speed => row.speed.as_ref()?.seconds_per_unit(),
-            Column::JobTime => cost.map(|c| c.job_hours),
-            Column::JobCost => cost.map(|c| c.job_cost),
-            Column::PerUnit => cost.map(|c| c.cost_per_unit),
-        }
-    }
 }

@@ -6,7 +6,7 @@
 //! the first result in a CPU profile (issue 7: the first result within
 //! 500 ms, an update within a frame).
 
-use super::offers_table::RowText;
+use crate::present::row::{Column, RowText};
 use crate::text::{phrases, Lang};
 use leptos::prelude::*;
 use web_sys::Element;
@@ -28,52 +28,24 @@ pub fn empty() -> impl IntoView {
     }
 }
 
-/// What one cell shows: its words, then a note in a span (its class and
-/// words), and a tooltip.
-#[derive(PartialEq)]
-struct Cell<'a> {
-    words: &'a str,
-    note: Option<(&'static str, &'a str)>,
-    title: Option<&'a str>,
-}
-
-/// The cells after the first, in the order `empty` builds them (the last,
-/// the badges, is written apart).
-fn cells(t: &RowText, lang: Lang) -> [Cell<'_>; 9] {
-    let plain = |words| Cell { words, note: None, title: None };
-    [
-        plain(&t.instance),
-        plain(&t.gpus),
-        plain(&t.vram),
-        Cell { words: &t.regions, note: None, title: Some(&t.regions_title) },
-        // A spot tag only on spot rows; the bound and the billing always.
-        Cell { words: &t.price, note: t.spot.then(|| ("spot", lang.t(&phrases::SPOT_TAG))), title: None },
-        Cell { words: &t.speed, note: Some(("bound", t.bound.unwrap_or_default())), title: None },
-        Cell { words: &t.job, note: Some(("bound", &t.billed)), title: None },
-        plain(&t.total),
-        // The cost, and under it what it is per ("per 1M output tokens"),
-        // so the column is as wide as the money, not the unit's words.
-        Cell { words: &t.per_unit, note: (!t.unit.is_empty()).then_some(("bound", t.unit.as_str())), title: None },
-    ]
-}
-
 /// Writes `now` into `row`, whose cells show `was` (none: nothing yet),
 /// touching only the cells that change. A `.provider` span in the first
 /// cell gets the provider; the Pareto badge and the others go last.
 pub fn write(row: &Element, was: Option<&RowText>, now: &RowText, lang: Lang) {
     let elements = row.children();
     if was.is_none_or(|was| was.provider != now.provider) {
-        if let Some(provider) = elements.item(0).and_then(|first| first.children().item(1)) {
+        if let Some(provider) =
+            elements.item(Column::Provider.index() as u32).and_then(|first| first.children().item(1))
+        {
             provider.set_text_content(Some(&now.provider));
         }
     }
-    let before = was.map(|was| cells(was, lang));
-    for (i, cell) in cells(now, lang).into_iter().enumerate() {
-        if before.as_ref().is_some_and(|before| before[i] == cell) {
+    let before = was.map(|was| was.cells(lang));
+    for (i, (column, cell)) in now.cells(lang).into_iter().enumerate() {
+        if before.as_ref().is_some_and(|before| before[i].1 == cell) {
             continue;
         }
-        // After the first cell, which holds the expand button and the provider.
-        let Some(element) = elements.item(i as u32 + 1) else { continue };
+        let Some(element) = elements.item(column.index() as u32) else { continue };
         element.set_text_content(Some(cell.words));
         if let Some((class, words)) = cell.note {
             append_span(&element, class, words, None);
@@ -83,7 +55,7 @@ pub fn write(row: &Element, was: Option<&RowText>, now: &RowText, lang: Lang) {
         }
     }
     if was.is_none_or(|was| (was.pareto, &was.badges) != (now.pareto, &now.badges)) {
-        if let Some(element) = elements.item(10) {
+        if let Some(element) = elements.item(Column::Notes.index() as u32) {
             element.set_text_content(None);
             if now.pareto {
                 let title = Some(lang.t(&phrases::BADGE_PARETO_TITLE));

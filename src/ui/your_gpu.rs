@@ -4,9 +4,10 @@
 
 use super::gpu_probe::{self, Bandwidth, Probe};
 use crate::engine::local_gpu::{identify, Identification};
-use crate::engine::local_run::{LocalRun, ELECTRICITY_USD_PER_KWH};
+use crate::engine::local_run::LocalRun;
 use crate::engine::Catalog;
 use crate::msg;
+use crate::present::row::electricity;
 use crate::text::{phrases, Arg, Lang, Msg, Phrase};
 use leptos::prelude::*;
 
@@ -118,20 +119,6 @@ fn measurement(measured: &Bandwidth, datasheet: Option<f64>, used: bool, lang: L
     said.extend(datasheet.map(|datasheet| msg!(phrases::BENCH_DATASHEET, datasheet = Arg::Num(datasheet, 0))));
     said.push(Msg::new(if used { &phrases::BENCH_USED } else { &phrases::BENCH_NOT_USED }, Vec::new()));
     said.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join(" ")
-}
-
-/// The electricity a run counts, in words.
-pub fn electricity(run: &LocalRun, lang: Lang) -> String {
-    match run.watts {
-        Some(watts) => msg!(
-            phrases::ELECTRICITY,
-            price = Arg::Usd(run.price_per_hour),
-            watts = Arg::Num(watts, 0),
-            rate = Arg::Usd(ELECTRICITY_USD_PER_KWH)
-        )
-        .render(lang),
-        None => lang.t(&phrases::ELECTRICITY_UNKNOWN).to_string(),
-    }
 }
 
 /// The GPUs the picker lists, in groups: the probe's candidates first,

@@ -1,0 +1,261 @@
+//! The offers table, in words: its columns in order (the header, each
+//! row's cells and a details row spanning them are built from one list),
+//! and what each row says, for a ranked offer or the visitor's own GPU.
+
+use crate::engine::cost::Costed;
+use crate::engine::local_run::{LocalRun, ELECTRICITY_USD_PER_KWH};
+use crate::engine::{Catalog, RankedOffer, Snapshot};
+use crate::msg;
+use crate::text::{phrases, Arg, Lang, Phrase};
+
+/// The offers table's columns, left to right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// The expand button and the provider.
+    Provider,
+    Instance,
+    Gpus,
+    Vram,
+    Regions,
+    Price,
+    Speed,
+    JobTime,
+    JobCost,
+    PerUnit,
+    /// The badges.
+    Notes,
+}
+
+impl Column {
+    pub const ALL: [Column; 11] = [
+        Column::Provider,
+        Column::Instance,
+        Column::Gpus,
+        Column::Vram,
+        Column::Regions,
+        Column::Price,
+        Column::Speed,
+        Column::JobTime,
+        Column::JobCost,
+        Column::PerUnit,
+        Column::Notes,
+    ];
+
+    /// Where the column's cell is among a row's cells.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn label(self) -> &'static Phrase {
+        match self {
+            Column::Provider => &phrases::COLUMN_PROVIDER,
+            Column::Instance => &phrases::COLUMN_INSTANCE,
+            Column::Gpus => &phrases::COLUMN_GPUS,
+            Column::Vram => &phrases::COLUMN_VRAM,
+            Column::Regions => &phrases::COLUMN_REGIONS,
+            Column::Price => &phrases::COLUMN_PRICE,
+            Column::Speed => &phrases::COLUMN_SPEED,
+            Column::JobTime => &phrases::COLUMN_JOB_TIME,
+            Column::JobCost => &phrases::COLUMN_JOB_COST,
+            Column::PerUnit => &phrases::COLUMN_PER_UNIT,
+            Column::Notes => &phrases::COLUMN_NOTES,
+        }
+    }
+
+    /// A figure, set right-aligned.
+    pub const fn numeric(self) -> bool {
+        matches!(self, Column::Vram | Column::Price | Column::JobTime | Column::JobCost | Column::PerUnit)
+    }
+
+    /// The id a sortable column's button carries (`sort-price`); `None`
+    /// for the columns the table does not sort by.
+    pub const fn sort_id(self) -> Option<&'static str> {
+        match self {
+            Column::Price => Some("price"),
+            Column::Speed => Some("speed"),
+            Column::JobTime => Some("job"),
+            Column::JobCost => Some("cost"),
+            Column::PerUnit => Some("unit"),
+            _ => None,
+        }
+    }
+
+    /// The figure a sortable column sorts on, smaller first; speed as time
+    /// per unit of work (`Speed::seconds_per_unit`), so faster sorts first.
+    pub fn sort_key(self, row: &RankedOffer) -> Option<f64> {
+        let cost = row.cost.as_ref();
+        match self {
+            Column::Price => Some(row.price_per_hour),
+            Column::Speed => row.speed.as_ref()?.seconds_per_unit(),
+            Column::JobTime => cost.map(|c| c.job_hours),
+            Column::JobCost => cost.map(|c| c.job_cost),
+            Column::PerUnit => cost.map(|c| c.cost_per_unit),
+            _ => None,
+        }
+    }
+}
+
+/// How many cells a row has: a details row spans them all.
+pub const COLUMN_COUNT: usize = Column::ALL.len();
+
+/// What one row shows, in words; a row's cells update when this changes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RowText {
+    pub provider: String,
+    pub instance: String,
+    pub gpus: String,
+    pub vram: String,
+    pub regions: String,
+    pub regions_title: String,
+    pub price: String,
+    pub spot: bool,
+    pub speed: String,
+    pub bound: Option<&'static str>,
+    pub job: String,
+    pub billed: String,
+    pub total: String,
+    pub per_unit: String,
+    /// What `per_unit` is per ("per 1M output tokens"), under it.
+    pub unit: String,
+    pub pareto: bool,
+    pub badges: Vec<String>,
+}
+
+/// One cell's words, then a note in a span (its class and words), and a
+/// tooltip.
+#[derive(Debug, PartialEq)]
+pub struct Cell<'a> {
+    pub words: &'a str,
+    pub note: Option<(&'static str, &'a str)>,
+    pub title: Option<&'a str>,
+}
+
+impl RowText {
+    /// A ranked offer's row.
+    pub fn of(ranked: &RankedOffer, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> RowText {
+        let offer = &snapshot.offers[ranked.offer];
+        let gpu_name = catalog.gpu_name(&offer.gpu).to_string();
+        let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
+        let cost = ranked.cost.as_ref();
+        let (per_unit, unit) = per_unit_text(cost, lang);
+        RowText {
+            // A reseller's offer names the cloud that runs it.
+            provider: match &offer.underlying_cloud {
+                Some(cloud) => format!("{provider} · {cloud}"),
+                None => provider,
+            },
+            instance: offer.instance.clone(),
+            gpus: msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang),
+            vram: format!("{} GB", lang.number(offer.total_vram_gb(), 0)),
+            regions: offer.regions_label(lang),
+            regions_title: offer.regions.join(", "),
+            price: lang.usd(ranked.price_per_hour),
+            spot: ranked.spot,
+            speed: ranked.speed.as_ref().and_then(|s| s.headline()).map_or(String::from("–"), |h| h.render(lang)),
+            bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
+            job: cost.map_or(String::from("–"), |c| lang.hours(c.job_hours)),
+            billed: cost
+                .map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang)),
+            total: cost.map_or(String::from("–"), |c| {
+                let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
+                format!("{}{extras}", lang.usd(c.job_cost))
+            }),
+            per_unit,
+            unit,
+            pareto: ranked.pareto,
+            badges: ranked.badges.iter().map(|b| lang.t(b.label()).to_string()).collect(),
+        }
+    }
+
+    /// The visitor's own GPU as a row: electricity for a price, and whether
+    /// the workload fits, like any offer.
+    pub fn of_local(run: &LocalRun, catalog: &Catalog, lang: Lang) -> RowText {
+        let gpu = catalog.gpu(&run.gpu).ok();
+        let name = gpu.map_or(run.gpu.clone(), |g| g.name.clone());
+        let dash = || String::from("–");
+        let cost = run.cost.as_ref();
+        let (per_unit, unit) = per_unit_text(cost, lang);
+        let fit = if run.fits {
+            lang.t(&phrases::LOCAL_FITS).to_string()
+        } else {
+            let short = msg!(phrases::FIT_NEEDS, need = Arg::Bytes(run.need_bytes), has = Arg::Bytes(run.usable_bytes));
+            format!("{}: {}", lang.t(&phrases::LOCAL_DOES_NOT_FIT), short.render(lang))
+        };
+        RowText {
+            provider: lang.t(&phrases::YOUR_GPU).to_string(),
+            gpus: msg!(phrases::GPU_COUNT, count = 1, gpu = name.clone()).render(lang),
+            instance: name,
+            vram: gpu.map_or_else(dash, |g| format!("{} GB", lang.number(g.vram_gb, 0))),
+            regions: dash(),
+            regions_title: electricity(run, lang),
+            price: lang.usd(run.price_per_hour),
+            speed: run.speed.as_ref().and_then(|s| s.headline()).map_or_else(dash, |h| h.render(lang)),
+            bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
+            job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
+            total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
+            per_unit,
+            unit,
+            badges: vec![fit],
+            ..RowText::default()
+        }
+    }
+
+    /// The cells between the provider's and the badges', each with its
+    /// column.
+    pub fn cells(&self, lang: Lang) -> [(Column, Cell<'_>); 9] {
+        let plain = |words| Cell { words, note: None, title: None };
+        [
+            (Column::Instance, plain(&self.instance)),
+            (Column::Gpus, plain(&self.gpus)),
+            (Column::Vram, plain(&self.vram)),
+            (Column::Regions, Cell { words: &self.regions, note: None, title: Some(&self.regions_title) }),
+            // A spot tag only on spot rows; the bound and the billing always.
+            (
+                Column::Price,
+                Cell { words: &self.price, note: self.spot.then(|| ("spot", lang.t(&phrases::SPOT_TAG))), title: None },
+            ),
+            (
+                Column::Speed,
+                Cell { words: &self.speed, note: Some(("bound", self.bound.unwrap_or_default())), title: None },
+            ),
+            (Column::JobTime, Cell { words: &self.job, note: Some(("bound", &self.billed)), title: None }),
+            (Column::JobCost, plain(&self.total)),
+            // The cost, and under it what it is per ("per 1M output tokens"),
+            // so the column is as wide as the money, not the unit's words.
+            (
+                Column::PerUnit,
+                Cell {
+                    words: &self.per_unit,
+                    note: (!self.unit.is_empty()).then_some(("bound", self.unit.as_str())),
+                    title: None,
+                },
+            ),
+        ]
+    }
+}
+
+/// A row's cost per unit ("$0.547", or "–" without a cost) and what it is
+/// per ("per 1M output tokens"), written under it.
+fn per_unit_text(cost: Option<&Costed>, lang: Lang) -> (String, String) {
+    cost.map_or_else(
+        || (String::from("–"), String::new()),
+        |c| (lang.usd(c.cost_per_unit), msg!(phrases::PER_UNIT, unit = c.unit.label()).render(lang)),
+    )
+}
+
+/// The electricity a run on the visitor's GPU counts, in words.
+pub fn electricity(run: &LocalRun, lang: Lang) -> String {
+    match run.watts {
+        Some(watts) => msg!(
+            phrases::ELECTRICITY,
+            price = Arg::Usd(run.price_per_hour),
+            watts = Arg::Num(watts, 0),
+            rate = Arg::Usd(ELECTRICITY_USD_PER_KWH)
+        )
+        .render(lang),
+        None => lang.t(&phrases::ELECTRICITY_UNKNOWN).to_string(),
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -1,0 +1,98 @@
+use super::*;
+use crate::engine::local_run::run_locally;
+use crate::engine::{rank, snapshot::committed, Report};
+use crate::url_codec;
+
+fn ranked(query: &str) -> (Report, Snapshot, &'static Catalog) {
+    let catalog = Catalog::bundled().unwrap();
+    let snapshot = committed();
+    let decoded = url_codec::decode(query, catalog);
+    assert!(decoded.notes.is_empty(), "{query}: {:?}", decoded.notes);
+    (rank(&decoded.workload, catalog, &snapshot).unwrap(), snapshot, catalog)
+}
+
+#[test]
+fn the_columns_are_one_list_for_the_header_the_cells_and_the_details_row() {
+    for (i, column) in Column::ALL.into_iter().enumerate() {
+        assert_eq!(column.index(), i);
+    }
+    assert_eq!(COLUMN_COUNT, 11);
+    // A row's cells: the provider's, the nine that `cells` names in order,
+    // and the badges'.
+    let text = RowText::default();
+    let named: Vec<Column> = text.cells(Lang::En).iter().map(|(column, _)| *column).collect();
+    assert_eq!(named, Column::ALL[1..COLUMN_COUNT - 1]);
+    let sortable: Vec<&str> = Column::ALL.iter().filter_map(|c| c.sort_id()).collect();
+    assert_eq!(sortable, ["price", "speed", "job", "cost", "unit"]);
+    let labels: std::collections::HashSet<&str> = Column::ALL.iter().map(|c| c.label().en).collect();
+    assert_eq!(labels.len(), COLUMN_COUNT);
+}
+
+#[test]
+fn an_offer_row_names_its_gpu_prices_and_figures_in_the_pages_language() {
+    let (report, snapshot, catalog) = ranked("model=llama-3.1-70b&conc=32&in=2048&out=512");
+    let ranked = &report.results[0];
+    let offer = &snapshot.offers[ranked.offer];
+    let cost = ranked.cost.as_ref().unwrap();
+    let en = RowText::of(ranked, &snapshot, catalog, Lang::En);
+    assert_eq!(en.instance, offer.instance);
+    assert_eq!(en.gpus, format!("{}× {}", offer.gpu_count, catalog.gpu_name(&offer.gpu)));
+    assert_eq!(en.price, Lang::En.usd(ranked.price_per_hour));
+    assert!(en.price.starts_with('$'), "{}", en.price);
+    assert_eq!(en.per_unit, Lang::En.usd(cost.cost_per_unit));
+    assert_eq!(en.unit, "per 1M output tokens");
+    assert_eq!(en.job, Lang::En.hours(cost.job_hours));
+    assert!(en.speed.contains("tok/s"), "{}", en.speed);
+    assert_eq!(en.bound, Some("memory-bound"));
+    // Storage or egress unknown: the total says so.
+    assert_eq!(en.total.ends_with(" +?"), cost.storage_cost.is_none() || cost.egress_cost.is_none());
+    assert_eq!(en.badges.len(), ranked.badges.len());
+
+    let es = RowText::of(ranked, &snapshot, catalog, Lang::Es);
+    assert!(es.price.ends_with("US$") && es.price.contains(','), "{}", es.price);
+    assert_eq!(es.unit, "por 1 M de tokens de salida");
+    assert_eq!((es.instance, es.gpus), (en.instance, en.gpus));
+}
+
+#[test]
+fn a_spot_row_tags_its_price_and_an_on_demand_row_does_not() {
+    let (report, snapshot, catalog) = ranked("task=image&model=sdxl-base-1.0&n=10000&batch=4");
+    let spot = report.results.iter().find(|r| r.spot).expect("batch images rank spot offers");
+    let on_demand = report.results.iter().find(|r| !r.spot).expect("and on-demand ones");
+    let note_of = |row: &RankedOffer| {
+        let text = RowText::of(row, &snapshot, catalog, Lang::En);
+        let price = text.cells(Lang::En).into_iter().find(|(c, _)| *c == Column::Price).unwrap().1;
+        price.note.map(|(class, words)| (class, words.to_string()))
+    };
+    assert_eq!(note_of(spot), Some(("spot", "spot".to_string())));
+    assert_eq!(note_of(on_demand), None);
+    let text = RowText::of(spot, &snapshot, catalog, Lang::En);
+    assert_eq!(text.unit, "per 1,000 images");
+    let job = text.cells(Lang::En).into_iter().find(|(c, _)| *c == Column::JobTime).unwrap().1;
+    assert_eq!(job.note, Some(("bound", text.billed.as_str())));
+    assert!(text.billed.starts_with("billed "), "{}", text.billed);
+}
+
+#[test]
+fn the_visitors_gpu_row_prices_electricity_and_says_whether_it_fits() {
+    let (report, snapshot, catalog) = ranked("model=llama-3.1-8b");
+    let workload = url_codec::decode("model=llama-3.1-8b", catalog).workload;
+    let run = run_locally(&workload, catalog, &snapshot, &report, "rtx_4090", None).unwrap();
+    let row = RowText::of_local(&run, catalog, Lang::En);
+    assert_eq!(row.provider, "Your GPU");
+    assert_eq!(row.instance, "GeForce RTX 4090 PCIe consumer");
+    assert_eq!(row.gpus, "1× GeForce RTX 4090 PCIe consumer");
+    assert_eq!(row.vram, "24 GB");
+    assert_eq!(row.price, Lang::En.usd(0.45 * ELECTRICITY_USD_PER_KWH));
+    assert_eq!(row.regions_title, electricity(&run, Lang::En));
+    assert!(row.regions_title.contains("450 W"), "{}", row.regions_title);
+    assert_eq!(row.badges, ["fits"]);
+
+    let big = url_codec::decode("model=llama-3.1-70b&wq=bf16", catalog).workload;
+    let report = rank(&big, catalog, &snapshot).unwrap();
+    let run = run_locally(&big, catalog, &snapshot, &report, "rtx_4090", None).unwrap();
+    let row = RowText::of_local(&run, catalog, Lang::En);
+    assert!(row.badges[0].starts_with("doesn't fit: needs "), "{:?}", row.badges);
+    let es = RowText::of_local(&run, catalog, Lang::Es);
+    assert_eq!(es.provider, "Tu GPU");
+}

@@ -1,0 +1,86 @@
+//! The offer a link selects (URL key `offer`): which row of the ranking it
+//! is, and, when the ranking does not list it, why.
+
+use crate::engine::{Offer, RankedOffer, Report, Snapshot};
+use crate::msg;
+use crate::text::{phrases, Msg};
+use crate::url_codec::OfferRef;
+
+/// Why the ranking does not list the offer `chosen` names: its reason for
+/// being left out, or that it is gone from these offers. Nothing when it is
+/// neither: its other price (on-demand or spot) is the one listed.
+pub fn unlisted(chosen: &OfferRef, report: &Report, snapshot: &Snapshot) -> Option<Msg> {
+    let same = |i: usize| same_machine(&snapshot.offers[i], chosen);
+    let why = match report.excluded.iter().find(|e| same(e.offer)) {
+        Some(exclusion) => exclusion.reason.clone(),
+        None if (0..snapshot.offers.len()).any(same) => return None,
+        None => msg!(phrases::CHOSEN_GONE, date = snapshot.snapshot_date.clone()),
+    };
+    let spot = if chosen.spot { ":spot" } else { "" };
+    Some(msg!(phrases::CHOSEN_NOT_LISTED, offer = format!("{}:{}{spot}", chosen.provider, chosen.instance), why = why))
+}
+
+/// Whether `row` is the offer `chosen` names.
+pub fn names(snapshot: &Snapshot, row: &RankedOffer, chosen: &OfferRef) -> bool {
+    row.spot == chosen.spot && same_machine(&snapshot.offers[row.offer], chosen)
+}
+
+/// Whether `offer` is the provider's instance `chosen` names, at either price.
+fn same_machine(offer: &Offer, chosen: &OfferRef) -> bool {
+    offer.instance == chosen.instance && offer.provider == chosen.provider
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::engine::{rank, snapshot::committed, Catalog};
+    use crate::text::Lang;
+    use crate::url_codec;
+
+    fn ranked(query: &str) -> (Report, Snapshot) {
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = committed();
+        let report = rank(&url_codec::decode(query, catalog).workload, catalog, &snapshot).unwrap();
+        (report, snapshot)
+    }
+
+    fn chosen(provider: &str, instance: &str, spot: bool) -> OfferRef {
+        OfferRef { provider: provider.into(), instance: instance.into(), spot }
+    }
+
+    #[test]
+    fn a_listed_offer_is_its_row_and_needs_no_caption() {
+        let (report, snapshot) = ranked("model=llama-3.1-8b");
+        let top = &report.results[0];
+        let offer = &snapshot.offers[top.offer];
+        let link = chosen(&offer.provider, &offer.instance, top.spot);
+        assert!(names(&snapshot, top, &link));
+        assert!(!names(&snapshot, top, &OfferRef { spot: !top.spot, ..link.clone() }));
+        assert_eq!(unlisted(&link, &report, &snapshot), None);
+    }
+
+    #[test]
+    fn an_offer_left_out_says_its_reason_and_one_gone_says_the_prices_date() {
+        // A 16 GB T4 cannot hold the 70B at 16 bits (README, "needs … has …").
+        let (report, snapshot) = ranked("model=llama-3.1-70b&wq=bf16");
+        let left_out = &snapshot.offers[report.excluded[0].offer];
+        let link = chosen(&left_out.provider, &left_out.instance, false);
+        let said = unlisted(&link, &report, &snapshot).unwrap().render(Lang::En);
+        assert!(
+            said.starts_with(&format!("The selected offer, {}:{}, is not listed: ", link.provider, link.instance)),
+            "{said}"
+        );
+        assert!(said.contains(&report.excluded[0].reason.render(Lang::En)), "{said}");
+
+        let gone = unlisted(&chosen("aws", "p9.gone", true), &report, &snapshot).unwrap();
+        assert_eq!(
+            gone.render(Lang::En),
+            format!(
+                "The selected offer, aws:p9.gone:spot, is not listed: it is not among these offers (prices of {}).",
+                snapshot.snapshot_date
+            )
+        );
+        assert!(gone.render(Lang::Es).contains(&snapshot.snapshot_date));
+        assert_ne!(gone.render(Lang::Es), gone.render(Lang::En));
+    }
+}
