@@ -101,7 +101,7 @@ async fn the_form_lists_every_catalog_model_and_precision_and_selects_the_worklo
     let root = mount_form(workload);
     settle().await;
 
-    let sizable = catalog.models.iter().filter(|m| m.shape.is_some()).count();
+    let sizable = catalog.models.iter().filter(|m| m.shape().is_some()).count();
     assert!(sizable >= 30, "{sizable}");
     // The model box's list: every model with a transformer shape, then
     // "Custom model…"; the box shows the workload's model by name.

@@ -9,6 +9,7 @@
 
 use super::task::Task;
 use super::Error;
+use crate::text::phrases;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -71,6 +72,7 @@ pub struct Gpu {
 
 /// A model, from `models.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ModelRecord", into = "ModelRecord")]
 pub struct Model {
     /// `model_id` of models.csv, e.g. `llama-3.1-8b`.
     pub id: String,
@@ -81,29 +83,152 @@ pub struct Model {
     /// Total parameter count (all experts for MoE).
     pub params: f64,
     /// Parameters active per token, for MoE.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_params: Option<f64>,
-    /// The architecture, where models.csv states it (LLMs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shape: Option<Shape>,
-    /// The pipeline of an image or video diffusion model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diffusion: Option<Diffusion>,
-    /// The encoder-decoder shape of a speech-to-text model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speech: Option<Speech>,
+    /// How the model is built, which decides the family of the engine that
+    /// sizes and times it.
+    pub kind: ModelKind,
+}
+
+/// How a model is built, as far as the engine can size it: one family's
+/// structure, never two. A new family of models is a new variant here, and
+/// every `match` on it (the memory and speed entry points, `Model::suits`)
+/// says what must learn it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelKind {
+    /// A decoder-only transformer: LLM serving, fine-tuning, pretraining.
+    Llm(Shape),
+    /// An image or video diffusion pipeline.
+    Diffusion(Diffusion),
+    /// A speech-to-text encoder-decoder (Whisper).
+    Speech(Speech),
+    /// models.csv names the model but gives no structure the engine can
+    /// size (MusicGen for now).
+    Unsized,
+}
+
+/// The family of the engine that sizes and times a model for a task, with
+/// the model's structure that family reads. The memory and speed entry
+/// points match on it once; each family's module takes its own structure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Family<'a> {
+    /// LLM inference and serving.
+    Serving(&'a Shape),
+    /// Fine-tuning and pretraining.
+    Training(&'a Shape),
+    /// Image and video generation.
+    Diffusion(&'a Diffusion),
+    /// Speech-to-text.
+    Speech(&'a Speech),
 }
 
 impl Model {
-    /// Whether the engine can size `task` for this model: LLM tasks need a
-    /// transformer shape, image and video a diffusion pipeline (video one
-    /// that compresses time), audio a speech shape.
+    /// The family that sizes `task` for this model, or an error that says
+    /// what kind of model the task needs: LLM tasks need a transformer
+    /// shape, image and video a diffusion pipeline (video one that
+    /// compresses time), audio a speech shape.
+    pub fn family(&self, task: Task) -> Result<Family<'_>, Error> {
+        let family = match (&self.kind, task) {
+            (ModelKind::Llm(shape), Task::Infer) => Some(Family::Serving(shape)),
+            (ModelKind::Llm(shape), Task::Finetune | Task::Pretrain) => Some(Family::Training(shape)),
+            (ModelKind::Diffusion(pipeline), Task::Image) => {
+                (!pipeline.is_video()).then_some(Family::Diffusion(pipeline))
+            }
+            (ModelKind::Diffusion(pipeline), Task::Video) => pipeline.is_video().then_some(Family::Diffusion(pipeline)),
+            (ModelKind::Speech(speech), Task::Audio) => Some(Family::Speech(speech)),
+            (ModelKind::Llm(_), Task::Image | Task::Video | Task::Audio)
+            | (ModelKind::Diffusion(_), Task::Infer | Task::Finetune | Task::Pretrain | Task::Audio)
+            | (ModelKind::Speech(_), Task::Infer | Task::Finetune | Task::Pretrain | Task::Image | Task::Video)
+            | (ModelKind::Unsized, _) => None,
+        };
+        family.ok_or_else(|| Error::InvalidField {
+            field: "model",
+            message: crate::msg!(phrases::ERROR_MODEL_KIND, model = &self.name, kind = task.model_kind()),
+        })
+    }
+
+    /// Whether the engine can size `task` for this model.
     pub fn suits(&self, task: Task) -> bool {
-        match task {
-            Task::Infer | Task::Finetune | Task::Pretrain => self.shape.is_some(),
-            Task::Image => self.diffusion.as_ref().is_some_and(|d| !d.is_video()),
-            Task::Video => self.diffusion.as_ref().is_some_and(Diffusion::is_video),
-            Task::Audio => self.speech.is_some(),
+        self.family(task).is_ok()
+    }
+
+    /// The transformer shape of an LLM.
+    pub fn shape(&self) -> Option<&Shape> {
+        match &self.kind {
+            ModelKind::Llm(shape) => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// The pipeline of an image or video model.
+    pub fn diffusion(&self) -> Option<&Diffusion> {
+        match &self.kind {
+            ModelKind::Diffusion(pipeline) => Some(pipeline),
+            _ => None,
+        }
+    }
+
+    /// The encoder-decoder of a speech-to-text model.
+    pub fn speech(&self) -> Option<&Speech> {
+        match &self.kind {
+            ModelKind::Speech(speech) => Some(speech),
+            _ => None,
+        }
+    }
+}
+
+/// A model as `catalog.json` spells it: the kind's structure under its own
+/// key (`shape`, `diffusion` or `speech`), at most one.
+#[derive(Serialize, Deserialize)]
+struct ModelRecord {
+    id: String,
+    name: String,
+    family: String,
+    modality: String,
+    params: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    active_params: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shape: Option<Shape>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    diffusion: Option<Diffusion>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    speech: Option<Speech>,
+}
+
+impl TryFrom<ModelRecord> for Model {
+    type Error = String;
+
+    fn try_from(r: ModelRecord) -> Result<Model, String> {
+        let kind = match (r.shape, r.diffusion, r.speech) {
+            (Some(shape), None, None) => ModelKind::Llm(shape),
+            (None, Some(pipeline), None) => ModelKind::Diffusion(pipeline),
+            (None, None, Some(speech)) => ModelKind::Speech(speech),
+            (None, None, None) => ModelKind::Unsized,
+            _ => return Err(format!("model {} has the structure of more than one kind", r.id)),
+        };
+        let ModelRecord { id, name, family, modality, params, active_params, .. } = r;
+        Ok(Model { id, name, family, modality, params, active_params, kind })
+    }
+}
+
+impl From<Model> for ModelRecord {
+    fn from(m: Model) -> ModelRecord {
+        let (shape, diffusion, speech) = match m.kind {
+            ModelKind::Llm(shape) => (Some(shape), None, None),
+            ModelKind::Diffusion(pipeline) => (None, Some(pipeline), None),
+            ModelKind::Speech(speech) => (None, None, Some(speech)),
+            ModelKind::Unsized => (None, None, None),
+        };
+        ModelRecord {
+            id: m.id,
+            name: m.name,
+            family: m.family,
+            modality: m.modality,
+            params: m.params,
+            active_params: m.active_params,
+            shape,
+            diffusion,
+            speech,
         }
     }
 }
@@ -280,6 +405,73 @@ mod tests {
         // gpus.csv: H100 SXM5 has 80 GB of HBM3 at 3,350 GB/s (S1).
         let h100 = catalog.gpu("h100_sxm").unwrap();
         assert_eq!((h100.vram_gb, h100.mem_bandwidth_gbps), (80.0, Some(3350.0)));
+    }
+
+    /// A model is resolved for a task in one place: each kind suits its own
+    /// tasks, and every other pairing is refused with what the task needs,
+    /// by the memory and speed entry points alike.
+    #[test]
+    fn a_model_suits_the_tasks_of_its_kind_and_is_refused_elsewhere_with_what_the_task_needs() {
+        use crate::text::Lang;
+        let catalog = Catalog::bundled().unwrap();
+        let cases = [
+            ("llama-3.1-8b", [true, true, true, false, false, false]),
+            ("sdxl-base-1.0", [false, false, false, true, false, false]),
+            ("wan2.1-t2v-1.3b", [false, false, false, false, true, false]),
+            ("whisper-large-v3", [false, false, false, false, false, true]),
+            // models.csv gives MusicGen no structure the engine can size.
+            ("musicgen-large", [false; 6]),
+        ];
+        for (id, suits) in cases {
+            let model = catalog.model(id).unwrap();
+            for (task, expected) in Task::ALL.into_iter().zip(suits) {
+                assert_eq!(model.suits(task), expected, "{id} for {task}");
+                match model.family(task) {
+                    Ok(Family::Serving(_)) => assert_eq!(task, Task::Infer),
+                    Ok(Family::Training(_)) => assert!(matches!(task, Task::Finetune | Task::Pretrain)),
+                    Ok(Family::Diffusion(_)) => assert!(matches!(task, Task::Image | Task::Video)),
+                    Ok(Family::Speech(_)) => assert_eq!(task, Task::Audio),
+                    Err(error) => {
+                        assert!(!expected);
+                        assert_eq!(error.field(), Some("model"));
+                        let kind = task.model_kind();
+                        let said = error.problem().render(Lang::En);
+                        assert_eq!(
+                            said,
+                            format!(
+                                "{} is not a {}, which this task needs; choose one from the list",
+                                model.name, kind.en
+                            )
+                        );
+                        assert!(error.problem().render(Lang::Es).contains(kind.es));
+                        // The entry point says the same.
+                        let workload =
+                            crate::engine::Workload { model: id.into(), ..crate::engine::Workload::for_task(task) };
+                        let sized = crate::engine::memory::estimate(&workload, model, 1).unwrap_err();
+                        assert_eq!(sized, error);
+                    }
+                }
+            }
+        }
+    }
+
+    /// catalog.json keeps one key per kind of structure; a record with two
+    /// is refused rather than read as either.
+    #[test]
+    fn the_catalog_file_spells_a_kind_under_its_own_key_and_refuses_two() {
+        let catalog = Catalog::bundled().unwrap();
+        for id in ["llama-3.1-8b", "sd-1.5", "whisper-large-v3", "musicgen-small"] {
+            let model = catalog.model(id).unwrap();
+            let json = serde_json::to_value(model).unwrap();
+            let keys: Vec<&str> =
+                ["shape", "diffusion", "speech"].into_iter().filter(|key| json.get(*key).is_some()).collect();
+            assert_eq!(keys.len(), usize::from(model.kind != ModelKind::Unsized), "{id}: {keys:?}");
+            assert_eq!(&serde_json::from_value::<Model>(json).unwrap(), model);
+        }
+        let mut both = serde_json::to_value(catalog.model("llama-3.1-8b").unwrap()).unwrap();
+        both["speech"] = serde_json::to_value(catalog.model("whisper-large-v3").unwrap().speech().unwrap()).unwrap();
+        let refused = serde_json::from_value::<Model>(both).unwrap_err().to_string();
+        assert!(refused.contains("more than one kind"), "{refused}");
     }
 
     #[test]

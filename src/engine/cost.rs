@@ -201,7 +201,7 @@ pub fn cost(
             let per_item = speed.seconds_per_image.or(speed.seconds_per_clip)?;
             // The model's own frame size and clip length unless the
             // workload sets them, as the memory and speed models use.
-            let pipeline = model.diffusion.as_ref()?;
+            let pipeline = model.diffusion()?;
             let (resolution, frames) = frame(workload, pipeline);
             let item_bytes = match pipeline.fps {
                 None => f64::from(resolution.width) * f64::from(resolution.height) * IMAGE_BYTES_PER_PIXEL,

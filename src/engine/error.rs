@@ -68,7 +68,7 @@ mod tests {
         let catalog = Catalog::bundled().unwrap();
         let workload = Workload { gpus: 8, tensor_parallel: 3, ..Workload::for_task(Task::Pretrain) };
         let model = workload.resolve_model(catalog).unwrap();
-        let error = training_memory(&workload, &model).unwrap_err();
+        let error = training_memory(&workload, &model, model.shape().unwrap()).unwrap_err();
         assert_eq!(error.field(), Some("tp"));
         let problem = "tensor × pipeline parallel (3 × 1) must divide the 8 GPUs";
         assert_eq!(error.problem().render(Lang::En), problem);

@@ -523,7 +523,7 @@ impl CustomModel {
             modality: "text LLM".to_string(),
             params: self.params,
             active_params: self.active_params,
-            shape: Some(super::catalog::Shape {
+            kind: super::catalog::ModelKind::Llm(super::catalog::Shape {
                 layers: self.layers,
                 hidden: self.hidden,
                 heads,
@@ -540,8 +540,6 @@ impl CustomModel {
                 sliding_window: None,
                 sliding_window_layer_share: None,
             }),
-            diffusion: None,
-            speech: None,
         }
     }
 }

@@ -18,7 +18,7 @@ mod tpu;
 pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
-use crate::engine::catalog::{Catalog, Gpu, Model, Shape, CATALOG_SCHEMA_VERSION};
+use crate::engine::catalog::{Catalog, Gpu, Model, ModelKind, Shape, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
@@ -304,9 +304,15 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
             modality: row.text("modality")?.to_string(),
             params,
             active_params,
-            shape: model_shape(&row, &sliding)?,
-            diffusion: pipeline,
-            speech: speech.get(id).cloned(),
+            kind: match (model_shape(&row, &sliding)?, pipeline, speech.get(id).cloned()) {
+                (Some(shape), None, None) => ModelKind::Llm(shape),
+                (None, Some(pipeline), None) => ModelKind::Diffusion(pipeline),
+                (None, None, Some(speech)) => ModelKind::Speech(speech),
+                (None, None, None) => ModelKind::Unsized,
+                _ => {
+                    return Err(row.invalid(format!("{id} has the structure of more than one kind of model")));
+                }
+            },
         });
     }
     // A fact about a model models.csv does not list would silently vanish.

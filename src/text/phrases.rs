@@ -166,12 +166,7 @@ phrases! {
     ERROR_FIELD = "{field}: {problem}", "{field}: {problem}";
     ERROR_CATALOG = "the GPU and model catalog could not be read: {detail}", "no se pudo leer el catálogo de GPU y modelos: {detail}";
     ERROR_UNKNOWN_OPTION = "unknown {what} \"{given}\" (use one of {known})", "valor desconocido para {what}: «{given}» (usa uno de estos: {known})";
-    ERROR_NOT_DIFFUSION = "{model} is not a diffusion model; choose an image or video model", "{model} no es un modelo de difusión; elige un modelo de imagen o de vídeo";
-    ERROR_NOT_SPEECH = "{model} is not a speech-to-text model; choose Whisper", "{model} no es un modelo de voz a texto; elige Whisper";
-    ERROR_NO_SHAPE_KV = "{model} has no transformer shape in the catalog, so its KV cache cannot be sized", "{model} no tiene forma de transformer en el catálogo, así que no se puede dimensionar su caché KV";
-    ERROR_NO_SHAPE_TRAINING_MEMORY = "{model} has no transformer shape in the catalog, so its training memory cannot be sized", "{model} no tiene forma de transformer en el catálogo, así que no se puede dimensionar la memoria de su entrenamiento";
-    ERROR_NO_SHAPE_SPEED = "{model} has no transformer shape in the catalog, so its speed cannot be estimated", "{model} no tiene forma de transformer en el catálogo, así que no se puede estimar su velocidad";
-    ERROR_NO_SHAPE_TRAINING_SPEED = "{model} has no transformer shape in the catalog, so its training speed cannot be estimated", "{model} no tiene forma de transformer en el catálogo, así que no se puede estimar la velocidad de su entrenamiento";
+    ERROR_MODEL_KIND = "{model} is not a {kind}, which this task needs; choose one from the list", "{model} no es un {kind}, que es lo que necesita esta tarea; elige uno de la lista";
     ERROR_PARALLEL_SPLIT = "tensor × pipeline parallel ({tp} × {pp}) must divide the {gpus} GPUs", "el paralelismo de tensor × pipeline ({tp} × {pp}) debe dividir las {gpus} GPU";
     ERROR_NO_BANDWIDTH = "gpus.csv gives no memory bandwidth for the {gpu}, so its speed cannot be estimated", "gpus.csv no da el ancho de banda de memoria de la {gpu}, así que no se puede estimar su velocidad";
     ERROR_NO_THROUGHPUT = "gpus.csv gives no {precision} throughput for the {gpu}, so its compute speed cannot be estimated", "gpus.csv no da el rendimiento en {precision} de la {gpu}, así que no se puede estimar su velocidad de cálculo";

@@ -56,7 +56,7 @@ pub fn WorkloadForm(
     let audio = move || task.get() == Task::Audio;
     let items_label = move || if video() { &phrases::FIELD_CLIPS } else { &phrases::FIELD_IMAGES };
     // Empty media fields mean the model's own default, shown as the hint.
-    let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion.clone()));
+    let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion().cloned()));
     let default_res =
         Memo::new(move |_| pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default());
     let default_steps = Memo::new(move |_| pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());

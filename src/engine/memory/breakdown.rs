@@ -108,7 +108,7 @@ fn embedding_params(shape: &Shape) -> f64 {
 /// the LM head in 16-bit.
 pub fn weights_bytes(model: &Model, precision: Precision) -> f64 {
     let bits = precision.bits_per_weight();
-    match (&model.shape, precision.covers_embeddings()) {
+    match (model.shape(), precision.covers_embeddings()) {
         (Some(shape), false) => {
             let embeddings = embedding_params(shape).min(model.params);
             (model.params - embeddings) * bits / 8.0 + embeddings * 2.0

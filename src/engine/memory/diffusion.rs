@@ -10,9 +10,7 @@
 use super::breakdown::{runtime_memory, MemoryBreakdown, BYTES_PER_GB};
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
 use crate::engine::workload::{Offload, Resolution};
-use crate::engine::{Error, Model, Precision, Runtime, Task, Workload};
-use crate::msg;
-use crate::text::phrases;
+use crate::engine::{Error, Precision, Runtime, Task, Workload};
 
 /// Bytes of live tensors per output pixel while the VAE decodes, at 16 bits.
 /// Derived from the SD AutoencoderKL decoder (block channels 512, 512, 256,
@@ -55,21 +53,13 @@ pub fn latent_tokens(resolution: Resolution, frames: u32, pipeline: &Diffusion) 
     across * if pipeline.is_video() { latent_frames } else { 1.0 }
 }
 
-pub(crate) fn pipeline_of(model: &Model) -> Result<&Diffusion, Error> {
-    model.diffusion.as_ref().ok_or_else(|| Error::InvalidField {
-        field: "model",
-        message: msg!(phrases::ERROR_NOT_DIFFUSION, model = &model.name),
-    })
-}
-
 /// Sizes image or video generation on `gpu_count` GPUs. Images run one
 /// whole pipeline per GPU (data-parallel replicas). Video spreads over the
 /// GPUs as the video models' own multi-GPU inference does (Wan's
 /// `--dit_fsdp --t5_fsdp --ulysses_size`, xDiT for HunyuanVideo): FSDP
 /// shards the transformer and the text encoder, sequence parallelism splits
 /// the tokens, and every GPU runs the VAE.
-pub fn diffusion_memory(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
-    let pipeline = pipeline_of(model)?;
+pub fn diffusion_memory(workload: &Workload, pipeline: &Diffusion, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
     let n = f64::from(gpu_count.max(1));
     let split = if workload.task == Task::Video { n } else { 1.0 };
     let (resolution, frames) = frame(workload, pipeline);

@@ -7,8 +7,6 @@
 use super::breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, BYTES_PER_GB};
 use crate::engine::catalog::Shape;
 use crate::engine::{Error, Model, Workload};
-use crate::msg;
-use crate::text::phrases;
 
 /// Whether the KV cache is a compressed latent shared by all heads (MLA,
 /// DeepSeek-V3/R1): far smaller than 2 × layers × heads × head_dim would be.
@@ -31,11 +29,12 @@ pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
 }
 
 /// Sizes an LLM inference workload on `gpu_count` tensor-parallel GPUs.
-pub fn inference_memory(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
-    let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
-        field: "model",
-        message: msg!(phrases::ERROR_NO_SHAPE_KV, model = &model.name),
-    })?;
+pub fn inference_memory(
+    workload: &Workload,
+    model: &Model,
+    shape: &Shape,
+    gpu_count: u32,
+) -> Result<MemoryBreakdown, Error> {
     let n = f64::from(gpu_count.max(1));
     let runtime = runtime_memory(workload.runtime);
 

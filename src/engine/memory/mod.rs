@@ -19,6 +19,7 @@ pub mod training;
 pub use breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, RuntimeMemory, BYTES_PER_GB};
 pub use llm::{inference_memory, kv_cache_bytes};
 
+use crate::engine::catalog::Family;
 use crate::engine::{Error, Gpu, Model, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
@@ -58,14 +59,14 @@ fn gpu_share(gpu: &Gpu) -> f64 {
 /// Sizes any workload on `gpu_count` GPUs: the one entry point the page,
 /// the CLI and the ranking use, so they never disagree about a task.
 pub fn estimate(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
-    match workload.task {
-        Task::Infer => inference_memory(workload, model, gpu_count),
+    match model.family(workload.task)? {
+        Family::Serving(shape) => inference_memory(workload, model, shape, gpu_count),
         // Training spreads over the GPUs at hand as data parallelism.
-        Task::Finetune | Task::Pretrain => {
-            training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model)
+        Family::Training(shape) => {
+            training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model, shape)
         }
-        Task::Image | Task::Video => diffusion::diffusion_memory(workload, model, gpu_count),
-        Task::Audio => speech::speech_memory(workload, model, gpu_count),
+        Family::Diffusion(pipeline) => diffusion::diffusion_memory(workload, pipeline, gpu_count),
+        Family::Speech(speech) => speech::speech_memory(workload, model, speech, gpu_count),
     }
 }
 
@@ -110,7 +111,7 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
     let per_token = ((longer - short) / 1024.0).max(1e-9);
     let output = f64::from(workload.output_tokens);
     let longest = if short > usable { 0.0 } else { 1.0 + output + ((usable - short) / per_token).floor() };
-    let window = model.shape.as_ref().and_then(|s| s.max_context).map_or(f64::INFINITY, f64::from);
+    let window = model.shape().and_then(|s| s.max_context).map_or(f64::INFINITY, f64::from);
     let max_context_tokens = longest.min(window).min(f64::from(super::workload::INPUT_TOKENS.2)) as u32;
     Ok(Fit {
         memory,

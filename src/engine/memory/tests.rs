@@ -4,6 +4,11 @@ use super::*;
 use crate::engine::{Catalog, KvPrecision, Precision, Runtime};
 use crate::text::Lang;
 
+/// LLM serving memory for a model with a shape, as `estimate` hands it.
+fn inference_memory(w: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
+    super::inference_memory(w, model, model.shape().unwrap(), gpu_count)
+}
+
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
 }
@@ -247,7 +252,7 @@ fn every_task_is_sized_and_a_model_of_the_wrong_kind_is_named() {
     }
     let w = Workload { task: Task::Image, ..Workload::default() };
     let err = fit(&w, catalog().model("llama-3.1-8b").unwrap(), h100, 1).unwrap_err();
-    assert!(err.to_string().starts_with("model: Llama 3.1 8B is not a diffusion model"), "{err}");
+    assert!(err.to_string().starts_with("model: Llama 3.1 8B is not a text-to-image model"), "{err}");
 }
 
 #[test]
@@ -266,7 +271,7 @@ fn a_custom_model_sizes_like_the_catalog_model_it_describes() {
     let w = Workload { model: "custom".into(), custom: Some(custom), concurrency: 8, ..Workload::default() };
     let by_numbers = w.resolve_model(catalog()).unwrap();
     let from_catalog = catalog().model("llama-3.1-70b").unwrap();
-    assert_eq!(by_numbers.shape.as_ref().unwrap().kv_bytes_per_token_16bit, 327_680.0);
+    assert_eq!(by_numbers.shape().unwrap().kv_bytes_per_token_16bit, 327_680.0);
     let a = inference_memory(&w, &by_numbers, 2).unwrap();
     let b = inference_memory(&Workload { model: "llama-3.1-70b".into(), custom: None, ..w.clone() }, from_catalog, 2)
         .unwrap();

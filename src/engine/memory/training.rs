@@ -29,11 +29,10 @@ const CHUNKED_LOGITS_BYTES_PER_ELEMENT: f64 = 3.0;
 /// pretraining; LoRA's adapters (A: d_in × r and B: r × d_out) on every
 /// linear layer of attention and MLP (the QLoRA paper's recommendation),
 /// otherwise.
-pub fn trainable_params(workload: &Workload, model: &Model) -> Result<f64, Error> {
+pub fn trainable_params(workload: &Workload, model: &Model, shape: &Shape) -> f64 {
     if workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full {
-        return Ok(model.params);
+        return model.params;
     }
-    let shape = shape_of(model)?;
     let h = f64::from(shape.hidden);
     let q = f64::from(shape.heads * shape.head_dim);
     let kv = f64::from(shape.kv_heads * shape.head_dim);
@@ -42,14 +41,7 @@ pub fn trainable_params(workload: &Workload, model: &Model) -> Result<f64, Error
     // (d_in + d_out) for q, k, v, o and gate, up, down (each expert).
     let attention = (h + q) + 2.0 * (h + kv) + (q + h);
     let mlp = 3.0 * (h + ffn) * experts;
-    Ok(f64::from(workload.lora_rank) * (attention + mlp) * f64::from(shape.layers))
-}
-
-fn shape_of(model: &Model) -> Result<&Shape, Error> {
-    model.shape.as_ref().ok_or_else(|| Error::InvalidField {
-        field: "model",
-        message: msg!(phrases::ERROR_NO_SHAPE_TRAINING_MEMORY, model = &model.name),
-    })
+    f64::from(workload.lora_rank) * (attention + mlp) * f64::from(shape.layers)
 }
 
 /// Activation bytes per token per layer kept for the backward pass, 16-bit:
@@ -66,8 +58,7 @@ fn activation_bytes_per_token_layer(shape: &Shape) -> f64 {
 }
 
 /// Sizes fine-tuning or pretraining per GPU across `workload.gpus` GPUs.
-pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreakdown, Error> {
-    let shape = shape_of(model)?;
+pub fn training_memory(workload: &Workload, model: &Model, shape: &Shape) -> Result<MemoryBreakdown, Error> {
     let gpus = f64::from(workload.gpus.max(1));
     // Tensor and pipeline parallelism split the model across `tp × pp`
     // GPUs; the rest of the GPUs are data-parallel replicas of that group.
@@ -95,7 +86,7 @@ pub fn training_memory(workload: &Workload, model: &Model) -> Result<MemoryBreak
         _ => Precision::Bf16,
     };
     let weights = weights_bytes(model, base_precision);
-    let trainable = trainable_params(workload, model)?;
+    let trainable = trainable_params(workload, model, shape);
     // LoRA adapters train in FP32 (PEFT's default beside a 16-bit base).
     let adapters = if full { 0.0 } else { trainable * 4.0 };
     // Trained weights: the base itself (16- or 32-bit) or FP32 adapters.
@@ -208,8 +199,8 @@ mod tests {
             weight_precision: Precision::Fp32,
             ..finetune("llama-3.1-8b", FinetuneMethod::Full, Optimizer::Adamw)
         };
-        let m0 = training_memory(&w(0), model).unwrap();
-        let m3 = training_memory(&w(3), model).unwrap();
+        let m0 = training_memory(&w(0), model, model.shape().unwrap()).unwrap();
+        let m3 = training_memory(&w(3), model, model.shape().unwrap()).unwrap();
         let states0 = m0.weights_bytes + m0.gradients_bytes + m0.optimizer_bytes;
         assert!((states0 / model.params - 16.0).abs() < 0.01);
         assert!((m0.per_gpu_bytes - m3.per_gpu_bytes - states0 * 63.0 / 64.0).abs() < 1e6);
@@ -222,7 +213,7 @@ mod tests {
         // = 81,920; × 16 × 32 layers = 41.9M parameters, 0.52% of 8.03B.
         let model = catalog().model("llama-3.1-8b").unwrap();
         let w = finetune("llama-3.1-8b", FinetuneMethod::Lora, Optimizer::Adamw);
-        let p = trainable_params(&w, model).unwrap();
+        let p = trainable_params(&w, model, model.shape().unwrap());
         assert!((p - 41_943_040.0).abs() < 1.0, "{p}");
     }
 
@@ -267,7 +258,7 @@ mod tests {
                 cross_entropy: if chunked { CrossEntropy::Chunked } else { CrossEntropy::Full },
                 ..finetune(model_id, method, Optimizer::Adamw)
             };
-            let m = training_memory(&w, model).unwrap();
+            let m = training_memory(&w, model, model.shape().unwrap()).unwrap();
             let got = gib(m.per_gpu_bytes - m.overhead_bytes);
             let error = (got - measured) / measured;
             report.push(format!("{id}: {got:.1} vs {measured:.1} GiB ({:+.0}%)", error * 100.0));
@@ -287,13 +278,13 @@ mod tests {
             micro_batch: 1,
             ..finetune("llama-2-70b", FinetuneMethod::Qlora, Optimizer::Adamw)
         };
-        let qlora_gib = gib(training_memory(&qlora, model).unwrap().per_gpu_bytes);
+        let qlora_gib = gib(training_memory(&qlora, model, model.shape().unwrap()).unwrap().per_gpu_bytes);
         assert!(qlora_gib < 48.0, "{qlora_gib:.1} GiB");
         let full = Workload {
             weight_precision: Precision::Fp32,
             ..finetune("llama-2-70b", FinetuneMethod::Full, Optimizer::Adamw)
         };
-        let full_gb = training_memory(&full, model).unwrap().per_gpu_bytes / 1e9;
+        let full_gb = training_memory(&full, model, model.shape().unwrap()).unwrap().per_gpu_bytes / 1e9;
         assert!(full_gb > 780.0 * (70.0 / 65.0) * 0.95, "{full_gb:.0} GB");
     }
 
@@ -315,17 +306,17 @@ mod tests {
             seq_len: 4096,
             ..Workload::default()
         };
-        let m = training_memory(&w, model).unwrap();
+        let m = training_memory(&w, model, model.shape().unwrap()).unwrap();
         let states = m.weights_bytes / 32.0 + m.gradients_bytes / 32.0 + m.optimizer_bytes / 64.0;
         let activations = m.activations_bytes / 8.0;
         assert!((m.per_gpu_bytes - m.overhead_bytes - states - activations).abs() < 1e6);
         assert!((gib(states) - 12.3).abs() < 0.1, "{:.2} GiB", gib(states));
         // Without model parallelism the same job needs far more per GPU.
         let plain = Workload { tensor_parallel: 1, pipeline_parallel: 1, ..w.clone() };
-        assert!(training_memory(&plain, model).unwrap().per_gpu_bytes > 3.0 * m.per_gpu_bytes);
+        assert!(training_memory(&plain, model, model.shape().unwrap()).unwrap().per_gpu_bytes > 3.0 * m.per_gpu_bytes);
         // A split that does not divide the GPUs is refused, naming tp.
         let odd = Workload { gpus: 12, ..w };
-        let err = training_memory(&odd, model).unwrap_err();
+        let err = training_memory(&odd, model, model.shape().unwrap()).unwrap_err();
         assert!(err.to_string().contains("must divide the 12 GPUs"), "{err}");
     }
 
@@ -334,8 +325,8 @@ mod tests {
         let model = catalog().model("llama-3.1-8b").unwrap();
         let with = finetune("llama-3.1-8b", FinetuneMethod::Lora, Optimizer::Adamw);
         let without = Workload { checkpointing: false, ..with.clone() };
-        let a = training_memory(&with, model).unwrap().activations_bytes;
-        let b = training_memory(&without, model).unwrap().activations_bytes;
+        let a = training_memory(&with, model, model.shape().unwrap()).unwrap().activations_bytes;
+        let b = training_memory(&without, model, model.shape().unwrap()).unwrap().activations_bytes;
         assert!(b > 3.0 * a, "{} vs {} GiB", gib(b), gib(a));
     }
 }

@@ -359,8 +359,15 @@ fn time_replica(
 /// parallel group that holds the model is timed (8 GPUs as 8 replicas, 4 of
 /// TP2, 2 of TP4 or 1 of TP8), and the one with the most output tokens/s
 /// wins; data-parallel replicas multiply throughput and pay no all-reduce.
-pub fn serving_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32, fit: &Fit) -> Result<Speed, Error> {
-    serving_speed_in(workload, model, gpu, gpu_count, fit, Layouts::Best)
+pub fn serving_speed(
+    workload: &Workload,
+    model: &Model,
+    shape: &Shape,
+    gpu: &Gpu,
+    gpu_count: u32,
+    fit: &Fit,
+) -> Result<Speed, Error> {
+    serving_speed_in(workload, model, shape, gpu, gpu_count, fit, Layouts::Best)
 }
 
 /// Which layouts of the GPUs to consider.
@@ -375,15 +382,12 @@ pub enum Layouts {
 pub fn serving_speed_in(
     workload: &Workload,
     model: &Model,
+    shape: &Shape,
     gpu: &Gpu,
     gpu_count: u32,
     fit: &Fit,
     layouts: Layouts,
 ) -> Result<Speed, Error> {
-    let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
-        field: "model",
-        message: msg!(phrases::ERROR_NO_SHAPE_SPEED, model = &model.name),
-    })?;
     let r = runtime_speed(workload.runtime);
     let compute = compute_precision(workload.weight_precision, gpu);
     let mut notes = Vec::new();

@@ -16,12 +16,13 @@
 //! timings; `media/tests.rs` prints every case.
 
 use super::{bandwidth_of, peak_of, Bound, Speed};
+use crate::engine::catalog::Speech;
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
 use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
-use crate::engine::memory::diffusion::{frame, latent_tokens, pipeline_of};
-use crate::engine::memory::speech::{speech_of, BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
+use crate::engine::memory::diffusion::{frame, latent_tokens};
+use crate::engine::memory::speech::{BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
 use crate::engine::workload::Offload;
-use crate::engine::{Error, Gpu, Model, Precision, Task, Workload};
+use crate::engine::{Error, Gpu, Precision, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 
@@ -175,8 +176,7 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
 /// others (FSDP) and swaps heads for tokens around attention with four
 /// all-to-alls per block (Ulysses), over the GPUs' link. Every GPU runs the
 /// text encoder and the VAE whole.
-pub fn diffusion_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
-    let pipeline = pipeline_of(model)?;
+pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     let precision = workload.weight_precision;
     let compute = compute_precision(precision, gpu);
@@ -273,8 +273,7 @@ fn bound(tensor_s: f64, memory_s: f64, exchange_s: f64) -> Bound {
 /// and GPUs are replicas that take windows in turn. openai-whisper's
 /// PyTorch loop is 2–5 times slower (the same README: 2m23s against 1m03s on
 /// an RTX 3070 Ti; 4m30s against 54 s on a V100S).
-pub fn speech_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
-    let speech = speech_of(model)?;
+pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     let precision = workload.weight_precision;
     let compute = compute_precision(precision, gpu);

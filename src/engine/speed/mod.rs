@@ -18,17 +18,18 @@ mod training;
 pub(crate) use datasheet::{bandwidth_of, peak_of};
 pub use result::{Bound, Job, Speed};
 
+use super::catalog::Family;
 use super::memory::Fit;
 use super::{Error, Gpu, Model, Task, Workload};
 
 /// The speed of `workload` on `gpu_count` GPUs of `gpu`, given its memory
 /// fit (serving needs it to cap the running concurrency).
 pub fn speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32, fit: &Fit) -> Result<Speed, Error> {
-    match workload.task {
-        Task::Infer => llm::serving_speed(workload, model, gpu, gpu_count, fit),
-        Task::Finetune | Task::Pretrain => training::training_speed(workload, model, gpu, gpu_count),
-        Task::Image | Task::Video => media::diffusion_speed(workload, model, gpu, gpu_count),
-        Task::Audio => media::speech_speed(workload, model, gpu, gpu_count),
+    match model.family(workload.task)? {
+        Family::Serving(shape) => llm::serving_speed(workload, model, shape, gpu, gpu_count, fit),
+        Family::Training(shape) => training::training_speed(workload, model, shape, gpu, gpu_count),
+        Family::Diffusion(pipeline) => media::diffusion_speed(workload, pipeline, gpu, gpu_count),
+        Family::Speech(speech) => media::speech_speed(workload, speech, gpu, gpu_count),
     }
 }
 

@@ -43,7 +43,7 @@ fn serving_speed_of(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed
 fn benchmark_speed(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
     let gpu = catalog().gpu(gpu).unwrap();
     let sized = fit(w, model, gpu, count).unwrap();
-    llm::serving_speed_in(w, model, gpu, count, &sized, llm::Layouts::Whole).unwrap()
+    llm::serving_speed_in(w, model, model.shape().unwrap(), gpu, count, &sized, llm::Layouts::Whole).unwrap()
 }
 
 /// llama.cpp's llama-bench on ten GPUs (calibration/llm_decode.csv, source
@@ -208,7 +208,7 @@ fn pretraining_throughput_matches_llm_foundry() {
         };
         let model = w.resolve_model(catalog()).unwrap();
         let gpu_ref = catalog().gpu(gpu).unwrap();
-        let s = training::training_speed(&w, &model, gpu_ref, count).unwrap();
+        let s = training::training_speed(&w, &model, model.shape().unwrap(), gpu_ref, count).unwrap();
         let measured: f64 = row["value"].parse().unwrap();
         family.add(
             format!(
@@ -274,7 +274,8 @@ fn fine_tuning_throughput_matches_torchtune() {
             zero_stage: if count > 1 { 3 } else { 0 },
             ..Workload::default()
         };
-        let s = training::training_speed(&w, model, catalog().gpu(gpu).unwrap(), count).unwrap();
+        let s =
+            training::training_speed(&w, model, model.shape().unwrap(), catalog().gpu(gpu).unwrap(), count).unwrap();
         family.add(format!("{id} {gpu}×{count} {model_id} {method}"), s.train_tokens_per_s.unwrap(), measured);
     }
     family.assert_aim();
@@ -291,7 +292,10 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
     let pcie_only = Gpu { link_gbps: None, pcie_gen: Some(5), ..sxm.clone() };
     let at = |gpu: &Gpu| {
         let sized = fit(&w, model, gpu, 4).unwrap();
-        llm::serving_speed_in(&w, model, gpu, 4, &sized, llm::Layouts::Whole).unwrap().output_tokens_per_s.unwrap()
+        llm::serving_speed_in(&w, model, model.shape().unwrap(), gpu, 4, &sized, llm::Layouts::Whole)
+            .unwrap()
+            .output_tokens_per_s
+            .unwrap()
     };
     let (nvlink, pcie) = (at(sxm), at(&pcie_only));
     assert!(nvlink > 1.25 * pcie, "NVLink {nvlink:.0} vs PCIe {pcie:.0} tokens/s");
@@ -449,7 +453,8 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     assert!((ratio - 2.5).abs() < 0.05, "{ratio}");
     assert_eq!(free.decode_tokens_per_s, t4.decode_tokens_per_s);
     let train = Workload { task: Task::Finetune, ..w };
-    let trained = training::training_speed(&train, model, catalog().gpu("t4").unwrap(), 1).unwrap();
+    let trained =
+        training::training_speed(&train, model, model.shape().unwrap(), catalog().gpu("t4").unwrap(), 1).unwrap();
     assert!(trained.notes.iter().any(|n| n.to_string().contains("power limit")));
     let rtx = serving_speed_of(&Workload::default(), catalog().model("llama-3.1-8b").unwrap(), "rtx_4090", 1);
     assert!(!rtx.notes.iter().any(|n| n.to_string().contains("power limit")));

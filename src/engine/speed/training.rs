@@ -5,10 +5,9 @@
 //! arithmetic until it is larger.
 
 use super::{bandwidth_of, peak_of, Bound, Speed};
+use crate::engine::catalog::Shape;
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
-use crate::msg;
-use crate::text::phrases;
 
 /// Share of the tensor peak large training GEMMs reach, with the rest of a
 /// step (norms, softmax, optimizer) folded in. Calibrated on llm-foundry's
@@ -34,11 +33,13 @@ fn inter_node_bandwidth(gpu: &Gpu) -> f64 {
     }
 }
 
-pub fn training_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
-    let shape = model.shape.as_ref().ok_or_else(|| Error::InvalidField {
-        field: "model",
-        message: msg!(phrases::ERROR_NO_SHAPE_TRAINING_SPEED, model = &model.name),
-    })?;
+pub fn training_speed(
+    workload: &Workload,
+    model: &Model,
+    shape: &Shape,
+    gpu: &Gpu,
+    gpu_count: u32,
+) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     // Training runs in BF16 (FP32 if asked; FP8 with Transformer Engine where
     // the GPU has it).
@@ -103,7 +104,7 @@ pub fn training_speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: 
     // 2 × 2 bytes per trained parameter); ZeRO-3 / FSDP also all-gathers the
     // parameters again for the backward pass (3 × 2 bytes). A ring moves
     // (n − 1)/n of it over each GPU's slowest link.
-    let trained = if full { params } else { crate::engine::memory::training::trainable_params(workload, model)? };
+    let trained = if full { params } else { crate::engine::memory::training::trainable_params(workload, model, shape) };
     let per_param = if workload.zero_stage >= 3 { 6.0 } else { 4.0 };
     let slowest = if gpu_count > GPUS_PER_NODE { inter_node_bandwidth(gpu) } else { link(gpu).bandwidth };
     let comm_s = if data_parallel > 1.0 {
