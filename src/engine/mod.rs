@@ -10,6 +10,7 @@ pub mod hardware;
 pub mod local_gpu;
 pub mod local_run;
 pub mod memory;
+pub mod options;
 pub mod precision;
 pub mod ranking;
 pub mod snapshot;

@@ -1,10 +1,7 @@
 //! Numeric formats for weights and for the KV cache, with their storage cost.
 
-use crate::msg;
-use crate::text::{phrases, Msg, Phrase};
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
+use super::options::choices;
+use crate::text::phrases;
 
 /// Parameters of Llama-3-8B, the model llama.cpp's quantize tool states its
 /// GGUF file sizes for (models.csv, computed from the config).
@@ -20,74 +17,32 @@ const fn gguf_bits(gib_for_llama_3_8b: f64) -> f64 {
     gib_for_llama_3_8b * GIB * 8.0 / LLAMA_3_8B_PARAMS
 }
 
-/// The format weights are stored in. One type drives the form's `<select>`,
-/// the URL key `wq`, the CLI and the JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Precision {
-    Fp32,
-    Bf16,
-    Fp16,
-    Fp8,
-    Int8,
-    Int4,
-    /// Blackwell NVFP4: 4-bit values with an FP8 scale per 16.
-    Fp4,
-    Q8_0,
-    Q6K,
-    Q5KM,
-    Q4KM,
-    Q3KM,
-    Q2K,
-    /// bitsandbytes 4-bit NormalFloat with double quantization (QLoRA).
-    Nf4,
-    Awq,
-    Gptq,
+choices! {
+    /// The format weights are stored in. One type drives the form's `<select>`,
+    /// the URL key `wq`, the CLI and the JSON.
+    pub enum Precision: phrases::OPTION_PRECISION {
+        Bf16 = "bf16", phrases::PRECISION_BF16;
+        Fp16 = "fp16", phrases::PRECISION_FP16;
+        Fp32 = "fp32", phrases::PRECISION_FP32;
+        Fp8 = "fp8", phrases::PRECISION_FP8;
+        Int8 = "int8", phrases::PRECISION_INT8;
+        Int4 = "int4", phrases::PRECISION_INT4;
+        /// Blackwell NVFP4: 4-bit values with an FP8 scale per 16.
+        Fp4 = "fp4", phrases::PRECISION_FP4;
+        Awq = "awq", phrases::PRECISION_AWQ;
+        Gptq = "gptq", phrases::PRECISION_GPTQ;
+        /// bitsandbytes 4-bit NormalFloat with double quantization (QLoRA).
+        Nf4 = "nf4", phrases::PRECISION_NF4;
+        Q8_0 = "q8_0", phrases::PRECISION_Q8_0;
+        Q6K = "q6_k", phrases::PRECISION_Q6_K;
+        Q5KM = "q5_k_m", phrases::PRECISION_Q5_K_M;
+        Q4KM = "q4_k_m", phrases::PRECISION_Q4_K_M;
+        Q3KM = "q3_k_m", phrases::PRECISION_Q3_K_M;
+        Q2K = "q2_k", phrases::PRECISION_Q2_K;
+    }
 }
 
 impl Precision {
-    /// Every precision, in the order the form lists them.
-    pub const ALL: [Precision; 16] = [
-        Precision::Bf16,
-        Precision::Fp16,
-        Precision::Fp32,
-        Precision::Fp8,
-        Precision::Int8,
-        Precision::Int4,
-        Precision::Fp4,
-        Precision::Awq,
-        Precision::Gptq,
-        Precision::Nf4,
-        Precision::Q8_0,
-        Precision::Q6K,
-        Precision::Q5KM,
-        Precision::Q4KM,
-        Precision::Q3KM,
-        Precision::Q2K,
-    ];
-
-    /// The URL and CLI spelling.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Precision::Fp32 => "fp32",
-            Precision::Bf16 => "bf16",
-            Precision::Fp16 => "fp16",
-            Precision::Fp8 => "fp8",
-            Precision::Int8 => "int8",
-            Precision::Int4 => "int4",
-            Precision::Fp4 => "fp4",
-            Precision::Q8_0 => "q8_0",
-            Precision::Q6K => "q6_k",
-            Precision::Q5KM => "q5_k_m",
-            Precision::Q4KM => "q4_k_m",
-            Precision::Q3KM => "q3_k_m",
-            Precision::Q2K => "q2_k",
-            Precision::Nf4 => "nf4",
-            Precision::Awq => "awq",
-            Precision::Gptq => "gptq",
-        }
-    }
-
     /// Storage per weight in bits, scales and zero points included.
     pub fn bits_per_weight(self) -> f64 {
         match self {
@@ -131,52 +86,19 @@ impl Precision {
                 | Precision::Fp4
         )
     }
-
-    /// Human label for the form.
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            Precision::Fp32 => &phrases::PRECISION_FP32,
-            Precision::Bf16 => &phrases::PRECISION_BF16,
-            Precision::Fp16 => &phrases::PRECISION_FP16,
-            Precision::Fp8 => &phrases::PRECISION_FP8,
-            Precision::Int8 => &phrases::PRECISION_INT8,
-            Precision::Int4 => &phrases::PRECISION_INT4,
-            Precision::Fp4 => &phrases::PRECISION_FP4,
-            Precision::Q8_0 => &phrases::PRECISION_Q8_0,
-            Precision::Q6K => &phrases::PRECISION_Q6_K,
-            Precision::Q5KM => &phrases::PRECISION_Q5_K_M,
-            Precision::Q4KM => &phrases::PRECISION_Q4_K_M,
-            Precision::Q3KM => &phrases::PRECISION_Q3_K_M,
-            Precision::Q2K => &phrases::PRECISION_Q2_K,
-            Precision::Nf4 => &phrases::PRECISION_NF4,
-            Precision::Awq => &phrases::PRECISION_AWQ,
-            Precision::Gptq => &phrases::PRECISION_GPTQ,
-        }
-    }
 }
 
-/// The format of the KV cache (URL key `kvq`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum KvPrecision {
-    Bf16,
-    Fp16,
-    Fp8,
-    Int8,
+choices! {
+    /// The format of the KV cache (URL key `kvq`).
+    pub enum KvPrecision: phrases::OPTION_KV_PRECISION {
+        Bf16 = "bf16", phrases::KV_BF16;
+        Fp16 = "fp16", phrases::KV_FP16;
+        Fp8 = "fp8", phrases::KV_FP8;
+        Int8 = "int8", phrases::KV_INT8;
+    }
 }
 
 impl KvPrecision {
-    pub const ALL: [KvPrecision; 4] = [KvPrecision::Bf16, KvPrecision::Fp16, KvPrecision::Fp8, KvPrecision::Int8];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            KvPrecision::Bf16 => "bf16",
-            KvPrecision::Fp16 => "fp16",
-            KvPrecision::Fp8 => "fp8",
-            KvPrecision::Int8 => "int8",
-        }
-    }
-
     /// Bytes per cached element.
     pub const fn bytes(self) -> f64 {
         match self {
@@ -184,84 +106,7 @@ impl KvPrecision {
             KvPrecision::Fp8 | KvPrecision::Int8 => 1.0,
         }
     }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            KvPrecision::Bf16 => &phrases::KV_BF16,
-            KvPrecision::Fp16 => &phrases::KV_FP16,
-            KvPrecision::Fp8 => &phrases::KV_FP8,
-            KvPrecision::Int8 => &phrases::KV_INT8,
-        }
-    }
 }
-
-/// An option value the form, URL or CLI does not know.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownOption {
-    pub what: &'static Phrase,
-    pub given: String,
-    pub known: Vec<&'static str>,
-}
-
-impl UnknownOption {
-    pub fn message(&self) -> Msg {
-        msg!(phrases::ERROR_UNKNOWN_OPTION, what = self.what, given = &self.given, known = self.known.join(", "))
-    }
-}
-
-impl From<UnknownOption> for Msg {
-    fn from(unknown: UnknownOption) -> Msg {
-        unknown.message()
-    }
-}
-
-impl fmt::Display for UnknownOption {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.message().fmt(f)
-    }
-}
-
-/// `Display`, `FromStr` and serde for an option enum with `ALL` and `key()`.
-macro_rules! option_enum {
-    ($type:ty, $what:expr) => {
-        impl fmt::Display for $type {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.key())
-            }
-        }
-
-        impl FromStr for $type {
-            type Err = UnknownOption;
-
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                let wanted = s.trim().to_ascii_lowercase();
-                <$type>::ALL.into_iter().find(|p| p.key() == wanted).ok_or_else(|| UnknownOption {
-                    what: &$what,
-                    given: s.to_string(),
-                    known: <$type>::ALL.iter().map(|p| p.key()).collect(),
-                })
-            }
-        }
-
-        impl From<$type> for String {
-            fn from(p: $type) -> String {
-                p.key().to_string()
-            }
-        }
-
-        impl TryFrom<String> for $type {
-            type Error = UnknownOption;
-
-            fn try_from(s: String) -> Result<Self, Self::Error> {
-                s.parse()
-            }
-        }
-    };
-}
-pub(crate) use option_enum;
-
-option_enum!(Precision, phrases::OPTION_PRECISION);
-option_enum!(KvPrecision, phrases::OPTION_KV_PRECISION);
 
 #[cfg(test)]
 mod tests {

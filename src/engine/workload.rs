@@ -2,10 +2,10 @@
 //! URL codec, the CLI and the JSON; its option enums carry their own
 //! spellings (`Display`/`FromStr`), so no parallel string tables exist.
 
-use super::precision::{option_enum, UnknownOption};
+use super::options::choices;
 use super::{KvPrecision, Precision, Task};
 use crate::msg;
-use crate::text::{phrases, Msg, Phrase};
+use crate::text::{phrases, Msg};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -24,39 +24,18 @@ pub const fn default_model(task: Task) -> &'static str {
     }
 }
 
-/// The serving stack (URL key `runtime`). Each reserves and uses memory its
-/// own way (see `memory::RuntimeMemory`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Runtime {
-    Vllm,
-    Trtllm,
-    Llamacpp,
-    Hf,
+choices! {
+    /// The serving stack (URL key `runtime`). Each reserves and uses memory its
+    /// own way (see `memory::RuntimeMemory`).
+    pub enum Runtime: phrases::OPTION_RUNTIME {
+        Vllm = "vllm", phrases::RUNTIME_VLLM;
+        Trtllm = "trtllm", phrases::RUNTIME_TRTLLM;
+        Llamacpp = "llamacpp", phrases::RUNTIME_LLAMACPP;
+        Hf = "hf", phrases::RUNTIME_HF;
+    }
 }
 
 impl Runtime {
-    pub const ALL: [Runtime; 4] = [Runtime::Vllm, Runtime::Trtllm, Runtime::Llamacpp, Runtime::Hf];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            Runtime::Vllm => "vllm",
-            Runtime::Trtllm => "trtllm",
-            Runtime::Llamacpp => "llamacpp",
-            Runtime::Hf => "hf",
-        }
-    }
-
-    /// The runtime's own name (not translated).
-    pub const fn label(self) -> &'static str {
-        match self {
-            Runtime::Vllm => "vLLM",
-            Runtime::Trtllm => "TensorRT-LLM",
-            Runtime::Llamacpp => "llama.cpp",
-            Runtime::Hf => "HF transformers",
-        }
-    }
-
     /// Whether several GPUs hold whole layers each and run one after
     /// another: llama.cpp's `--split-mode layer` (its default), and
     /// transformers' `generate` on a model loaded with `device_map="auto"`
@@ -96,128 +75,48 @@ pub struct Split {
     pub stages: u32,
 }
 
-/// How a model is fine-tuned (URL key `method`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum FinetuneMethod {
-    Full,
-    Lora,
-    /// LoRA on a 4-bit NF4 base (Dettmers et al. 2023).
-    Qlora,
-}
-
-impl FinetuneMethod {
-    pub const ALL: [FinetuneMethod; 3] = [FinetuneMethod::Full, FinetuneMethod::Lora, FinetuneMethod::Qlora];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            FinetuneMethod::Full => "full",
-            FinetuneMethod::Lora => "lora",
-            FinetuneMethod::Qlora => "qlora",
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            FinetuneMethod::Full => &phrases::METHOD_FULL,
-            FinetuneMethod::Lora => &phrases::METHOD_LORA,
-            FinetuneMethod::Qlora => &phrases::METHOD_QLORA,
-        }
+choices! {
+    /// How a model is fine-tuned (URL key `method`).
+    pub enum FinetuneMethod: phrases::OPTION_METHOD {
+        Full = "full", phrases::METHOD_FULL;
+        Lora = "lora", phrases::METHOD_LORA;
+        /// LoRA on a 4-bit NF4 base (Dettmers et al. 2023).
+        Qlora = "qlora", phrases::METHOD_QLORA;
     }
 }
 
-/// The optimizer (URL key `opt`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Optimizer {
-    Adamw,
-    Adamw8bit,
-    Sgd,
-    Adafactor,
-}
-
-impl Optimizer {
-    pub const ALL: [Optimizer; 4] = [Optimizer::Adamw, Optimizer::Adamw8bit, Optimizer::Sgd, Optimizer::Adafactor];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            Optimizer::Adamw => "adamw",
-            Optimizer::Adamw8bit => "adamw8bit",
-            Optimizer::Sgd => "sgd",
-            Optimizer::Adafactor => "adafactor",
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            Optimizer::Adamw => &phrases::OPTIMIZER_ADAMW,
-            Optimizer::Adamw8bit => &phrases::OPTIMIZER_ADAMW_8BIT,
-            Optimizer::Sgd => &phrases::OPTIMIZER_SGD,
-            Optimizer::Adafactor => &phrases::OPTIMIZER_ADAFACTOR,
-        }
+choices! {
+    /// The optimizer (URL key `opt`).
+    pub enum Optimizer: phrases::OPTION_OPTIMIZER {
+        Adamw = "adamw", phrases::OPTIMIZER_ADAMW;
+        Adamw8bit = "adamw8bit", phrases::OPTIMIZER_ADAMW_8BIT;
+        Sgd = "sgd", phrases::OPTIMIZER_SGD;
+        Adafactor = "adafactor", phrases::OPTIMIZER_ADAFACTOR;
     }
 }
 
-/// How the loss is computed over the vocabulary (URL key `ce`): all logits
-/// at once in FP32 (HF transformers), or chunk by chunk (torchtune's chunked
-/// cross-entropy, Liger's fused kernel), which saves gigabytes at large
-/// vocabularies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum CrossEntropy {
-    Full,
-    Chunked,
-}
-
-impl CrossEntropy {
-    pub const ALL: [CrossEntropy; 2] = [CrossEntropy::Full, CrossEntropy::Chunked];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            CrossEntropy::Full => "full",
-            CrossEntropy::Chunked => "chunked",
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            CrossEntropy::Full => &phrases::CE_FULL,
-            CrossEntropy::Chunked => &phrases::CE_CHUNKED,
-        }
+choices! {
+    /// How the loss is computed over the vocabulary (URL key `ce`): all logits
+    /// at once in FP32 (HF transformers), or chunk by chunk (torchtune's chunked
+    /// cross-entropy, Liger's fused kernel), which saves gigabytes at large
+    /// vocabularies.
+    pub enum CrossEntropy: phrases::OPTION_CROSS_ENTROPY {
+        Full = "full", phrases::CE_FULL;
+        Chunked = "chunked", phrases::CE_CHUNKED;
     }
 }
 
-/// What a diffusion pipeline keeps off the GPU (URL key `offload`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Offload {
-    /// Every component stays on the GPU.
-    None,
-    /// The text encoders run on the CPU (Wan's `--t5_cpu`), or are freed
-    /// once the prompt is encoded.
-    Text,
-    /// Each component moves to the GPU only while it runs (diffusers'
-    /// `enable_model_cpu_offload`, Wan's `--offload_model`).
-    Model,
-}
-
-impl Offload {
-    pub const ALL: [Offload; 3] = [Offload::None, Offload::Text, Offload::Model];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            Offload::None => "none",
-            Offload::Text => "text",
-            Offload::Model => "model",
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            Offload::None => &phrases::OFFLOAD_NONE,
-            Offload::Text => &phrases::OFFLOAD_TEXT,
-            Offload::Model => &phrases::OFFLOAD_MODEL,
-        }
+choices! {
+    /// What a diffusion pipeline keeps off the GPU (URL key `offload`).
+    pub enum Offload: phrases::OPTION_OFFLOAD {
+        /// Every component stays on the GPU.
+        None = "none", phrases::OFFLOAD_NONE;
+        /// The text encoders run on the CPU (Wan's `--t5_cpu`), or are freed
+        /// once the prompt is encoded.
+        Text = "text", phrases::OFFLOAD_TEXT;
+        /// Each component moves to the GPU only while it runs (diffusers'
+        /// `enable_model_cpu_offload`, Wan's `--offload_model`).
+        Model = "model", phrases::OFFLOAD_MODEL;
     }
 }
 
@@ -265,46 +164,23 @@ impl TryFrom<String> for Resolution {
     }
 }
 
-/// What the ranking puts first (URL key `obj`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Objective {
-    /// The cheapest whole job (billed GPU time, storage and egress).
-    Cost,
-    /// The cheapest per unit of output ($/1M tokens, $/1000 images, …).
-    Unit,
-    /// The shortest job, or the most output per second.
-    Fast,
-    /// Serving: the fastest tokens per second for each user.
-    Latency,
-    /// Serving: the most memory bandwidth per dollar.
-    Bandwidth,
+choices! {
+    /// What the ranking puts first (URL key `obj`).
+    pub enum Objective: phrases::OPTION_OBJECTIVE {
+        /// The cheapest whole job (billed GPU time, storage and egress).
+        Cost = "cost", phrases::OBJECTIVE_COST;
+        /// The cheapest per unit of output ($/1M tokens, $/1000 images, …).
+        Unit = "unit", phrases::OBJECTIVE_UNIT;
+        /// The shortest job, or the most output per second.
+        Fast = "fast", phrases::OBJECTIVE_FAST;
+        /// Serving: the fastest tokens per second for each user.
+        Latency = "latency", phrases::OBJECTIVE_LATENCY;
+        /// Serving: the most memory bandwidth per dollar.
+        Bandwidth = "bandwidth", phrases::OBJECTIVE_BANDWIDTH;
+    }
 }
 
 impl Objective {
-    pub const ALL: [Objective; 5] =
-        [Objective::Cost, Objective::Unit, Objective::Fast, Objective::Latency, Objective::Bandwidth];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            Objective::Cost => "cost",
-            Objective::Unit => "unit",
-            Objective::Fast => "fast",
-            Objective::Latency => "latency",
-            Objective::Bandwidth => "bandwidth",
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            Objective::Cost => &phrases::OBJECTIVE_COST,
-            Objective::Unit => &phrases::OBJECTIVE_UNIT,
-            Objective::Fast => &phrases::OBJECTIVE_FAST,
-            Objective::Latency => &phrases::OBJECTIVE_LATENCY,
-            Objective::Bandwidth => &phrases::OBJECTIVE_BANDWIDTH,
-        }
-    }
-
     /// The default for a task: serving is judged per token, every other job
     /// by what the whole of it costs.
     pub const fn for_task(task: Task) -> Objective {
@@ -315,46 +191,18 @@ impl Objective {
     }
 }
 
-/// Whether spot (interruptible) capacity may be used (URL key `spot`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum SpotPolicy {
-    /// Where the work survives interruptions: batch generation, and
-    /// training that checkpoints; never for an always-on endpoint.
-    Auto,
-    /// Also for serving: the user accepts interruptions.
-    Yes,
-    /// On-demand only.
-    No,
-}
-
-impl SpotPolicy {
-    pub const ALL: [SpotPolicy; 3] = [SpotPolicy::Auto, SpotPolicy::Yes, SpotPolicy::No];
-
-    pub const fn key(self) -> &'static str {
-        match self {
-            SpotPolicy::Auto => "auto",
-            SpotPolicy::Yes => "yes",
-            SpotPolicy::No => "no",
-        }
-    }
-
-    pub const fn label(self) -> &'static Phrase {
-        match self {
-            SpotPolicy::Auto => &phrases::SPOT_AUTO,
-            SpotPolicy::Yes => &phrases::SPOT_YES,
-            SpotPolicy::No => &phrases::SPOT_NO,
-        }
+choices! {
+    /// Whether spot (interruptible) capacity may be used (URL key `spot`).
+    pub enum SpotPolicy: phrases::OPTION_SPOT {
+        /// Where the work survives interruptions: batch generation, and
+        /// training that checkpoints; never for an always-on endpoint.
+        Auto = "auto", phrases::SPOT_AUTO;
+        /// Also for serving: the user accepts interruptions.
+        Yes = "yes", phrases::SPOT_YES;
+        /// On-demand only.
+        No = "no", phrases::SPOT_NO;
     }
 }
-
-option_enum!(Objective, phrases::OPTION_OBJECTIVE);
-option_enum!(SpotPolicy, phrases::OPTION_SPOT);
-option_enum!(Offload, phrases::OPTION_OFFLOAD);
-option_enum!(CrossEntropy, phrases::OPTION_CROSS_ENTROPY);
-option_enum!(Runtime, phrases::OPTION_RUNTIME);
-option_enum!(FinetuneMethod, phrases::OPTION_METHOD);
-option_enum!(Optimizer, phrases::OPTION_OPTIMIZER);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {

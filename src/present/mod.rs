@@ -2,11 +2,13 @@
 //! `cargo test` (issue 22): `ui/` wires these words and figures to the DOM
 //! and the JavaScript boundaries, and decides nothing itself.
 //!
+//! - [`form`]: the workload form's choices.
 //! - [`row`]: the offers table's columns, and each row's words (an offer,
 //!   or the visitor's own GPU) in named cells shared by the header and the
 //!   rows.
 //! - [`selection`]: the offer a link selects: which row it is, and why the
 //!   ranking does not list it when it does not.
 
+pub mod form;
 pub mod row;
 pub mod selection;

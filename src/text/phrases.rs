@@ -49,6 +49,10 @@ phrases! {
     KIND_IMAGE = "text-to-image model", "modelo de texto a imagen";
     KIND_VIDEO = "text-to-video model", "modelo de texto a vídeo";
     KIND_SPEECH = "speech-to-text model", "modelo de voz a texto";
+    RUNTIME_VLLM = "vLLM", "vLLM";
+    RUNTIME_TRTLLM = "TensorRT-LLM", "TensorRT-LLM";
+    RUNTIME_LLAMACPP = "llama.cpp", "llama.cpp";
+    RUNTIME_HF = "HF transformers", "HF transformers";
     METHOD_FULL = "Full fine-tune", "Ajuste fino completo";
     METHOD_LORA = "LoRA", "LoRA";
     METHOD_QLORA = "QLoRA (4-bit base)", "QLoRA (base de 4 bits)";

@@ -3,7 +3,7 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 30] = [
+const SAME_IN_SPANISH: [&str; 34] = [
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",
@@ -35,6 +35,11 @@ const SAME_IN_SPANISH: [&str; 30] = [
     "PART_SIZE",
     // "Audio" is the Spanish word too (RAE: audio).
     "TAB_AUDIO",
+    // The runtimes' own names.
+    "RUNTIME_VLLM",
+    "RUNTIME_TRTLLM",
+    "RUNTIME_LLAMACPP",
+    "RUNTIME_HF",
 ];
 
 #[test]

@@ -12,8 +12,9 @@ use crate::engine::{
     Workload,
 };
 use crate::model_search::{echo, search, Found};
+use crate::present::form::options;
 use crate::presets::PRESETS;
-use crate::text::{phrases, Lang, Msg, Phrase};
+use crate::text::{phrases, Msg, Phrase};
 use crate::{msg, url_codec};
 use leptos::prelude::*;
 
@@ -61,10 +62,10 @@ pub fn WorkloadForm(
         Memo::new(move |_| pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default());
     let default_steps = Memo::new(move |_| pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
     let default_frames = Memo::new(move |_| pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
-    let precisions = options(lang, &Precision::ALL.map(|p| (p.key(), p.label())));
+    let precisions = options::<Precision>(lang);
     // "Task default" leaves `obj` out of the link.
     let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];
-    objectives.extend(options(lang, &Objective::ALL.map(|o| (o.key(), o.label()))));
+    objectives.extend(options::<Objective>(lang));
     // The catalog's vendors, lower case, as the filter compares them.
     let mut vendors = vec![(String::new(), lang.t(&phrases::ANY).to_string())];
     let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_ascii_lowercase()).collect();
@@ -102,8 +103,8 @@ pub fn WorkloadForm(
                 <SelectField catalog=catalog workload=workload key="wq" label={&phrases::FIELD_WEIGHT_PRECISION} options=precisions.clone() testid="precision-select" />
             </Show>
             <Show when=serving>
-                <SelectField catalog=catalog workload=workload key="kvq" label={&phrases::FIELD_KV_CACHE} options=options(lang, &KvPrecision::ALL.map(|p| (p.key(), p.label()))) testid="kv-select" />
-                <SelectField catalog=catalog workload=workload key="runtime" label={&phrases::FIELD_RUNTIME} options=options(lang, &Runtime::ALL.map(|r| (r.key(), r.label()))) testid="runtime-select" />
+                <SelectField catalog=catalog workload=workload key="kvq" label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} testid="kv-select" />
+                <SelectField catalog=catalog workload=workload key="runtime" label={&phrases::FIELD_RUNTIME} options={options::<Runtime>(lang)} testid="runtime-select" />
                 <NumberField catalog=catalog workload=workload key="in" label={&phrases::FIELD_PROMPT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key="out" label={&phrases::FIELD_OUTPUT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key="conc" label={&phrases::FIELD_CONCURRENCY} />
@@ -116,7 +117,7 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key="steps" label={&phrases::FIELD_STEPS} placeholder=default_steps />
                 <NumberField catalog=catalog workload=workload key="batch" label={&phrases::FIELD_BATCH} />
                 <NumberField catalog=catalog workload=workload key="n" label=items_label />
-                <SelectField catalog=catalog workload=workload key="offload" label={&phrases::FIELD_OFFLOAD} options=options(lang, &Offload::ALL.map(|o| (o.key(), o.label()))) testid="offload-select" />
+                <SelectField catalog=catalog workload=workload key="offload" label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
             </Show>
             <Show when=audio>
                 <NumberField catalog=catalog workload=workload key="batch" label={&phrases::FIELD_WINDOWS} />
@@ -124,11 +125,11 @@ pub fn WorkloadForm(
             </Show>
             <Show when=training>
                 <Show when=finetuning>
-                    <SelectField catalog=catalog workload=workload key="method" label={&phrases::FIELD_METHOD} options=options(lang, &FinetuneMethod::ALL.map(|m| (m.key(), m.label()))) testid="method-select" />
+                    <SelectField catalog=catalog workload=workload key="method" label={&phrases::FIELD_METHOD} options={options::<FinetuneMethod>(lang)} testid="method-select" />
                     <NumberField catalog=catalog workload=workload key="rank" label={&phrases::FIELD_LORA_RANK} />
                 </Show>
-                <SelectField catalog=catalog workload=workload key="opt" label={&phrases::FIELD_OPTIMIZER} options=options(lang, &Optimizer::ALL.map(|o| (o.key(), o.label()))) testid="optimizer-select" />
-                <SelectField catalog=catalog workload=workload key="ce" label={&phrases::FIELD_CROSS_ENTROPY} options=options(lang, &CrossEntropy::ALL.map(|c| (c.key(), c.label()))) testid="ce-select" />
+                <SelectField catalog=catalog workload=workload key="opt" label={&phrases::FIELD_OPTIMIZER} options={options::<Optimizer>(lang)} testid="optimizer-select" />
+                <SelectField catalog=catalog workload=workload key="ce" label={&phrases::FIELD_CROSS_ENTROPY} options={options::<CrossEntropy>(lang)} testid="ce-select" />
                 <NumberField catalog=catalog workload=workload key="tokens" label={&phrases::FIELD_TOKENS} />
                 <NumberField catalog=catalog workload=workload key="epochs" label={&phrases::FIELD_EPOCHS} />
                 <NumberField catalog=catalog workload=workload key="seq" label={&phrases::FIELD_SEQ_LEN} />
@@ -144,7 +145,7 @@ pub fn WorkloadForm(
             <fieldset class="rental">
                 <legend>{lang.t(&phrases::RENTING)}</legend>
                 <SelectField catalog=catalog workload=workload key="obj" label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
-                <SelectField catalog=catalog workload=workload key="spot" label={&phrases::FIELD_SPOT} options=options(lang, &SpotPolicy::ALL.map(|p| (p.key(), p.label()))) testid="spot-select" />
+                <SelectField catalog=catalog workload=workload key="spot" label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} testid="spot-select" />
                 <Show when=serving>
                     <NumberField catalog=catalog workload=workload key="uptime" label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key="rpd" label={&phrases::FIELD_REQUESTS_PER_DAY} />
@@ -320,29 +321,6 @@ fn ModelField(
             <datalist id="model-list">{option_list(models.into(), Signal::stored(String::new()))}</datalist>
             <span class="field-error" id=error_id role="alert">{move || problem.get()}</span>
         </span>
-    }
-}
-
-/// (URL value, label) pairs for a `<select>`, labels in `lang`.
-fn options(lang: Lang, pairs: &[(&'static str, impl Label)]) -> Vec<(String, String)> {
-    pairs.iter().map(|(key, label)| (key.to_string(), label.in_lang(lang).to_string())).collect()
-}
-
-/// An option's label: a phrase, or a name that is the same in every
-/// language (runtimes).
-trait Label {
-    fn in_lang(&self, lang: Lang) -> &'static str;
-}
-
-impl Label for &'static Phrase {
-    fn in_lang(&self, lang: Lang) -> &'static str {
-        lang.t(self)
-    }
-}
-
-impl Label for &'static str {
-    fn in_lang(&self, _: Lang) -> &'static str {
-        self
     }
 }
 
