@@ -5,6 +5,7 @@
 //! A bad value falls back to that field's default with a note naming the
 //! field, and the rest of the link still applies.
 
+use crate::engine::keys;
 use crate::engine::workload::{
     default_model, AUDIO_HOURS, BATCH, EPOCHS, FRAMES, ITEMS, PIPELINE_PARALLEL, STEPS, TENSOR_PARALLEL,
     TRAINING_TOKENS,
@@ -26,14 +27,6 @@ use crate::text::{phrases, Lang, Msg};
 
 /// The link format this build writes (URL key `v`).
 pub const URL_VERSION: u32 = 1;
-
-/// The URL key of the page's language (`lang=es`), which is not part of
-/// the workload.
-pub const LANG_KEY: &str = "lang";
-
-/// The URL key of the offer the page points at (`offer=aws:p5.48xlarge`,
-/// `:spot` for its spot price): the row the chart or the table selected.
-pub const OFFER_KEY: &str = "offer";
 
 /// An offer by its provider id and instance name, on-demand or spot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,15 +64,6 @@ impl OfferRef {
         format!("{}:{}{spot}", self.provider, self.instance)
     }
 }
-
-/// The URL key of the visitor's own GPU to compare with renting
-/// (`mygpu=rtx_4090`): a catalog GPU id, chosen in "Your GPU".
-pub const MY_GPU_KEY: &str = "mygpu";
-
-/// The URL keys of embed mode (`embed=1`, and `form=0` to start with the
-/// form folded away), which say how the page is shown, not what it sizes.
-pub const EMBED_KEY: &str = "embed";
-pub const FORM_KEY: &str = "form";
 
 /// How an embedded page shows itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,7 +109,7 @@ struct Field {
 
 /// An option enum field, spelled by its `Display`/`FromStr`.
 macro_rules! option_field {
-    ($key:literal, $field:ident) => {
+    ($key:expr, $field:ident) => {
         Field {
             key: $key,
             bounds: None,
@@ -271,7 +255,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
 
 const FIELDS: [Field; 49] = [
     Field {
-        key: "task",
+        key: keys::TASK,
         bounds: None,
         // A task the current model cannot do switches to that task's model.
         set: |w, v, catalog| {
@@ -291,7 +275,7 @@ const FIELDS: [Field; 49] = [
         get: |w| w.task.to_string(),
     },
     Field {
-        key: "model",
+        key: keys::MODEL,
         bounds: None,
         set: |w, v, catalog| {
             if v == CUSTOM_MODEL {
@@ -308,30 +292,30 @@ const FIELDS: [Field; 49] = [
         },
         get: |w| w.model.clone(),
     },
-    option_field!("wq", weight_precision),
-    option_field!("kvq", kv_precision),
-    option_field!("runtime", runtime),
+    option_field!(keys::WEIGHTS, weight_precision),
+    option_field!(keys::KV_CACHE, kv_precision),
+    option_field!(keys::RUNTIME, runtime),
     count_field!(INPUT_TOKENS, input_tokens),
     count_field!(OUTPUT_TOKENS, output_tokens),
     count_field!(CONCURRENCY, concurrency),
-    option_field!("method", method),
+    option_field!(keys::METHOD, method),
     count_field!(SEQ_LEN, seq_len),
     count_field!(MICRO_BATCH, micro_batch),
     count_field!(LORA_RANK, lora_rank),
-    option_field!("opt", optimizer),
+    option_field!(keys::OPTIMIZER, optimizer),
     Field {
-        key: "ckpt",
+        key: keys::CHECKPOINTING,
         bounds: None,
         set: |w, v, _| parse_switch(v).map(|value| w.checkpointing = value),
         get: |w| u8::from(w.checkpointing).to_string(),
     },
     count_field!(ZERO_STAGE, zero_stage),
     count_field!(GPUS, gpus),
-    option_field!("ce", cross_entropy),
+    option_field!(keys::CROSS_ENTROPY, cross_entropy),
     count_field!(TENSOR_PARALLEL, tensor_parallel),
     count_field!(PIPELINE_PARALLEL, pipeline_parallel),
     Field {
-        key: "res",
+        key: keys::RESOLUTION,
         bounds: None,
         set: |w, v, _| optional(v, parse_option).map(|value| w.resolution = value),
         get: |w| w.resolution.map(|r| r.to_string()).unwrap_or_default(),
@@ -341,28 +325,28 @@ const FIELDS: [Field; 49] = [
     count_field!(BATCH, batch),
     count_field!(ITEMS, items),
     amount_field!(AUDIO_HOURS, audio_hours),
-    option_field!("offload", offload),
+    option_field!(keys::OFFLOAD, offload),
     amount_field!(TRAINING_TOKENS, training_tokens),
     count_field!(EPOCHS, epochs),
     Field {
-        key: "obj",
+        key: keys::OBJECTIVE,
         bounds: None,
         set: |w, v, _| optional(v, parse_option).map(|value| w.objective = value),
         get: |w| w.objective.map(|o| o.to_string()).unwrap_or_default(),
     },
-    option_field!("spot", spot),
+    option_field!(keys::SPOT, spot),
     count_field!(CHECKPOINT_MINUTES, checkpoint_minutes),
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
     count_field!(RUNS_PER_MONTH, runs_per_month),
     Field {
-        key: "provider",
+        key: keys::PROVIDERS,
         bounds: None,
         set: |w, v, _| parse_list(v).map(|value| w.providers = value),
         get: |w| w.providers.clone(),
     },
     Field {
-        key: "region",
+        key: keys::REGION,
         bounds: None,
         set: |w, v, _| parse_name(v).map(|value| w.region = value),
         get: |w| w.region.clone(),
@@ -375,13 +359,13 @@ const FIELDS: [Field; 49] = [
     },
     optional_count_field!(MAX_GPUS, max_gpus),
     Field {
-        key: "vendor",
+        key: keys::VENDOR,
         bounds: None,
         set: |w, v, _| parse_name(v).map(|value| w.vendor = value.to_ascii_lowercase()),
         get: |w| w.vendor.clone(),
     },
     Field {
-        key: "gpu",
+        key: keys::GPU,
         bounds: None,
         set: |w, v, _| parse_list(v).map(|value| w.gpu_filter = value.to_ascii_lowercase()),
         get: |w| w.gpu_filter.clone(),
@@ -416,6 +400,78 @@ const FIELDS: [Field; 49] = [
     custom_count_field!(EXPERTS, experts),
     custom_count_field!(VOCAB, vocab),
 ];
+/// What a link says beyond the workload: how the page shows it.
+#[derive(Default)]
+struct Page {
+    lang: Option<Lang>,
+    embed: bool,
+    form_closed: bool,
+    offer: Option<OfferRef>,
+    my_gpu: Option<String>,
+}
+
+/// One of the page's own keys: how to read its value, or the note that
+/// says why it was not applied.
+struct PageField {
+    key: &'static str,
+    read: fn(&mut Page, &str, &Catalog) -> Result<(), Msg>,
+}
+
+/// The note for a page key whose value could not be used.
+fn ignored(key: &str, problem: Msg) -> Msg {
+    msg!(phrases::LINK_IGNORED, key = key, problem = problem)
+}
+
+const PAGE_FIELDS: [PageField; 6] = [
+    PageField {
+        key: keys::VERSION,
+        read: |_, v, _| match v.parse::<u32>() {
+            Ok(version) if version <= URL_VERSION => Ok(()),
+            Ok(version) => Err(msg!(phrases::LINK_NEWER, version = version)),
+            Err(_) => Err(msg!(phrases::LINK_BAD_VERSION, given = shorten(v))),
+        },
+    },
+    PageField {
+        key: keys::LANG,
+        read: |page, v, _| {
+            let lang = Lang::from_code(v).ok_or_else(|| msg!(phrases::LINK_UNKNOWN_LANGUAGE, given = shorten(v)))?;
+            page.lang = Some(lang);
+            Ok(())
+        },
+    },
+    PageField {
+        key: keys::OFFER,
+        read: |page, v, _| {
+            page.offer = Some(OfferRef::parse(v).map_err(|problem| ignored(keys::OFFER, problem))?);
+            Ok(())
+        },
+    },
+    PageField {
+        key: keys::MY_GPU,
+        read: |page, v, catalog| {
+            let gpu = catalog
+                .gpu(v)
+                .map_err(|_| ignored(keys::MY_GPU, crate::engine::Error::UnknownGpu(shorten(v)).message()))?;
+            page.my_gpu = Some(gpu.id.clone());
+            Ok(())
+        },
+    },
+    PageField {
+        key: keys::EMBED,
+        read: |page, v, _| {
+            page.embed = parse_switch(v).map_err(|problem| ignored(keys::EMBED, problem))?;
+            Ok(())
+        },
+    },
+    PageField {
+        key: keys::FORM,
+        read: |page, v, _| {
+            page.form_closed = !parse_switch(v).map_err(|problem| ignored(keys::FORM, problem))?;
+            Ok(())
+        },
+    },
+];
+
 /// Sets one field from its URL spelling, as the form, the URL and the CLI
 /// all do; the error names the problem (the caller adds the field).
 pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog) -> Result<(), Msg> {
@@ -447,53 +503,16 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
         })
         .collect();
     // Defaults follow the task (an image link without `model` means SDXL).
-    let task = pairs.iter().rev().find(|(key, _)| key == "task").and_then(|(_, value)| value.parse().ok());
+    let task = pairs.iter().rev().find(|(key, _)| key == keys::TASK).and_then(|(_, value)| value.parse().ok());
     let defaults = Workload::for_task(task.unwrap_or(Task::Infer));
     let mut workload = defaults.clone();
     let mut notes = Vec::new();
-    let mut lang = None;
-    let (mut embed, mut form_open) = (false, true);
-    let mut offer = None;
-    let mut my_gpu = None;
+    let mut page = Page::default();
     let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
-        if key == OFFER_KEY {
-            match OfferRef::parse(&value) {
-                Ok(chosen) => offer = Some(chosen),
-                Err(problem) => note(OFFER_KEY, msg!(phrases::LINK_IGNORED, key = OFFER_KEY, problem = problem)),
-            }
-            continue;
-        }
-        if key == MY_GPU_KEY {
-            match catalog.gpu(&value) {
-                Ok(gpu) => my_gpu = Some(gpu.id.clone()),
-                Err(_) => {
-                    let problem = crate::engine::Error::UnknownGpu(shorten(&value)).message();
-                    note(MY_GPU_KEY, msg!(phrases::LINK_IGNORED, key = MY_GPU_KEY, problem = problem));
-                }
-            }
-            continue;
-        }
-        if key == EMBED_KEY || key == FORM_KEY {
-            match parse_switch(&value) {
-                Ok(on) if key == EMBED_KEY => embed = on,
-                Ok(on) => form_open = on,
-                Err(problem) => note(&key, msg!(phrases::LINK_IGNORED, key = key.clone(), problem = problem)),
-            }
-            continue;
-        }
-        if key == LANG_KEY {
-            match Lang::from_code(&value) {
-                Some(chosen) => lang = Some(chosen),
-                None => note(LANG_KEY, msg!(phrases::LINK_UNKNOWN_LANGUAGE, given = shorten(&value))),
-            }
-            continue;
-        }
-        if key == "v" {
-            match value.parse::<u32>() {
-                Ok(v) if v <= URL_VERSION => {}
-                Ok(v) => note("v", msg!(phrases::LINK_NEWER, version = v)),
-                Err(_) => note("v", msg!(phrases::LINK_BAD_VERSION, given = shorten(&value))),
+        if let Some(field) = PAGE_FIELDS.iter().find(|f| f.key == key) {
+            if let Err(message) = (field.read)(&mut page, &value, catalog) {
+                note(field.key, message);
             }
             continue;
         }
@@ -512,7 +531,8 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
             None => note(&key, msg!(phrases::LINK_UNKNOWN_SETTING_IGNORED, given = shorten(&key))),
         }
     }
-    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open }), offer, my_gpu }
+    let Page { lang, embed, form_closed, offer, my_gpu } = page;
+    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open: !form_closed }), offer, my_gpu }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -523,14 +543,14 @@ pub fn encode(workload: &Workload) -> String {
         .filter_map(|field| {
             let value = (field.get)(workload);
             // The task itself is written unless it is the page's first task.
-            let default = if field.key == "task" { Task::Infer.to_string() } else { (field.get)(&defaults) };
+            let default = if field.key == keys::TASK { Task::Infer.to_string() } else { (field.get)(&defaults) };
             (value != default).then(|| format!("{}={}", field.key, percent_encode(&value)))
         })
         .collect();
     if pairs.is_empty() {
         return String::new();
     }
-    format!("v={URL_VERSION}&{}", pairs.join("&"))
+    format!("{}={URL_VERSION}&{}", keys::VERSION, pairs.join("&"))
 }
 
 /// The page's whole query: the workload, then the language when one was
@@ -543,9 +563,9 @@ pub fn encode_page(workload: &Workload, lang: Option<Lang>) -> String {
 /// GPU it compares: the workload, the offer, the GPU, then the language.
 pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, my_gpu: Option<&str>, lang: Option<Lang>) -> String {
     let mut pairs = vec![encode(workload)];
-    pairs.extend(offer.map(|offer| format!("{OFFER_KEY}={}", percent_encode(&offer.key()))));
-    pairs.extend(my_gpu.map(|gpu| format!("{MY_GPU_KEY}={}", percent_encode(gpu))));
-    pairs.extend(lang.map(|lang| format!("{LANG_KEY}={}", lang.code())));
+    pairs.extend(offer.map(|offer| format!("{}={}", keys::OFFER, percent_encode(&offer.key()))));
+    pairs.extend(my_gpu.map(|gpu| format!("{}={}", keys::MY_GPU, percent_encode(gpu))));
+    pairs.extend(lang.map(|lang| format!("{}={}", keys::LANG, lang.code())));
     pairs.retain(|pair| !pair.is_empty());
     pairs.join("&")
 }
@@ -553,9 +573,9 @@ pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, my_gpu: Option
 /// The query of the embedded page for the same workload and language.
 pub fn encode_embed(workload: &Workload, lang: Option<Lang>, embed: Embed) -> String {
     let page = encode_page(workload, lang);
-    let form = if embed.form_open { String::new() } else { format!("&{FORM_KEY}=0") };
+    let form = if embed.form_open { String::new() } else { format!("&{}=0", keys::FORM) };
     let separator = if page.is_empty() { "" } else { "&" };
-    format!("{page}{separator}{EMBED_KEY}=1{form}")
+    format!("{page}{separator}{}=1{form}", keys::EMBED)
 }
 
 /// Keeps hostile or huge values short in notes.
@@ -1072,7 +1092,7 @@ mod tests {
         // Not a catalog GPU: noted, ignored, the rest applies.
         let broken = decode("mygpu=%3Cscript%3E&conc=4", catalog);
         assert_eq!((broken.my_gpu, broken.workload.concurrency), (None, 4));
-        assert_eq!(broken.notes[0].key, MY_GPU_KEY);
+        assert_eq!(broken.notes[0].key, keys::MY_GPU);
         let note = broken.notes[0].message.to_string();
         assert!(note.starts_with("mygpu:") && note.contains("<script>"), "{note}");
     }

@@ -141,7 +141,7 @@ impl Model {
             | (ModelKind::Unsized, _) => None,
         };
         family.ok_or_else(|| Error::InvalidField {
-            field: "model",
+            field: super::keys::MODEL,
             message: crate::msg!(phrases::ERROR_MODEL_KIND, model = &self.name, kind = task.model_kind()),
         })
     }

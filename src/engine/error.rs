@@ -22,7 +22,7 @@ impl Error {
     /// The workload field (its URL key) the problem is in, when it is in one.
     pub fn field(&self) -> Option<&'static str> {
         match self {
-            Error::UnknownModel(_) => Some("model"),
+            Error::UnknownModel(_) => Some(super::keys::MODEL),
             Error::InvalidField { field, .. } => Some(field),
             Error::UnknownGpu(_) | Error::Catalog(_) => None,
         }

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cost;
 pub mod error;
 pub mod hardware;
+pub mod keys;
 pub mod local_gpu;
 pub mod local_run;
 pub mod memory;

@@ -129,7 +129,7 @@ pub struct Resolution {
 }
 
 /// Frame sides from 64 to 16,384 pixels.
-pub const RESOLUTION_SIDE: (&str, u32, u32) = ("res", 64, 16_384);
+pub const RESOLUTION_SIDE: (&str, u32, u32) = (super::keys::RESOLUTION, 64, 16_384);
 
 impl fmt::Display for Resolution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,7 +6,13 @@
 //! it was.
 
 use super::roving_focus;
-use crate::engine::workload::{Offload, CUSTOM_MODEL};
+use crate::engine::keys;
+use crate::engine::workload::{
+    Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, EPOCHS, FRAMES, GPUS, HEADS, HIDDEN,
+    INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS,
+    PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS,
+    UPTIME_HOURS, ZERO_STAGE,
+};
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, Runtime, SpotPolicy, Task,
     Workload,
@@ -93,72 +99,72 @@ pub fn WorkloadForm(
             </select>
             <ModelField catalog=catalog workload=workload models=models />
             <Show when=custom>
-                <NumberField catalog=catalog workload=workload key="params" label={&phrases::FIELD_PARAMS} />
-                <NumberField catalog=catalog workload=workload key="layers" label={&phrases::FIELD_LAYERS} />
-                <NumberField catalog=catalog workload=workload key="hidden" label={&phrases::FIELD_HIDDEN} />
-                <NumberField catalog=catalog workload=workload key="heads" label={&phrases::FIELD_HEADS} />
-                <NumberField catalog=catalog workload=workload key="kv_heads" label={&phrases::FIELD_KV_HEADS} />
+                <NumberField catalog=catalog workload=workload key=PARAMS.0 label={&phrases::FIELD_PARAMS} />
+                <NumberField catalog=catalog workload=workload key=LAYERS.0 label={&phrases::FIELD_LAYERS} />
+                <NumberField catalog=catalog workload=workload key=HIDDEN.0 label={&phrases::FIELD_HIDDEN} />
+                <NumberField catalog=catalog workload=workload key=HEADS.0 label={&phrases::FIELD_HEADS} />
+                <NumberField catalog=catalog workload=workload key=KV_HEADS.0 label={&phrases::FIELD_KV_HEADS} />
             </Show>
             <Show when=move || !training()>
-                <SelectField catalog=catalog workload=workload key="wq" label={&phrases::FIELD_WEIGHT_PRECISION} options=precisions.clone() testid="precision-select" />
+                <SelectField catalog=catalog workload=workload key=keys::WEIGHTS label={&phrases::FIELD_WEIGHT_PRECISION} options=precisions.clone() testid="precision-select" />
             </Show>
             <Show when=serving>
-                <SelectField catalog=catalog workload=workload key="kvq" label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} testid="kv-select" />
-                <SelectField catalog=catalog workload=workload key="runtime" label={&phrases::FIELD_RUNTIME} options={options::<Runtime>(lang)} testid="runtime-select" />
-                <NumberField catalog=catalog workload=workload key="in" label={&phrases::FIELD_PROMPT_TOKENS} />
-                <NumberField catalog=catalog workload=workload key="out" label={&phrases::FIELD_OUTPUT_TOKENS} />
-                <NumberField catalog=catalog workload=workload key="conc" label={&phrases::FIELD_CONCURRENCY} />
+                <SelectField catalog=catalog workload=workload key=keys::KV_CACHE label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} testid="kv-select" />
+                <SelectField catalog=catalog workload=workload key=keys::RUNTIME label={&phrases::FIELD_RUNTIME} options={options::<Runtime>(lang)} testid="runtime-select" />
+                <NumberField catalog=catalog workload=workload key=INPUT_TOKENS.0 label={&phrases::FIELD_PROMPT_TOKENS} />
+                <NumberField catalog=catalog workload=workload key=OUTPUT_TOKENS.0 label={&phrases::FIELD_OUTPUT_TOKENS} />
+                <NumberField catalog=catalog workload=workload key=CONCURRENCY.0 label={&phrases::FIELD_CONCURRENCY} />
             </Show>
             <Show when=generating>
-                <NumberField catalog=catalog workload=workload key="res" label={&phrases::FIELD_RESOLUTION} input_type="text" placeholder=default_res />
+                <NumberField catalog=catalog workload=workload key=keys::RESOLUTION label={&phrases::FIELD_RESOLUTION} input_type="text" placeholder=default_res />
                 <Show when=video>
-                    <NumberField catalog=catalog workload=workload key="frames" label={&phrases::FIELD_FRAMES} placeholder=default_frames />
+                    <NumberField catalog=catalog workload=workload key=FRAMES.0 label={&phrases::FIELD_FRAMES} placeholder=default_frames />
                 </Show>
-                <NumberField catalog=catalog workload=workload key="steps" label={&phrases::FIELD_STEPS} placeholder=default_steps />
-                <NumberField catalog=catalog workload=workload key="batch" label={&phrases::FIELD_BATCH} />
-                <NumberField catalog=catalog workload=workload key="n" label=items_label />
-                <SelectField catalog=catalog workload=workload key="offload" label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
+                <NumberField catalog=catalog workload=workload key=STEPS.0 label={&phrases::FIELD_STEPS} placeholder=default_steps />
+                <NumberField catalog=catalog workload=workload key=BATCH.0 label={&phrases::FIELD_BATCH} />
+                <NumberField catalog=catalog workload=workload key=ITEMS.0 label=items_label />
+                <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
             </Show>
             <Show when=audio>
-                <NumberField catalog=catalog workload=workload key="batch" label={&phrases::FIELD_WINDOWS} />
-                <NumberField catalog=catalog workload=workload key="hours" label={&phrases::FIELD_AUDIO_HOURS} />
+                <NumberField catalog=catalog workload=workload key=BATCH.0 label={&phrases::FIELD_WINDOWS} />
+                <NumberField catalog=catalog workload=workload key=AUDIO_HOURS.0 label={&phrases::FIELD_AUDIO_HOURS} />
             </Show>
             <Show when=training>
                 <Show when=finetuning>
-                    <SelectField catalog=catalog workload=workload key="method" label={&phrases::FIELD_METHOD} options={options::<FinetuneMethod>(lang)} testid="method-select" />
-                    <NumberField catalog=catalog workload=workload key="rank" label={&phrases::FIELD_LORA_RANK} />
+                    <SelectField catalog=catalog workload=workload key=keys::METHOD label={&phrases::FIELD_METHOD} options={options::<FinetuneMethod>(lang)} testid="method-select" />
+                    <NumberField catalog=catalog workload=workload key=LORA_RANK.0 label={&phrases::FIELD_LORA_RANK} />
                 </Show>
-                <SelectField catalog=catalog workload=workload key="opt" label={&phrases::FIELD_OPTIMIZER} options={options::<Optimizer>(lang)} testid="optimizer-select" />
-                <SelectField catalog=catalog workload=workload key="ce" label={&phrases::FIELD_CROSS_ENTROPY} options={options::<CrossEntropy>(lang)} testid="ce-select" />
-                <NumberField catalog=catalog workload=workload key="tokens" label={&phrases::FIELD_TOKENS} />
-                <NumberField catalog=catalog workload=workload key="epochs" label={&phrases::FIELD_EPOCHS} />
-                <NumberField catalog=catalog workload=workload key="seq" label={&phrases::FIELD_SEQ_LEN} />
-                <NumberField catalog=catalog workload=workload key="mbs" label={&phrases::FIELD_MICRO_BATCH} />
-                <NumberField catalog=catalog workload=workload key="gpus" label={&phrases::FIELD_GPUS} />
-                <NumberField catalog=catalog workload=workload key="zero" label={&phrases::FIELD_ZERO} />
-                <NumberField catalog=catalog workload=workload key="tp" label={&phrases::FIELD_TENSOR_PARALLEL} />
-                <NumberField catalog=catalog workload=workload key="pp" label={&phrases::FIELD_PIPELINE} />
+                <SelectField catalog=catalog workload=workload key=keys::OPTIMIZER label={&phrases::FIELD_OPTIMIZER} options={options::<Optimizer>(lang)} testid="optimizer-select" />
+                <SelectField catalog=catalog workload=workload key=keys::CROSS_ENTROPY label={&phrases::FIELD_CROSS_ENTROPY} options={options::<CrossEntropy>(lang)} testid="ce-select" />
+                <NumberField catalog=catalog workload=workload key=TRAINING_TOKENS.0 label={&phrases::FIELD_TOKENS} />
+                <NumberField catalog=catalog workload=workload key=EPOCHS.0 label={&phrases::FIELD_EPOCHS} />
+                <NumberField catalog=catalog workload=workload key=SEQ_LEN.0 label={&phrases::FIELD_SEQ_LEN} />
+                <NumberField catalog=catalog workload=workload key=MICRO_BATCH.0 label={&phrases::FIELD_MICRO_BATCH} />
+                <NumberField catalog=catalog workload=workload key=GPUS.0 label={&phrases::FIELD_GPUS} />
+                <NumberField catalog=catalog workload=workload key=ZERO_STAGE.0 label={&phrases::FIELD_ZERO} />
+                <NumberField catalog=catalog workload=workload key=TENSOR_PARALLEL.0 label={&phrases::FIELD_TENSOR_PARALLEL} />
+                <NumberField catalog=catalog workload=workload key=PIPELINE_PARALLEL.0 label={&phrases::FIELD_PIPELINE} />
                 <CheckboxField workload=workload label={&phrases::FIELD_CHECKPOINTING} />
-                <NumberField catalog=catalog workload=workload key="ckpt_every" label={&phrases::FIELD_CHECKPOINT_EVERY} />
+                <NumberField catalog=catalog workload=workload key=CHECKPOINT_MINUTES.0 label={&phrases::FIELD_CHECKPOINT_EVERY} />
             </Show>
             </div>
             <fieldset class="rental">
                 <legend>{lang.t(&phrases::RENTING)}</legend>
-                <SelectField catalog=catalog workload=workload key="obj" label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
-                <SelectField catalog=catalog workload=workload key="spot" label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} testid="spot-select" />
+                <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
+                <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} testid="spot-select" />
                 <Show when=serving>
-                    <NumberField catalog=catalog workload=workload key="uptime" label={&phrases::FIELD_UPTIME} />
-                    <NumberField catalog=catalog workload=workload key="rpd" label={&phrases::FIELD_REQUESTS_PER_DAY} />
+                    <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
+                    <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
                 </Show>
                 <Show when=move || !serving()>
-                    <NumberField catalog=catalog workload=workload key="runs" label={&phrases::FIELD_RUNS} />
+                    <NumberField catalog=catalog workload=workload key=RUNS_PER_MONTH.0 label={&phrases::FIELD_RUNS} />
                 </Show>
-                <NumberField catalog=catalog workload=workload key="max_ph" label={&phrases::FIELD_MAX_PRICE} />
-                <NumberField catalog=catalog workload=workload key="max_gpus" label={&phrases::FIELD_MAX_GPUS} />
-                <NumberField catalog=catalog workload=workload key="region" label={&phrases::FIELD_REGION} input_type="text" />
-                <NumberField catalog=catalog workload=workload key="provider" label={&phrases::FIELD_PROVIDERS} input_type="text" />
-                <SelectField catalog=catalog workload=workload key="vendor" label={&phrases::FIELD_VENDOR} options=vendors testid="vendor-select" />
-                <NumberField catalog=catalog workload=workload key="gpu" label={&phrases::FIELD_GPU_FILTER} input_type="text" />
+                <NumberField catalog=catalog workload=workload key=MAX_PRICE_PER_HOUR.0 label={&phrases::FIELD_MAX_PRICE} />
+                <NumberField catalog=catalog workload=workload key=MAX_GPUS.0 label={&phrases::FIELD_MAX_GPUS} />
+                <NumberField catalog=catalog workload=workload key=keys::REGION label={&phrases::FIELD_REGION} input_type="text" />
+                <NumberField catalog=catalog workload=workload key=keys::PROVIDERS label={&phrases::FIELD_PROVIDERS} input_type="text" />
+                <SelectField catalog=catalog workload=workload key=keys::VENDOR label={&phrases::FIELD_VENDOR} options=vendors testid="vendor-select" />
+                <NumberField catalog=catalog workload=workload key=keys::GPU label={&phrases::FIELD_GPU_FILTER} input_type="text" />
             </fieldset>
             </div>
         </form>
@@ -182,7 +188,7 @@ fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>, task: Memo<
         let Some(key) = roving_focus::item_value(ev, TAB_TASK) else { return };
         if task.get_untracked().key() != key {
             workload.update(|w| {
-                let _ = url_codec::apply(w, "task", &key, catalog);
+                let _ = url_codec::apply(w, keys::TASK, &key, catalog);
             });
         }
     };
@@ -276,7 +282,7 @@ fn ModelField(
                 element.set_value(&name);
                 if workload.with_untracked(|w| w.model != id) {
                     workload.update(|w| {
-                        let _ = url_codec::apply(w, "model", &id, catalog);
+                        let _ = url_codec::apply(w, keys::MODEL, &id, catalog);
                     });
                 }
                 return;

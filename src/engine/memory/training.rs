@@ -65,7 +65,7 @@ pub fn training_memory(workload: &Workload, model: &Model, shape: &Shape) -> Res
     let model_parallel = workload.tensor_parallel.max(1) * workload.pipeline_parallel.max(1);
     if !workload.gpus.max(1).is_multiple_of(model_parallel) {
         return Err(Error::InvalidField {
-            field: "tp",
+            field: crate::engine::workload::TENSOR_PARALLEL.0,
             message: msg!(
                 phrases::ERROR_PARALLEL_SPLIT,
                 tp = workload.tensor_parallel,

@@ -9,7 +9,7 @@ use crate::text::{phrases, Msg};
 /// The GPU's memory bandwidth in bytes/s, or an error naming what is missing.
 pub fn bandwidth_of(gpu: &Gpu) -> Result<f64, Error> {
     hardware::memory_bandwidth(gpu).ok_or_else(|| Error::InvalidField {
-        field: "gpu",
+        field: crate::engine::keys::GPU,
         message: msg!(phrases::ERROR_NO_BANDWIDTH, gpu = &gpu.name),
     })
 }
@@ -18,7 +18,7 @@ pub fn bandwidth_of(gpu: &Gpu) -> Result<f64, Error> {
 /// noting an estimate; an error naming what is missing.
 pub fn peak_of(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<Msg>) -> Result<f64, Error> {
     let peak = hardware::peak_tflops(gpu, compute).ok_or_else(|| Error::InvalidField {
-        field: "gpu",
+        field: crate::engine::keys::GPU,
         message: msg!(phrases::ERROR_NO_THROUGHPUT, precision = compute.label(), gpu = &gpu.name),
     })?;
     if let Some(note) = peak.estimated {
