@@ -321,19 +321,20 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 /// The speed figures that apply, the bound and why, and the job's hours.
 fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) {
     let _ = writeln!(out, "speed (estimates, {} arithmetic):", s.compute_precision.label());
-    for (name, value, unit) in s.figures() {
+    for (name, value, unit) in s.figure_list() {
         let _ = writeln!(out, "  {name:<22} {} {unit}", significant(value));
     }
-    if let Some(mfu) = s.mfu {
-        let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", mfu * 100.0);
+    if let Some(training) = s.training() {
+        let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", training.mfu * 100.0);
     }
-    if let (Some(group), Some(replicas), Some(layout)) = (s.tensor_parallel, s.replicas, s.layout()) {
-        if group * replicas > 1 {
+    if let (Some(serving), Some(layout)) = (s.serving(), s.layout()) {
+        if serving.gpus_per_replica * serving.replicas > 1 {
             let _ = writeln!(out, "  layout: {layout}");
         }
-    }
-    if let (Some(running), Some(roofline)) = (s.running_concurrency, s.roofline_concurrency) {
-        let _ = writeln!(out, "  {running} sequences running; decoding turns compute-bound near {roofline}");
+        if let Some(roofline) = serving.roofline_concurrency {
+            let running = serving.running_concurrency;
+            let _ = writeln!(out, "  {running} sequences running; decoding turns compute-bound near {roofline}");
+        }
     }
     let _ = writeln!(out, "  {}", s.bound.explanation());
     for note in &s.notes {

@@ -177,17 +177,18 @@ pub fn row_breakdown(
         add(&phrases::ROW_PER_UNIT, per_unit.render(lang));
     }
     if let Some(s) = &ranked.speed {
-        for (label, value, unit) in s.figures() {
+        for (label, value, unit) in s.figure_list() {
             add(label, msg!(phrases::FIGURE_VALUE, value = Arg::Num(value, 3), unit = unit).render(lang));
         }
-        if let Some(mfu) = s.mfu {
-            add(&phrases::ROW_MFU, msg!(phrases::PERCENT, percent = Arg::Num(mfu * 100.0, 0)).render(lang));
+        if let Some(training) = s.training() {
+            let mfu = msg!(phrases::PERCENT, percent = Arg::Num(training.mfu * 100.0, 0));
+            add(&phrases::ROW_MFU, mfu.render(lang));
         }
         if let Some(layout) = s.layout() {
             add(&phrases::ROW_LAYOUT, layout.render(lang));
         }
-        if let Some(running) = s.running_concurrency {
-            add(&phrases::ROW_RUNNING, lang.int(i64::from(running)));
+        if let Some(serving) = s.serving() {
+            add(&phrases::ROW_RUNNING, lang.int(i64::from(serving.running_concurrency)));
         }
         add(&phrases::ROW_BOUND, lang.t(s.bound.explanation()).to_string());
         for note in &s.notes {
@@ -231,7 +232,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang
             offer.gpu_count.to_string(),
             ranked.spot.to_string(),
             format!("{}", ranked.price_per_hour),
-            field(&speed.and_then(|s| s.headline()).map(|h| h.render(lang)).unwrap_or_default()),
+            field(&speed.map(|s| s.headline().render(lang)).unwrap_or_default()),
             speed.map(|s| format!("{:?}", s.bound).to_ascii_lowercase()).unwrap_or_default(),
             number(cost.map(|c| c.job_hours)),
             number(cost.map(|c| c.billed_hours)),

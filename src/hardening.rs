@@ -63,7 +63,7 @@ pub fn check_workload(workload: &Workload, catalog: &Catalog, snapshot: &Snapsho
     check_report(&report, snapshot, catalog);
     if let Ok(local) = local_run::run_locally(workload, catalog, snapshot, &report, LOCAL_GPU, None) {
         let mut figures = vec![local.need_bytes, local.usable_bytes, local.price_per_hour];
-        figures.extend(local.speed.iter().flat_map(|s| s.figures().into_iter().map(|(_, v, _)| v)));
+        figures.extend(local.speed.iter().flat_map(|s| s.figure_list().into_iter().map(|(_, v, _)| v)));
         figures.extend(local.cost.iter().flat_map(costs));
         assert_finite(&figures, "the visitor's GPU");
         for sentence in &local.verdict {
@@ -80,7 +80,7 @@ pub fn check_report(report: &Report, snapshot: &Snapshot, catalog: &Catalog) {
     assert_finite(&figures, "the memory breakdown");
     for ranked in &report.results {
         let mut figures = vec![ranked.price_per_hour, ranked.per_gpu_bytes];
-        figures.extend(ranked.speed.iter().flat_map(|s| s.figures().into_iter().map(|(_, v, _)| v)));
+        figures.extend(ranked.speed.iter().flat_map(|s| s.figure_list().into_iter().map(|(_, v, _)| v)));
         figures.extend(ranked.cost.iter().flat_map(costs));
         assert_finite(&figures, &snapshot.offers[ranked.offer].instance);
     }

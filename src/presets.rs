@@ -48,7 +48,7 @@ mod tests {
             let mut messages: Vec<crate::text::Msg> = report.advice.clone();
             messages.extend(report.excluded.iter().map(|e| e.reason.clone()));
             messages.extend(report.results.iter().filter_map(|r| r.speed.as_ref()).flat_map(|s| s.notes.clone()));
-            messages.extend(report.results.iter().filter_map(|r| r.speed.as_ref()?.headline()));
+            messages.extend(report.results.iter().filter_map(|r| Some(r.speed.as_ref()?.headline())));
             for lang in Lang::ALL {
                 for message in &messages {
                     let text = message.render(lang);

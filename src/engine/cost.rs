@@ -88,15 +88,25 @@ pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
     }
 }
 
+/// Time as a provider bills it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Billed {
+    pub seconds: f64,
+    /// Whether the provider's billing increment is known; when it is not,
+    /// the use is billed as is, and the result says so.
+    pub increment_known: bool,
+}
+
 /// Seconds billed for `seconds` of use: rounded up to the billing increment,
-/// at least the minimum charge. `None` when the provider's increment is not
-/// known (the use is then billed as is, and the result says so).
-pub fn billed_seconds(seconds: f64, provider: Option<&Provider>) -> (f64, bool) {
+/// at least the minimum charge.
+pub fn billed_seconds(seconds: f64, provider: Option<&Provider>) -> Billed {
     let increment = provider.and_then(|p| p.billing_increment_s).map(f64::from);
     let minimum = provider.and_then(|p| p.minimum_charge_s).map_or(0.0, f64::from);
     match increment {
-        Some(step) if step > 0.0 => (((seconds / step).ceil() * step).max(minimum), true),
-        _ => (seconds.max(minimum), false),
+        Some(step) if step > 0.0 => {
+            Billed { seconds: ((seconds / step).ceil() * step).max(minimum), increment_known: true }
+        }
+        _ => Billed { seconds: seconds.max(minimum), increment_known: false },
     }
 }
 
@@ -141,6 +151,101 @@ pub fn rented_startup_s(workload: &Workload, model: &Model) -> f64 {
     BOOT_S + model_bytes(workload, model) / DOWNLOAD_BYTES_PER_S
 }
 
+/// What one job (serving: one month of uptime) asks of an offer before it
+/// is billed.
+struct Work {
+    /// Seconds of work on each instance.
+    seconds: f64,
+    /// Bytes kept in storage while it runs.
+    stored_bytes: f64,
+    /// Bytes sent out of the cloud.
+    egress_bytes: f64,
+    /// Units of output the cost is quoted per.
+    units: f64,
+    /// Instances it runs on (serving: replicas for the stated load).
+    instances: f64,
+}
+
+/// The work `workload` makes at `speed`, from the model's own bytes and
+/// the memory it was sized with. `None` when the speed lacks the figure the
+/// task needs.
+fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Speed) -> Option<Work> {
+    let weights = model_bytes(workload, model);
+    Some(match workload.task {
+        Task::Infer => {
+            let per_instance = speed.output_tokens_per_s()?;
+            let uptime_s = workload.uptime_hours * 3600.0;
+            // Replicas for the stated load; one when none is stated.
+            let daily_tokens = f64::from(workload.requests_per_day) * f64::from(workload.output_tokens);
+            let instances =
+                if daily_tokens > 0.0 { (daily_tokens / (per_instance * uptime_s)).ceil().max(1.0) } else { 1.0 };
+            // Tokens a month: the stated load, else the instances running flat out.
+            let monthly_tokens = if daily_tokens > 0.0 {
+                daily_tokens * DAYS_PER_MONTH
+            } else {
+                per_instance * uptime_s * DAYS_PER_MONTH
+            };
+            let units = monthly_tokens / 1e6;
+            Work {
+                seconds: uptime_s,
+                stored_bytes: weights,
+                egress_bytes: monthly_tokens * RESPONSE_BYTES_PER_TOKEN,
+                units,
+                instances,
+            }
+        }
+        Task::Finetune | Task::Pretrain => {
+            let tokens = workload.training_tokens * f64::from(workload.epochs);
+            let work = tokens / speed.train_tokens_per_s()?;
+            let full = workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full;
+            // A checkpoint holds the trained weights and optimizer state.
+            let checkpoint = if full {
+                memory.weights_bytes + memory.optimizer_bytes
+            } else {
+                memory.adapters_bytes + memory.optimizer_bytes
+            };
+            let dataset = workload.training_tokens * DATASET_BYTES_PER_TOKEN;
+            let result = if full { memory.weights_bytes } else { memory.adapters_bytes };
+            Work {
+                seconds: work,
+                stored_bytes: weights + checkpoint + dataset,
+                egress_bytes: result,
+                units: 1.0,
+                instances: 1.0,
+            }
+        }
+        Task::Image | Task::Video => {
+            let items = f64::from(workload.items);
+            let per_item = speed.seconds_per_item()?;
+            // The model's own frame size and clip length unless the
+            // workload sets them, as the memory and speed models use.
+            let pipeline = model.diffusion()?;
+            let (resolution, frames) = frame(workload, pipeline);
+            let item_bytes = match pipeline.fps {
+                None => f64::from(resolution.width) * f64::from(resolution.height) * IMAGE_BYTES_PER_PIXEL,
+                Some(fps) => f64::from(frames) / f64::from(fps) * VIDEO_BYTES_PER_SECOND,
+            };
+            let out = items * item_bytes;
+            let units = if workload.task == Task::Image { items / 1000.0 } else { items };
+            Work { seconds: items * per_item, stored_bytes: weights + out, egress_bytes: out, units, instances: 1.0 }
+        }
+        Task::Audio => {
+            let audio_s = workload.audio_hours * 3600.0;
+            let work = audio_s * speed.realtime_factor()?;
+            // The audio itself is kept while it is transcribed: 16 kHz 16-bit mono.
+            let audio_bytes = audio_s * 32_000.0;
+            let transcripts = workload.audio_hours * TRANSCRIPT_BYTES_PER_HOUR;
+            Work {
+                seconds: work,
+                stored_bytes: weights + audio_bytes,
+                egress_bytes: transcripts,
+                units: workload.audio_hours,
+                instances: 1.0,
+            }
+        }
+    })
+}
+
 /// Costs `workload` on `offer` at `speed`, on spot or on-demand capacity,
 /// for a machine that works `startup_s` seconds after it is started.
 /// `None` when the offer has no price of that kind or the speed lacks the
@@ -157,69 +262,12 @@ pub fn cost(
     startup_s: f64,
 ) -> Option<Costed> {
     let price = if spot { offer.spot_price? } else { offer.price? };
-    let weights = model_bytes(workload, model);
     let unit = Unit::for_task(workload.task);
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
     let storage_rate = provider.and_then(|p| p.block_storage_usd_per_gb_month);
     let egress_rate = provider.and_then(|p| p.egress_usd_per_gb);
 
-    // Work seconds, bytes to keep while it runs, bytes sent out, and the
-    // units of output one job makes.
-    let (work_s, stored_bytes, egress_bytes, units, instances) = match workload.task {
-        Task::Infer => {
-            let per_instance = speed.output_tokens_per_s?;
-            let uptime_s = workload.uptime_hours * 3600.0;
-            // Replicas for the stated load; one when none is stated.
-            let daily_tokens = f64::from(workload.requests_per_day) * f64::from(workload.output_tokens);
-            let instances =
-                if daily_tokens > 0.0 { (daily_tokens / (per_instance * uptime_s)).ceil().max(1.0) } else { 1.0 };
-            // Tokens a month: the stated load, else the instances running flat out.
-            let monthly_tokens = if daily_tokens > 0.0 {
-                daily_tokens * DAYS_PER_MONTH
-            } else {
-                per_instance * uptime_s * DAYS_PER_MONTH
-            };
-            let units = monthly_tokens / 1e6;
-            (uptime_s, weights, monthly_tokens * RESPONSE_BYTES_PER_TOKEN, units, instances)
-        }
-        Task::Finetune | Task::Pretrain => {
-            let tokens = workload.training_tokens * f64::from(workload.epochs);
-            let work = tokens / speed.train_tokens_per_s?;
-            let full = workload.task == Task::Pretrain || workload.method == FinetuneMethod::Full;
-            // A checkpoint holds the trained weights and optimizer state.
-            let checkpoint = if full {
-                memory.weights_bytes + memory.optimizer_bytes
-            } else {
-                memory.adapters_bytes + memory.optimizer_bytes
-            };
-            let dataset = workload.training_tokens * DATASET_BYTES_PER_TOKEN;
-            let result = if full { memory.weights_bytes } else { memory.adapters_bytes };
-            (work, weights + checkpoint + dataset, result, 1.0, 1.0)
-        }
-        Task::Image | Task::Video => {
-            let items = f64::from(workload.items);
-            let per_item = speed.seconds_per_image.or(speed.seconds_per_clip)?;
-            // The model's own frame size and clip length unless the
-            // workload sets them, as the memory and speed models use.
-            let pipeline = model.diffusion()?;
-            let (resolution, frames) = frame(workload, pipeline);
-            let item_bytes = match pipeline.fps {
-                None => f64::from(resolution.width) * f64::from(resolution.height) * IMAGE_BYTES_PER_PIXEL,
-                Some(fps) => f64::from(frames) / f64::from(fps) * VIDEO_BYTES_PER_SECOND,
-            };
-            let out = items * item_bytes;
-            let units = if workload.task == Task::Image { items / 1000.0 } else { items };
-            (items * per_item, weights + out, out, units, 1.0)
-        }
-        Task::Audio => {
-            let audio_s = workload.audio_hours * 3600.0;
-            let work = audio_s * speed.realtime_factor?;
-            // The audio itself is kept while it is transcribed: 16 kHz 16-bit mono.
-            let audio_bytes = audio_s * 32_000.0;
-            let transcripts = workload.audio_hours * TRANSCRIPT_BYTES_PER_HOUR;
-            (work, weights + audio_bytes, transcripts, workload.audio_hours, 1.0)
-        }
-    };
+    let Work { seconds: work_s, stored_bytes, egress_bytes, units, instances } = work(workload, model, memory, speed)?;
     if !work_s.is_finite() || work_s < 0.0 {
         return None;
     }
@@ -236,7 +284,7 @@ pub fn cost(
 
     // An endpoint up all day runs the month through; one up part of the day
     // starts (and pays its minimum charge) every day.
-    let (billed_s, known) = billed_seconds(run_s, provider);
+    let Billed { seconds: billed_s, increment_known: known } = billed_seconds(run_s, provider);
     let (job_hours, billed_hours) = match workload.task {
         Task::Infer if workload.uptime_hours >= 24.0 => (HOURS_PER_MONTH, HOURS_PER_MONTH),
         Task::Infer => (run_s / 3600.0 * DAYS_PER_MONTH, billed_s / 3600.0 * DAYS_PER_MONTH),

@@ -136,13 +136,10 @@ pub fn run_locally(
             verdict.push(msg!(phrases::VERDICT_NO_SPEED, gpu = &gpu.name, reason = e.message()));
         }
         Some(Ok(local)) => {
-            if let Some(headline) = local.headline() {
-                verdict.push(msg!(phrases::VERDICT_RUNS, gpu = &gpu.name, speed = headline));
-            }
-            let theirs = best.and_then(|b| b.speed.as_ref()).and_then(|s| s.seconds_per_unit());
-            if let (Some(best), Some(name), Some(mine), Some(theirs)) =
-                (best, best_name, local.seconds_per_unit(), theirs)
-            {
+            verdict.push(msg!(phrases::VERDICT_RUNS, gpu = &gpu.name, speed = local.headline()));
+            let theirs = best.and_then(|b| b.speed.as_ref()).map(|s| s.seconds_per_unit());
+            let mine = local.seconds_per_unit();
+            if let (Some(best), Some(name), Some(theirs)) = (best, best_name, theirs) {
                 let (price, rented, electricity) =
                     (Arg::Usd(best.price_per_hour), job_cost(best.cost.as_ref()), job_cost(cost.as_ref()));
                 let factor = mine / theirs;

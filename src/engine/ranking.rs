@@ -240,8 +240,8 @@ fn objective_key(
     match (objective, task) {
         (Objective::Cost, _) => cost.map(|c| c.job_cost),
         (Objective::Unit, _) => cost.map(|c| c.cost_per_unit),
-        (Objective::Fast, Task::Infer) => speed.and_then(|s| s.output_tokens_per_s).map(|t| -t),
-        (Objective::Latency, Task::Infer) => speed.and_then(|s| s.decode_tokens_per_s).map(|t| -t),
+        (Objective::Fast, Task::Infer) => speed.and_then(|s| s.output_tokens_per_s()).map(|t| -t),
+        (Objective::Latency, Task::Infer) => speed.and_then(|s| s.decode_tokens_per_s()).map(|t| -t),
         (Objective::Fast | Objective::Latency, _) => cost.map(|c| c.job_hours),
         (Objective::Bandwidth, _) => {
             let offer = &snapshot.offers[row.offer];

@@ -86,7 +86,7 @@ impl Column {
         let cost = row.cost.as_ref();
         match self {
             Column::Price => Some(row.price_per_hour),
-            Column::Speed => row.speed.as_ref()?.seconds_per_unit(),
+            Column::Speed => row.speed.as_ref().map(|s| s.seconds_per_unit()),
             Column::JobTime => cost.map(|c| c.job_hours),
             Column::JobCost => cost.map(|c| c.job_cost),
             Column::PerUnit => cost.map(|c| c.cost_per_unit),
@@ -151,7 +151,7 @@ impl RowText {
             regions_title: offer.regions.join(", "),
             price: lang.usd(ranked.price_per_hour),
             spot: ranked.spot,
-            speed: ranked.speed.as_ref().and_then(|s| s.headline()).map_or(String::from("–"), |h| h.render(lang)),
+            speed: ranked.speed.as_ref().map_or(String::from("–"), |s| s.headline().render(lang)),
             bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
             job: cost.map_or(String::from("–"), |c| lang.hours(c.job_hours)),
             billed: cost
@@ -189,7 +189,7 @@ impl RowText {
             regions: dash(),
             regions_title: electricity(run, lang),
             price: lang.usd(run.price_per_hour),
-            speed: run.speed.as_ref().and_then(|s| s.headline()).map_or_else(dash, |h| h.render(lang)),
+            speed: run.speed.as_ref().map_or_else(dash, |s| s.headline().render(lang)),
             bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
             job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
             total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),

@@ -37,13 +37,25 @@ fn offer(gpu: &str, count: u32, price: f64, spot: Option<f64>) -> Offer {
 fn billing_rounds_up_to_the_increment_and_the_minimum() {
     // Product brief: a 10-minute job on per-hour billing pays an hour; on
     // per-second billing with a 60 s minimum it pays 10 minutes.
-    assert_eq!(billed_seconds(600.0, Some(&provider(Some(3600), Some(3600)))), (3600.0, true));
-    assert_eq!(billed_seconds(600.0, Some(&provider(Some(1), Some(60)))), (600.0, true));
-    assert_eq!(billed_seconds(20.0, Some(&provider(Some(1), Some(60)))), (60.0, true));
+    assert_eq!(
+        billed_seconds(600.0, Some(&provider(Some(3600), Some(3600)))),
+        Billed { seconds: 3600.0, increment_known: true }
+    );
+    assert_eq!(
+        billed_seconds(600.0, Some(&provider(Some(1), Some(60)))),
+        Billed { seconds: 600.0, increment_known: true }
+    );
+    assert_eq!(
+        billed_seconds(20.0, Some(&provider(Some(1), Some(60)))),
+        Billed { seconds: 60.0, increment_known: true }
+    );
     // Per-minute billing rounds 10.5 minutes up to 11.
-    assert_eq!(billed_seconds(630.0, Some(&provider(Some(60), None))), (660.0, true));
+    assert_eq!(
+        billed_seconds(630.0, Some(&provider(Some(60), None))),
+        Billed { seconds: 660.0, increment_known: true }
+    );
     // Unknown rules: billed as used, and said so.
-    assert_eq!(billed_seconds(600.0, Some(&provider(None, None))), (600.0, false));
+    assert_eq!(billed_seconds(600.0, Some(&provider(None, None))), Billed { seconds: 600.0, increment_known: false });
 }
 
 /// Costs `workload` on one offer the way the ranking does.

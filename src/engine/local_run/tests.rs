@@ -30,7 +30,7 @@ fn an_8b_model_runs_on_an_rtx_4090_and_is_compared_with_the_top_offer() {
     assert_eq!(run.bandwidth_gbps, Some(1008.0));
     assert!((run.price_per_hour - 0.45 * ELECTRICITY_USD_PER_KWH).abs() < 1e-12);
     let speed = run.speed.as_ref().expect("a speed");
-    let decode = speed.decode_tokens_per_s.unwrap();
+    let decode = speed.decode_tokens_per_s().unwrap();
     // 1,008 GB/s over ~16 GB of weights bounds one sequence near 60 tok/s.
     assert!(decode > 20.0 && decode < 63.0, "{decode}");
     // An always-on endpoint: a month of electricity, nothing else.
@@ -40,8 +40,8 @@ fn an_8b_model_runs_on_an_rtx_4090_and_is_compared_with_the_top_offer() {
     let kinds = said(&run);
     assert_eq!(kinds[0], phrases::VERDICT_RUNS.key);
     // The comparison names the top offer and its speed ratio.
-    let theirs = report.results[0].speed.as_ref().unwrap().seconds_per_unit().unwrap();
-    let factor = speed.seconds_per_unit().unwrap() / theirs;
+    let theirs = report.results[0].speed.as_ref().unwrap().seconds_per_unit();
+    let factor = speed.seconds_per_unit() / theirs;
     let expected = if factor > 1.1 {
         phrases::VERDICT_RENT_FASTER.key
     } else if factor < 1.0 / 1.1 {
@@ -84,7 +84,7 @@ fn a_measured_bandwidth_replaces_the_datasheet_in_the_estimate() {
     let (datasheet, _, _) = local("model=llama-3.1-8b", "rtx_4090", None);
     let (measured, _, _) = local("model=llama-3.1-8b", "rtx_4090", Some(504.0));
     assert_eq!(measured.bandwidth_gbps, Some(504.0));
-    let rate = |run: &LocalRun| run.speed.as_ref().unwrap().decode_tokens_per_s.unwrap();
+    let rate = |run: &LocalRun| run.speed.as_ref().unwrap().decode_tokens_per_s().unwrap();
     // Decoding one sequence is memory-bound: half the bandwidth, about half the speed.
     let ratio = rate(&measured) / rate(&datasheet);
     assert!(ratio > 0.45 && ratio < 0.65, "{ratio}");
@@ -106,7 +106,7 @@ fn an_apple_chip_notes_unified_memory_and_counts_no_electricity_without_a_power_
 fn an_image_batch_compares_seconds_per_image() {
     let (run, _, _) = local("task=image&n=10000", "rtx_4090", None);
     assert!(run.fits);
-    assert!(run.speed.as_ref().unwrap().seconds_per_image.is_some());
+    assert!(run.speed.as_ref().unwrap().seconds_per_item().is_some());
     let kinds = said(&run);
     assert_eq!(kinds[0], phrases::VERDICT_RUNS.key);
     assert_eq!(kinds.len(), 2, "{kinds:?}");

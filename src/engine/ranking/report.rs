@@ -105,7 +105,7 @@ impl RankedOffer {
     pub fn cost_and_time(&self, task: Task) -> Option<(f64, f64)> {
         let cost = self.cost.as_ref()?;
         match task {
-            Task::Infer => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s?)),
+            Task::Infer => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s()?)),
             _ => Some((cost.job_cost, cost.job_hours)),
         }
     }

@@ -4,7 +4,7 @@
 //! all-reduces per layer. A group whose GPUs cannot split the attention
 //! heads evenly runs as pipeline stages instead (`Runtime::split`).
 
-use super::{bandwidth_of, peak_of, Bound, Speed};
+use super::{bandwidth_of, peak_of, Bound, Figures, ServingSpeed, Speed};
 use crate::engine::catalog::Shape;
 use crate::engine::hardware::{compute_precision, fp16_accumulate_peak, link, ComputePrecision, Link};
 use crate::engine::memory::{weights_bytes, Fit};
@@ -187,9 +187,36 @@ struct Machine {
     stages: f64,
 }
 
+/// Where the seconds of one pass go. Memory traffic and arithmetic overlap
+/// (the longer one counts); the exchange between GPUs and the fixed cost
+/// per layer come on top.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PassTime {
+    memory: f64,
+    compute: f64,
+    interconnect: f64,
+    /// Kernel launches and other per-layer work that scales with neither.
+    fixed: f64,
+}
+
+impl PassTime {
+    fn total(self) -> f64 {
+        self.memory.max(self.compute) + self.interconnect + self.fixed
+    }
+
+    fn bound(self) -> Bound {
+        if self.interconnect > self.memory.max(self.compute) {
+            Bound::Interconnect
+        } else if self.compute > self.memory {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        }
+    }
+}
+
 /// Seconds for one decode step of `batch` sequences at `context` tokens each.
-/// Returns (memory, compute, interconnect, fixed) seconds.
-fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, batch: f64, context: f64) -> [f64; 4] {
+fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, batch: f64, context: f64) -> PassTime {
     // Tensor parallelism splits weights, KV heads and arithmetic. llama.cpp's
     // layer split runs the GPUs one after another, so one step sees one
     // GPU's bandwidth for all. Pipeline stages (vLLM) work on different
@@ -213,7 +240,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     let flops = batch * (2.0 * a.active_params + 4.0 * a.layers * a.q_width * context);
     let compute = flops / compute_split / (m.flops * r.compute);
     let interconnect = exchange_time(a, m, batch);
-    [memory, compute, interconnect, a.layers * r.per_layer_s]
+    PassTime { memory, compute, interconnect, fixed: a.layers * r.per_layer_s }
 }
 
 /// What the GPUs exchange for `tokens` × hidden 16-bit values: one
@@ -225,20 +252,6 @@ fn exchange_time(a: &Anatomy, m: &Machine, tokens: f64) -> f64 {
     let handovers = if stages > 1.0 { (stages - 1.0) * (m.link.latency + bytes / m.link.bandwidth) } else { 0.0 };
     let all_reduces = if tp > 1.0 { 2.0 * a.layers * m.link.all_reduce(bytes, tp) } else { 0.0 };
     handovers + all_reduces
-}
-
-fn total(parts: [f64; 4]) -> f64 {
-    parts[0].max(parts[1]) + parts[2] + parts[3]
-}
-
-fn bound_of(parts: [f64; 4]) -> Bound {
-    if parts[2] > parts[0].max(parts[1]) {
-        Bound::Interconnect
-    } else if parts[1] > parts[0] {
-        Bound::Compute
-    } else {
-        Bound::Memory
-    }
 }
 
 /// Seconds to prefill one prompt of `prompt` tokens: compute-bound GEMMs
@@ -257,7 +270,7 @@ fn prefill_time(
     prompt: f64,
     pass_tokens: f64,
     prefill: Prefill,
-) -> [f64; 4] {
+) -> PassTime {
     let stages = m.stages;
     let split = if r.layer_split { 1.0 } else { m.tp };
     let gemm_flops = 2.0 * a.active_params * prompt;
@@ -290,7 +303,7 @@ fn prefill_time(
         }
     }
     let interconnect = passes * exchange_time(a, m, pass_tokens.min(prompt));
-    [memory, compute, interconnect, passes * a.layers * r.per_layer_s]
+    PassTime { memory, compute, interconnect, fixed: passes * a.layers * r.per_layer_s }
 }
 
 /// Which prefill time `prefill_time` gives.
@@ -305,7 +318,7 @@ enum Prefill {
 /// One serving layout timed: a tensor-parallel (or layer-split) group of
 /// GPUs running `running` sequences.
 struct Timed {
-    step: [f64; 4],
+    step: PassTime,
     step_s: f64,
     prefill_s: f64,
     running: u32,
@@ -331,11 +344,11 @@ fn time_replica(
     // Decoding walks from the prompt to its end: the average context.
     let context = f64::from(w.input_tokens) + f64::from(w.output_tokens) / 2.0;
     let step = decode_step(a, m, r, packed, batch, context);
-    let step_s = total(step);
+    let step_s = step.total();
     let pass_tokens =
         crate::engine::memory::runtime_memory(w.runtime).tokens_per_pass.unwrap_or(f64::from(w.input_tokens));
     let prompt = f64::from(w.input_tokens);
-    let prefill_s = total(prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Alone));
+    let prefill_s = prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Alone).total();
     // Steady state of continuous batching: each sequence's prompt is
     // prefilled once per `out` decode steps, so prefill takes its share of
     // the GPU time.
@@ -343,7 +356,7 @@ fn time_replica(
     // Only vLLM's stages serve others' prompts meanwhile.
     let pipelined = !r.layer_split && m.stages > 1.0;
     let prefill_share_s =
-        if pipelined { total(prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Among)) } else { prefill_s };
+        if pipelined { prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Among).total() } else { prefill_s };
     let cycle_s = output * step_s + batch * prefill_share_s;
     Timed {
         step,
@@ -465,26 +478,25 @@ pub fn serving_speed_in(
     let roofline = (0..=16)
         .map(|power| 2f64.powi(power))
         .find(|&b| {
-            let parts = decode_step(&a, &m, &r, packed, b, context);
-            parts[1] >= parts[0]
+            let step = decode_step(&a, &m, &r, packed, b, context);
+            step.compute >= step.memory
         })
         .map(|b| b as u32);
     if roofline.is_none() {
         notes.push(msg!(phrases::NOTE_DECODE_MEMORY_BOUND, context = Arg::Num(context, 0)));
     }
-    let mut speed = Speed::new(bound_of(timed.step), compute);
-    speed.decode_tokens_per_s = Some(1.0 / timed.step_s);
-    speed.output_tokens_per_s = Some(f64::from(replicas) * timed.output_tokens_per_s);
-    speed.running_concurrency = Some(running);
-    speed.roofline_concurrency = roofline;
-    speed.tensor_parallel = Some(group);
-    speed.replicas = Some(replicas);
-    speed.pipeline_stages = stages;
-    if flops.is_ok() {
-        let prompt = f64::from(workload.input_tokens);
-        speed.prefill_tokens_per_s = Some(prompt / timed.prefill_s);
-        speed.ttft_s = Some(timed.prefill_s + timed.step_s);
-    }
-    speed.notes = notes;
-    Ok(speed)
+    let prompt = f64::from(workload.input_tokens);
+    let prefilled = flops.is_ok();
+    let serving = ServingSpeed {
+        decode_tokens_per_s: 1.0 / timed.step_s,
+        output_tokens_per_s: f64::from(replicas) * timed.output_tokens_per_s,
+        running_concurrency: running,
+        gpus_per_replica: group,
+        replicas,
+        pipeline_stages: stages,
+        roofline_concurrency: roofline,
+        prefill_tokens_per_s: prefilled.then_some(prompt / timed.prefill_s),
+        ttft_s: prefilled.then_some(timed.prefill_s + timed.step_s),
+    };
+    Ok(Speed { bound: timed.step.bound(), compute_precision: compute, figures: Figures::Serving(serving), notes })
 }

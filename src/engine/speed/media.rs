@@ -15,7 +15,7 @@
 //! (diffusers' PyTorch 2.0 benchmark) and on faster-whisper's README
 //! timings; `media/tests.rs` prints every case.
 
-use super::{bandwidth_of, peak_of, Bound, Speed};
+use super::{bandwidth_of, peak_of, Bound, Figures, ImageSpeed, SpeechSpeed, Speed, VideoSpeed};
 use crate::engine::catalog::Speech;
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
 use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
@@ -238,21 +238,20 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
     let offload_s = moved / pcie_bandwidth(gpu);
     let per_batch_s = steps * step_s + text_s + vae_s + offload_s;
 
-    let mut speed = Speed::new(bound(tensor_s, weights_s.max(activations_s), exchange_s), compute);
-    speed.steps_per_s = Some(1.0 / step_s);
-    if video {
-        speed.seconds_per_clip = Some(per_batch_s / batch);
+    let steps_per_s = 1.0 / step_s;
+    let figures = if video {
+        Figures::Video(VideoSpeed { steps_per_s, seconds_per_clip: per_batch_s / batch })
     } else {
-        speed.seconds_per_image = Some(per_batch_s / batch / f64::from(gpu_count.max(1)));
-    }
+        Figures::Image(ImageSpeed { steps_per_s, seconds_per_image: per_batch_s / batch / f64::from(gpu_count.max(1)) })
+    };
     if passes * STEP_OVERHEAD_S > 0.3 * step_s {
         notes.push(msg!(phrases::NOTE_LAUNCHES, percent = Arg::Num(passes * STEP_OVERHEAD_S / step_s * 100.0, 0)));
     }
     if pipeline.denoiser == Denoiser::Dit && pipeline.blocks.is_none() {
         notes.push(msg!(phrases::NOTE_DIT_DEPTH));
     }
-    speed.notes = notes;
-    Ok(speed)
+    let bound = bound(tensor_s, weights_s.max(activations_s), exchange_s);
+    Ok(Speed { bound, compute_precision: compute, figures, notes })
 }
 
 /// What limits a step: the largest of its tensor, memory and link times.
@@ -316,8 +315,8 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
     let per_window_s = (encoder_s + decode_s) / batch;
     let tensor_total = encoder_s + TRANSCRIPT_TOKENS_PER_WINDOW * tensor_s;
     let memory_total = TRANSCRIPT_TOKENS_PER_WINDOW * memory_s;
-    let mut speed = Speed::new(bound(tensor_total, memory_total, 0.0), compute);
-    speed.realtime_factor = Some(per_window_s / WINDOW_S / f64::from(gpu_count.max(1)));
+    let figures =
+        Figures::Speech(SpeechSpeed { realtime_factor: per_window_s / WINDOW_S / f64::from(gpu_count.max(1)) });
     if TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S > 0.5 * (encoder_s + decode_s) {
         notes.push(msg!(
             phrases::NOTE_DECODE_OVERHEAD,
@@ -331,8 +330,7 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
         beams = Arg::Num(BEAMS, 0),
         tokens = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW, 0)
     ));
-    speed.notes = notes;
-    Ok(speed)
+    Ok(Speed { bound: bound(tensor_total, memory_total, 0.0), compute_precision: compute, figures, notes })
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -16,7 +16,7 @@ mod result;
 mod training;
 
 pub(crate) use datasheet::{bandwidth_of, peak_of};
-pub use result::{Bound, Job, Speed};
+pub use result::{Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Speed, TrainingSpeed, VideoSpeed};
 
 use super::catalog::Family;
 use super::memory::Fit;
@@ -40,13 +40,13 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
     let hours = |seconds: f64| (seconds.is_finite() && seconds >= 0.0).then_some(seconds / 3600.0);
     match workload.task {
         Task::Infer => {
-            let tokens = f64::from(workload.output_tokens) * f64::from(speed.running_concurrency?);
+            let tokens = f64::from(workload.output_tokens) * f64::from(speed.serving()?.running_concurrency);
             Some(Job {
                 n: None,
                 tokens: Some(tokens),
                 epochs: None,
                 audio_hours: None,
-                hours: hours(tokens / speed.output_tokens_per_s?)?,
+                hours: hours(tokens / speed.output_tokens_per_s()?)?,
             })
         }
         Task::Finetune | Task::Pretrain => {
@@ -56,11 +56,11 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
                 tokens: Some(workload.training_tokens),
                 epochs: Some(workload.epochs),
                 audio_hours: None,
-                hours: hours(tokens / speed.train_tokens_per_s?)?,
+                hours: hours(tokens / speed.train_tokens_per_s()?)?,
             })
         }
         Task::Image | Task::Video => {
-            let per_item = speed.seconds_per_image.or(speed.seconds_per_clip)?;
+            let per_item = speed.seconds_per_item()?;
             Some(Job {
                 n: Some(workload.items),
                 tokens: None,
@@ -74,7 +74,7 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
             tokens: None,
             epochs: None,
             audio_hours: Some(workload.audio_hours),
-            hours: hours(workload.audio_hours * 3600.0 * speed.realtime_factor?)?,
+            hours: hours(workload.audio_hours * 3600.0 * speed.realtime_factor()?)?,
         }),
     }
 }

@@ -38,88 +38,159 @@ impl Bound {
     }
 }
 
-/// The speed of one workload on one GPU configuration. Fields that do not
-/// apply to the task are `None`.
+/// The speed of one workload on one GPU configuration: what bounds it, the
+/// precision it computes in, and its task's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Speed {
     pub bound: Bound,
     /// The precision the arithmetic runs in.
     pub compute_precision: ComputePrecision,
-    /// Serving: tokens per second each sequence sees while decoding.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decode_tokens_per_s: Option<f64>,
-    /// Serving: output tokens per second across all running sequences and GPUs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub output_tokens_per_s: Option<f64>,
-    /// Serving: the concurrency actually running, capped by the KV cache.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub running_concurrency: Option<u32>,
-    /// Serving: GPUs per replica (tensor-parallel or layer-split group), and
-    /// data-parallel replicas, in the layout that serves the most tokens.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tensor_parallel: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replicas: Option<u32>,
-    /// Serving: pipeline stages per replica, when its GPUs cannot split the
-    /// attention heads evenly (`tensor_parallel` / this GPUs split each
-    /// layer); absent for one stage and for llama.cpp's layer split.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pipeline_stages: Option<u32>,
-    /// Serving: the concurrency where decoding turns compute-bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub roofline_concurrency: Option<u32>,
-    /// Serving: prompt tokens per second while prefilling one request.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prefill_tokens_per_s: Option<f64>,
-    /// Serving: seconds to the first token of one request.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ttft_s: Option<f64>,
-    /// Training: tokens per second across all GPUs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub train_tokens_per_s: Option<f64>,
-    /// Training: model FLOPs utilisation.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mfu: Option<f64>,
-    /// Diffusion: denoiser iterations per second (one step of one batch).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub steps_per_s: Option<f64>,
-    /// Image generation: seconds per image across all GPUs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seconds_per_image: Option<f64>,
-    /// Video generation: seconds per clip across all GPUs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seconds_per_clip: Option<f64>,
-    /// Audio: seconds of processing per second of audio (below 1 is faster
-    /// than real time), across all GPUs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub realtime_factor: Option<f64>,
+    /// The figures of the task, inline in JSON (`decode_tokens_per_s`, …).
+    #[serde(flatten)]
+    pub figures: Figures,
     /// Where a figure was estimated rather than taken from a datasheet.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Msg>,
 }
 
+/// Each family's figures. A new family is a new variant, and the `match`es
+/// below say what it must answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Figures {
+    Serving(ServingSpeed),
+    Training(TrainingSpeed),
+    Image(ImageSpeed),
+    Video(VideoSpeed),
+    Speech(SpeechSpeed),
+}
+
+/// LLM serving, in the layout that serves the most tokens.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServingSpeed {
+    /// Tokens per second each sequence sees while decoding.
+    pub decode_tokens_per_s: f64,
+    /// Output tokens per second across all running sequences and GPUs.
+    pub output_tokens_per_s: f64,
+    /// The concurrency actually running, capped by the KV cache.
+    pub running_concurrency: u32,
+    /// GPUs per replica: a tensor-parallel or layer-split group, with its
+    /// pipeline stages. JSON keeps the key `tensor_parallel` that links and
+    /// scripts read.
+    #[serde(rename = "tensor_parallel")]
+    pub gpus_per_replica: u32,
+    /// Data-parallel replicas of that group.
+    pub replicas: u32,
+    /// Pipeline stages per replica, when its GPUs cannot split the
+    /// attention heads evenly (`gpus_per_replica` / this GPUs split each
+    /// layer); absent for one stage and for llama.cpp's layer split.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline_stages: Option<u32>,
+    /// The concurrency where decoding turns compute-bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roofline_concurrency: Option<u32>,
+    /// Prompt tokens per second while prefilling one request; `None`
+    /// without a throughput figure for the GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_tokens_per_s: Option<f64>,
+    /// Seconds to the first token of one request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttft_s: Option<f64>,
+}
+
+/// Fine-tuning and pretraining.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrainingSpeed {
+    /// Tokens per second across all GPUs.
+    pub train_tokens_per_s: f64,
+    /// Model FLOPs utilisation.
+    pub mfu: f64,
+}
+
+/// Image generation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ImageSpeed {
+    /// Denoiser iterations per second (one step of one batch).
+    pub steps_per_s: f64,
+    /// Seconds per image across all GPUs.
+    pub seconds_per_image: f64,
+}
+
+/// Video generation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VideoSpeed {
+    /// Denoiser iterations per second (one step of one batch).
+    pub steps_per_s: f64,
+    /// Seconds per clip across all GPUs.
+    pub seconds_per_clip: f64,
+}
+
+/// Speech-to-text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpeechSpeed {
+    /// Seconds of processing per second of audio (below 1 is faster than
+    /// real time), across all GPUs.
+    pub realtime_factor: f64,
+}
+
 impl Speed {
-    /// A speed with nothing filled in yet.
-    pub(super) fn new(bound: Bound, compute_precision: ComputePrecision) -> Speed {
-        Speed {
-            bound,
-            compute_precision,
-            decode_tokens_per_s: None,
-            output_tokens_per_s: None,
-            running_concurrency: None,
-            tensor_parallel: None,
-            replicas: None,
-            pipeline_stages: None,
-            roofline_concurrency: None,
-            prefill_tokens_per_s: None,
-            ttft_s: None,
-            train_tokens_per_s: None,
-            mfu: None,
-            steps_per_s: None,
-            seconds_per_image: None,
-            seconds_per_clip: None,
-            realtime_factor: None,
-            notes: Vec::new(),
+    /// Serving's figures, for what only serving has.
+    pub fn serving(&self) -> Option<&ServingSpeed> {
+        match &self.figures {
+            Figures::Serving(serving) => Some(serving),
+            _ => None,
+        }
+    }
+
+    /// Training's figures.
+    pub fn training(&self) -> Option<&TrainingSpeed> {
+        match &self.figures {
+            Figures::Training(training) => Some(training),
+            _ => None,
+        }
+    }
+
+    /// Tokens per second each sequence sees while decoding (serving).
+    pub fn decode_tokens_per_s(&self) -> Option<f64> {
+        self.serving().map(|s| s.decode_tokens_per_s)
+    }
+
+    /// Output tokens per second across all sequences and GPUs (serving).
+    pub fn output_tokens_per_s(&self) -> Option<f64> {
+        self.serving().map(|s| s.output_tokens_per_s)
+    }
+
+    /// Tokens trained on per second (training).
+    pub fn train_tokens_per_s(&self) -> Option<f64> {
+        match &self.figures {
+            Figures::Training(training) => Some(training.train_tokens_per_s),
+            _ => None,
+        }
+    }
+
+    /// Denoiser iterations per second (image and video generation).
+    pub fn steps_per_s(&self) -> Option<f64> {
+        match &self.figures {
+            Figures::Image(image) => Some(image.steps_per_s),
+            Figures::Video(video) => Some(video.steps_per_s),
+            Figures::Serving(_) | Figures::Training(_) | Figures::Speech(_) => None,
+        }
+    }
+
+    /// Seconds per image or per clip (image and video generation).
+    pub fn seconds_per_item(&self) -> Option<f64> {
+        match &self.figures {
+            Figures::Image(image) => Some(image.seconds_per_image),
+            Figures::Video(video) => Some(video.seconds_per_clip),
+            Figures::Serving(_) | Figures::Training(_) | Figures::Speech(_) => None,
+        }
+    }
+
+    /// Seconds of work per second of audio (speech-to-text).
+    pub fn realtime_factor(&self) -> Option<f64> {
+        match &self.figures {
+            Figures::Speech(speech) => Some(speech.realtime_factor),
+            _ => None,
         }
     }
 }
@@ -128,8 +199,9 @@ impl Speed {
     /// Serving: how the GPUs are laid out ("2 replica(s) of 4 GPU(s)", and
     /// the pipeline stages when a replica has them).
     pub fn layout(&self) -> Option<Msg> {
-        let (group, replicas) = (self.tensor_parallel?, self.replicas?);
-        Some(match self.pipeline_stages {
+        let serving = self.serving()?;
+        let (group, replicas) = (serving.gpus_per_replica, serving.replicas);
+        Some(match serving.pipeline_stages {
             Some(stages) => msg!(
                 phrases::LAYOUT_PIPELINE,
                 replicas = replicas,
@@ -143,39 +215,49 @@ impl Speed {
 
     /// The figures that apply, as (label, value, unit), in the order the
     /// CLI and the page's breakdown list them.
-    pub fn figures(&self) -> Vec<(&'static Phrase, f64, &'static Phrase)> {
-        [
-            (&phrases::FIGURE_DECODE, self.decode_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
-            (&phrases::FIGURE_OUTPUT, self.output_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
-            (&phrases::FIGURE_PREFILL, self.prefill_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
-            (&phrases::FIGURE_TTFT, self.ttft_s, &phrases::UNIT_SECONDS),
-            (&phrases::FIGURE_TRAINING, self.train_tokens_per_s, &phrases::UNIT_TOKENS_PER_S),
-            (&phrases::FIGURE_DENOISER, self.steps_per_s, &phrases::UNIT_PER_SECOND),
-            (&phrases::FIGURE_PER_IMAGE, self.seconds_per_image, &phrases::UNIT_SECONDS),
-            (&phrases::FIGURE_PER_CLIP, self.seconds_per_clip, &phrases::UNIT_SECONDS),
-            (&phrases::FIGURE_REALTIME, self.realtime_factor, &phrases::UNIT_SECONDS_PER_AUDIO_SECOND),
-        ]
-        .into_iter()
-        .filter_map(|(label, value, unit)| value.map(|v| (label, v, unit)))
-        .collect()
+    pub fn figure_list(&self) -> Vec<(&'static Phrase, f64, &'static Phrase)> {
+        let tokens = &phrases::UNIT_TOKENS_PER_S;
+        let seconds = &phrases::UNIT_SECONDS;
+        let figures: Vec<(&'static Phrase, Option<f64>, &'static Phrase)> = match &self.figures {
+            Figures::Serving(s) => vec![
+                (&phrases::FIGURE_DECODE, Some(s.decode_tokens_per_s), tokens),
+                (&phrases::FIGURE_OUTPUT, Some(s.output_tokens_per_s), tokens),
+                (&phrases::FIGURE_PREFILL, s.prefill_tokens_per_s, tokens),
+                (&phrases::FIGURE_TTFT, s.ttft_s, seconds),
+            ],
+            Figures::Training(t) => vec![(&phrases::FIGURE_TRAINING, Some(t.train_tokens_per_s), tokens)],
+            Figures::Image(i) => vec![
+                (&phrases::FIGURE_DENOISER, Some(i.steps_per_s), &phrases::UNIT_PER_SECOND),
+                (&phrases::FIGURE_PER_IMAGE, Some(i.seconds_per_image), seconds),
+            ],
+            Figures::Video(v) => vec![
+                (&phrases::FIGURE_DENOISER, Some(v.steps_per_s), &phrases::UNIT_PER_SECOND),
+                (&phrases::FIGURE_PER_CLIP, Some(v.seconds_per_clip), seconds),
+            ],
+            Figures::Speech(a) => {
+                vec![(&phrases::FIGURE_REALTIME, Some(a.realtime_factor), &phrases::UNIT_SECONDS_PER_AUDIO_SECOND)]
+            }
+        };
+        figures.into_iter().filter_map(|(label, value, unit)| value.map(|v| (label, v, unit))).collect()
     }
 
     /// Seconds per unit of work, the figure speeds compare by (smaller is
     /// faster): per token each request sees while decoding, per trained
     /// token, per image, per clip, per second of audio.
-    pub fn seconds_per_unit(&self) -> Option<f64> {
-        self.decode_tokens_per_s
-            .or(self.train_tokens_per_s)
-            .map(|rate| 1.0 / rate)
-            .or(self.seconds_per_image)
-            .or(self.seconds_per_clip)
-            .or(self.realtime_factor)
+    pub fn seconds_per_unit(&self) -> f64 {
+        match &self.figures {
+            Figures::Serving(s) => 1.0 / s.decode_tokens_per_s,
+            Figures::Training(t) => 1.0 / t.train_tokens_per_s,
+            Figures::Image(i) => i.seconds_per_image,
+            Figures::Video(v) => v.seconds_per_clip,
+            Figures::Speech(a) => a.realtime_factor,
+        }
     }
 
     /// The figure that matters most for the task: decode speed and
     /// throughput for serving, tokens/s for training, seconds per image or
     /// clip, the real-time factor for audio. Three significant figures or so.
-    pub fn headline(&self) -> Option<Msg> {
+    pub fn headline(&self) -> Msg {
         let round = |value: f64| {
             let decimals = if value >= 100.0 {
                 0
@@ -186,19 +268,15 @@ impl Speed {
             };
             Arg::Num(value, decimals)
         };
-        if let (Some(decode), Some(total)) = (self.decode_tokens_per_s, self.output_tokens_per_s) {
-            return Some(msg!(phrases::SPEED_SERVING, each = round(decode), total = round(total)));
+        match &self.figures {
+            Figures::Serving(s) => {
+                msg!(phrases::SPEED_SERVING, each = round(s.decode_tokens_per_s), total = round(s.output_tokens_per_s))
+            }
+            Figures::Training(t) => msg!(phrases::SPEED_TRAINING, rate = round(t.train_tokens_per_s)),
+            Figures::Image(i) => msg!(phrases::SPEED_IMAGE, seconds = round(i.seconds_per_image)),
+            Figures::Video(v) => msg!(phrases::SPEED_CLIP, seconds = round(v.seconds_per_clip)),
+            Figures::Speech(a) => msg!(phrases::SPEED_REALTIME, factor = round(1.0 / a.realtime_factor)),
         }
-        if let Some(tokens) = self.train_tokens_per_s {
-            return Some(msg!(phrases::SPEED_TRAINING, rate = round(tokens)));
-        }
-        if let Some(seconds) = self.seconds_per_image {
-            return Some(msg!(phrases::SPEED_IMAGE, seconds = round(seconds)));
-        }
-        if let Some(seconds) = self.seconds_per_clip {
-            return Some(msg!(phrases::SPEED_CLIP, seconds = round(seconds)));
-        }
-        self.realtime_factor.map(|factor| msg!(phrases::SPEED_REALTIME, factor = round(1.0 / factor)))
     }
 }
 

@@ -86,7 +86,11 @@ fn llama_cpp_family(metric: &str) -> Family {
         let model = catalog().model(model_id).unwrap();
         let s = benchmark_speed(&w, model, gpu, count);
         // Apple rows without an FP32 figure in gpus.csv get no prefill estimate.
-        let predicted = if metric == "decode_throughput" { s.decode_tokens_per_s } else { s.prefill_tokens_per_s };
+        let predicted = if metric == "decode_throughput" {
+            s.decode_tokens_per_s()
+        } else {
+            s.serving().and_then(|s| s.prefill_tokens_per_s)
+        };
         let Some(predicted) = predicted else { continue };
         family.add(
             format!("{} {gpu}×{count} {model_id} {} in {input} out {output}", row["id"], row["precision"]),
@@ -145,9 +149,9 @@ fn tensorrt_llm_serving_matches_trtllm_bench() {
                 row["id"],
                 w.input_tokens,
                 w.output_tokens,
-                s.running_concurrency.unwrap()
+                s.serving().map(|s| s.running_concurrency).unwrap()
             ),
-            s.output_tokens_per_s.unwrap(),
+            s.output_tokens_per_s().unwrap(),
             measured,
         );
     }
@@ -215,7 +219,7 @@ fn pretraining_throughput_matches_llm_foundry() {
                 "{} {} {gpu}×{count} mbs {} seq {} ckpt {}",
                 row["id"], row["model"], w.micro_batch, w.seq_len, w.checkpointing
             ),
-            s.train_tokens_per_s.unwrap() / f64::from(count),
+            s.train_tokens_per_s().unwrap() / f64::from(count),
             measured,
         );
     }
@@ -276,7 +280,7 @@ fn fine_tuning_throughput_matches_torchtune() {
         };
         let s =
             training::training_speed(&w, model, model.shape().unwrap(), catalog().gpu(gpu).unwrap(), count).unwrap();
-        family.add(format!("{id} {gpu}×{count} {model_id} {method}"), s.train_tokens_per_s.unwrap(), measured);
+        family.add(format!("{id} {gpu}×{count} {model_id} {method}"), s.train_tokens_per_s().unwrap(), measured);
     }
     family.assert_aim();
 }
@@ -294,7 +298,7 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
         let sized = fit(&w, model, gpu, 4).unwrap();
         llm::serving_speed_in(&w, model, model.shape().unwrap(), gpu, 4, &sized, llm::Layouts::Whole)
             .unwrap()
-            .output_tokens_per_s
+            .output_tokens_per_s()
             .unwrap()
     };
     let (nvlink, pcie) = (at(sxm), at(&pcie_only));
@@ -334,15 +338,25 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
     let w = Workload { model: "llama-3.1-70b".into(), concurrency: 32, ..Workload::default() };
     let three = serving_speed_of(&w, model, "h100_sxm", 3);
     let two = serving_speed_of(&w, model, "h100_sxm", 2);
-    assert_eq!((three.tensor_parallel, three.replicas, three.pipeline_stages), (Some(3), Some(1), Some(3)));
-    assert_eq!(two.pipeline_stages, None);
-    let (decode3, decode2) = (three.decode_tokens_per_s.unwrap(), two.decode_tokens_per_s.unwrap());
+    assert_eq!(
+        (
+            three.serving().map(|s| s.gpus_per_replica),
+            three.serving().map(|s| s.replicas),
+            three.serving().and_then(|s| s.pipeline_stages)
+        ),
+        (Some(3), Some(1), Some(3))
+    );
+    assert_eq!(two.serving().and_then(|s| s.pipeline_stages), None);
+    let (decode3, decode2) = (three.decode_tokens_per_s().unwrap(), two.decode_tokens_per_s().unwrap());
     assert!(decode3 < 0.6 * decode2, "3 stages {decode3:.1} vs TP2 {decode2:.1} tokens/s each");
     // One H100: 3.35 TB/s over 131 GB is 25.6 steps/s at most.
     let h100 = catalog().gpu("h100_sxm").unwrap();
     let ceiling = h100.mem_bandwidth_gbps.unwrap() * 1e9 / 131e9;
     assert!(decode3 < ceiling, "{decode3:.1} vs {ceiling:.1}");
-    assert!(three.running_concurrency > two.running_concurrency, "{three:?} {two:?}");
+    assert!(
+        three.serving().map(|s| s.running_concurrency) > two.serving().map(|s| s.running_concurrency),
+        "{three:?} {two:?}"
+    );
     assert!(three.notes.iter().any(|n| n.to_string().contains("64 attention heads do not split evenly over 3 GPUs")));
     assert_eq!(
         three.layout().unwrap().to_string(),
@@ -352,10 +366,11 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
     // the 64 heads; llama.cpp's layer split has no stages to report.
     for count in 1..=8 {
         let s = serving_speed_of(&w, model, "h100_sxm", count);
-        let tp = s.tensor_parallel.unwrap() / s.pipeline_stages.unwrap_or(1);
+        let tp =
+            s.serving().map(|s| s.gpus_per_replica).unwrap() / s.serving().and_then(|s| s.pipeline_stages).unwrap_or(1);
         assert!(64 % tp == 0, "{count} GPUs: {s:?}");
         let cpp = serving_speed_of(&Workload { runtime: Runtime::Llamacpp, ..w.clone() }, model, "h100_sxm", count);
-        assert_eq!(cpp.pipeline_stages, None);
+        assert_eq!(cpp.serving().and_then(|s| s.pipeline_stages), None);
     }
     // One request on 3 stages: they take turns, so its step streams the
     // weights and its whole cache at one GPU's speed, and its 8,000-token
@@ -364,15 +379,18 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
     let one_request = Workload { input_tokens: 8_000, concurrency: 1, ..w.clone() };
     let staged = serving_speed_of(&one_request, model, "h100_sxm", 3);
     let single = benchmark_speed(&one_request, model, "h100_sxm", 1);
-    assert_eq!(staged.pipeline_stages, Some(3));
-    assert!(staged.decode_tokens_per_s.unwrap() <= single.decode_tokens_per_s.unwrap(), "{staged:?} {single:?}");
-    assert!(staged.ttft_s.unwrap() >= 0.99 * single.ttft_s.unwrap(), "{staged:?} {single:?}");
+    assert_eq!(staged.serving().and_then(|s| s.pipeline_stages), Some(3));
+    assert!(staged.decode_tokens_per_s().unwrap() <= single.decode_tokens_per_s().unwrap(), "{staged:?} {single:?}");
+    assert!(
+        staged.serving().and_then(|s| s.ttft_s).unwrap() >= 0.99 * single.serving().and_then(|s| s.ttft_s).unwrap(),
+        "{staged:?} {single:?}"
+    );
     // transformers with device_map="auto" runs one GPU at a time: a second
     // GPU holds layers but decodes one request no faster.
     let small = catalog().model("llama-3.1-8b").unwrap();
     let hf = Workload { runtime: Runtime::Hf, concurrency: 1, ..Workload::default() };
     let (one, two) = (serving_speed_of(&hf, small, "h100_sxm", 1), benchmark_speed(&hf, small, "h100_sxm", 2));
-    assert!(two.decode_tokens_per_s.unwrap() <= one.decode_tokens_per_s.unwrap(), "{one:?} {two:?}");
+    assert!(two.decode_tokens_per_s().unwrap() <= one.decode_tokens_per_s().unwrap(), "{one:?} {two:?}");
 }
 
 #[test]
@@ -385,16 +403,16 @@ fn decode_is_memory_bound_until_the_batch_reaches_the_roofline() {
     // each sequence adds 16 GFLOP at 60% of 989 TFLOP/s (27 µs) and reads
     // its 25 MB of cache (10 µs): the ridge near 300 sequences, found among
     // powers of two.
-    assert_eq!(one.roofline_concurrency, Some(512));
+    assert_eq!(one.serving().and_then(|s| s.roofline_concurrency), Some(512));
     let batched = serving_speed_of(&Workload { concurrency: 256, ..short.clone() }, model, "h100_sxm", 1);
-    assert!(batched.output_tokens_per_s.unwrap() > 50.0 * one.output_tokens_per_s.unwrap());
+    assert!(batched.output_tokens_per_s().unwrap() > 50.0 * one.output_tokens_per_s().unwrap());
     // The running concurrency is capped by vLLM's 256 sequences.
     let flood = Workload { concurrency: 5000, ..short };
-    assert_eq!(serving_speed_of(&flood, model, "h100_sxm", 1).running_concurrency, Some(256));
+    assert_eq!(serving_speed_of(&flood, model, "h100_sxm", 1).serving().map(|s| s.running_concurrency), Some(256));
     // With 2,304-token contexts the cache read grows with the batch as fast
     // as the arithmetic: decoding never turns compute-bound.
     let long = serving_speed_of(&Workload::default(), model, "h100_sxm", 1);
-    assert_eq!(long.roofline_concurrency, None);
+    assert_eq!(long.serving().and_then(|s| s.roofline_concurrency), None);
     assert!(long.notes.iter().any(|n| n.to_string().contains("stays memory-bound")), "{:?}", long.notes);
 }
 
@@ -403,7 +421,7 @@ fn fp8_speeds_up_prefill_only_where_tensor_cores_do_fp8() {
     let model = catalog().model("llama-3.1-8b").unwrap();
     let prefill = |precision, gpu| {
         let w = Workload { weight_precision: precision, input_tokens: 8192, ..Workload::default() };
-        serving_speed_of(&w, model, gpu, 1).prefill_tokens_per_s.unwrap()
+        serving_speed_of(&w, model, gpu, 1).serving().and_then(|s| s.prefill_tokens_per_s).unwrap()
     };
     assert!(prefill(Precision::Fp8, "h100_sxm") > 1.6 * prefill(Precision::Bf16, "h100_sxm"));
     let a100 = prefill(Precision::Fp8, "a100_sxm_80gb") / prefill(Precision::Bf16, "a100_sxm_80gb");
@@ -419,21 +437,21 @@ fn spare_gpus_serve_as_replicas_when_that_is_faster() {
     let model = catalog().model("llama-3.1-8b").unwrap();
     let w = Workload { concurrency: 256, input_tokens: 512, output_tokens: 256, ..Workload::default() };
     let eight = serving_speed_of(&w, model, "h100_sxm", 8);
-    let group = eight.tensor_parallel.unwrap();
-    assert!(group < 8 && eight.replicas == Some(8 / group), "{eight:?}");
+    let group = eight.serving().map(|s| s.gpus_per_replica).unwrap();
+    assert!(group < 8 && eight.serving().map(|s| s.replicas) == Some(8 / group), "{eight:?}");
     let whole = benchmark_speed(&w, model, "h100_sxm", 8);
-    assert!(eight.output_tokens_per_s.unwrap() > whole.output_tokens_per_s.unwrap());
+    assert!(eight.output_tokens_per_s().unwrap() > whole.output_tokens_per_s().unwrap());
     let one = serving_speed_of(&Workload { concurrency: 32, ..w.clone() }, model, "h100_sxm", 1);
-    let ratio = eight.output_tokens_per_s.unwrap() / one.output_tokens_per_s.unwrap();
+    let ratio = eight.output_tokens_per_s().unwrap() / one.output_tokens_per_s().unwrap();
     assert!(ratio > 8.0, "{ratio}");
     // One request gains nothing from replicas, and runs on one GPU.
     let single = serving_speed_of(&Workload { concurrency: 1, ..w.clone() }, model, "h100_sxm", 8);
-    assert_eq!(single.running_concurrency, Some(1));
+    assert_eq!(single.serving().map(|s| s.running_concurrency), Some(1));
     // Llama 3.1 405B in FP8 needs all eight: one TP8 group.
     let big = catalog().model("llama-3.1-405b").unwrap();
     let fp8 = Workload { model: "llama-3.1-405b".into(), weight_precision: Precision::Fp8, ..w };
     let s = serving_speed_of(&fp8, big, "h100_sxm", 8);
-    assert_eq!((s.tensor_parallel, s.replicas), (Some(8), Some(1)));
+    assert_eq!((s.serving().map(|s| s.gpus_per_replica), s.serving().map(|s| s.replicas)), (Some(8), Some(1)));
 }
 
 #[test]
@@ -449,9 +467,10 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     let unlimited = Gpu { tdp_w: None, ..full };
     let sized = fit(&w, model, &unlimited, 1).unwrap();
     let free = speed(&w, model, &unlimited, 1, &sized).unwrap();
-    let ratio = free.prefill_tokens_per_s.unwrap() / t4.prefill_tokens_per_s.unwrap();
+    let ratio = free.serving().and_then(|s| s.prefill_tokens_per_s).unwrap()
+        / t4.serving().and_then(|s| s.prefill_tokens_per_s).unwrap();
     assert!((ratio - 2.5).abs() < 0.05, "{ratio}");
-    assert_eq!(free.decode_tokens_per_s, t4.decode_tokens_per_s);
+    assert_eq!(free.decode_tokens_per_s(), t4.decode_tokens_per_s());
     let train = Workload { task: Task::Finetune, ..w };
     let trained =
         training::training_speed(&train, model, model.shape().unwrap(), catalog().gpu("t4").unwrap(), 1).unwrap();

@@ -4,7 +4,7 @@
 //! tensor peak; data-parallel gradient and parameter traffic overlaps the
 //! arithmetic until it is larger.
 
-use super::{bandwidth_of, peak_of, Bound, Speed};
+use super::{bandwidth_of, peak_of, Bound, Figures, Speed, TrainingSpeed};
 use crate::engine::catalog::Shape;
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
@@ -117,9 +117,10 @@ pub fn training_speed(
     let step_s = busy_s.max(comm_s);
     let tokens_per_s = tokens_per_replica_step * data_parallel / step_s;
     let interconnect = comm_s > busy_s || tp_s > compute_s;
-    let mut speed = Speed::new(if interconnect { Bound::Interconnect } else { Bound::Compute }, compute);
-    speed.train_tokens_per_s = Some(tokens_per_s);
-    speed.mfu = Some(tokens_per_s / gpus * model_flops / peak);
-    speed.notes = notes;
-    Ok(speed)
+    let figures = Figures::Training(TrainingSpeed {
+        train_tokens_per_s: tokens_per_s,
+        mfu: tokens_per_s / gpus * model_flops / peak,
+    });
+    let bound = if interconnect { Bound::Interconnect } else { Bound::Compute };
+    Ok(Speed { bound, compute_precision: compute, figures, notes })
 }

@@ -73,7 +73,7 @@ fn diffusers_iterations_per_second_match_the_pytorch2_benchmark() {
             ..Workload::for_task(Task::Image)
         };
         let speed = diffusion_speed(&w, catalog().model(model_id).unwrap(), gpu(gpu_id), 1).unwrap();
-        let predicted = speed.steps_per_s.unwrap();
+        let predicted = speed.steps_per_s().unwrap();
         let case = format!("{} {gpu_id} {model_id} batch {batch} ({})", row["id"], row["software"]);
         if row["software"].contains("torch.compile") {
             compiled.add(case, predicted * TORCH_COMPILE_SPEEDUP, measured);
@@ -118,7 +118,7 @@ fn diffusion_transformers_match_published_pipeline_times() {
         let w =
             Workload { model: model_id.to_string(), weight_precision, steps: Some(steps), ..Workload::for_task(task) };
         let speed = diffusion_speed(&w, catalog().model(model_id).unwrap(), gpu(gpu_id), 1).unwrap();
-        let predicted = speed.seconds_per_image.or(speed.seconds_per_clip).unwrap();
+        let predicted = speed.seconds_per_item().unwrap();
         family.add(format!("{model_id} on {gpu_id}, {steps} steps"), predicted, measured);
     }
     family.assert_within(0.25, 0.40);
@@ -180,14 +180,14 @@ fn whisper_realtime_factor_matches_faster_whisper_readme() {
         let speed = speech_speed(&w, model, &whisper_bench_gpu(name), 1).unwrap();
         family.add(
             format!("{name} {} batch {batch}", weight_precision.key()),
-            speed.realtime_factor.unwrap(),
+            speed.realtime_factor().unwrap(),
             seconds / audio_s,
         );
     }
     family.assert_within(0.20, 0.40);
     for (name, seconds) in [("RTX 3070 Ti", 143.0), ("V100S", 270.0)] {
         let w = Workload { weight_precision: Precision::Fp16, ..Workload::for_task(Task::Audio) };
-        let rtf = speech_speed(&w, model, &whisper_bench_gpu(name), 1).unwrap().realtime_factor.unwrap();
+        let rtf = speech_speed(&w, model, &whisper_bench_gpu(name), 1).unwrap().realtime_factor().unwrap();
         println!(
             "openai-whisper on the {name} (not modelled): {:.3} measured, faster-whisper estimate {rtf:.3}",
             seconds / audio_s
@@ -201,15 +201,15 @@ fn images_divide_over_replicas_and_video_over_the_link() {
     let w = Workload::for_task(Task::Image);
     let one = diffusion_speed(&w, sdxl, gpu("h100_sxm"), 1).unwrap();
     let eight = diffusion_speed(&w, sdxl, gpu("h100_sxm"), 8).unwrap();
-    assert_eq!(one.steps_per_s, eight.steps_per_s);
-    let ratio = one.seconds_per_image.unwrap() / eight.seconds_per_image.unwrap();
+    assert_eq!(one.steps_per_s(), eight.steps_per_s());
+    let ratio = one.seconds_per_item().unwrap() / eight.seconds_per_item().unwrap();
     assert!((ratio - 8.0).abs() < 1e-9, "{ratio}");
 
     // Wan 14B at 720p: sequence parallelism over NVLink keeps most of the
     // eight GPUs' arithmetic; over PCIe it loses more.
     let wan = catalog().model("wan2.1-t2v-14b").unwrap();
     let w = Workload { model: wan.id.clone(), ..Workload::for_task(Task::Video) };
-    let clip = |gpu_id: &str, n: u32| diffusion_speed(&w, wan, gpu(gpu_id), n).unwrap().seconds_per_clip.unwrap();
+    let clip = |gpu_id: &str, n: u32| diffusion_speed(&w, wan, gpu(gpu_id), n).unwrap().seconds_per_item().unwrap();
     let nvlink = clip("h100_sxm", 1) / clip("h100_sxm", 8);
     let pcie = clip("h100_pcie", 1) / clip("h100_pcie", 8);
     assert!(nvlink > 6.0 && nvlink < 8.0, "NVLink speed-up {nvlink}");
@@ -223,7 +223,7 @@ fn a_video_clip_takes_minutes_and_is_compute_bound() {
     let wan = catalog().model("wan2.1-t2v-1.3b").unwrap();
     let w = Workload { model: wan.id.clone(), offload: Offload::Model, ..Workload::for_task(Task::Video) };
     let speed = diffusion_speed(&w, wan, gpu("rtx_4090"), 1).unwrap();
-    let minutes = speed.seconds_per_clip.unwrap() / 60.0;
+    let minutes = speed.seconds_per_item().unwrap() / 60.0;
     println!("Wan2.1 1.3B on an RTX 4090: {minutes:.1} min per clip (README: about 4)");
     assert!((2.0..8.0).contains(&minutes), "{minutes} min");
     assert_eq!(speed.bound, Bound::Compute);
@@ -257,7 +257,7 @@ fn fp8_tensor_cores_speed_up_a_dit() {
     let (bf16, fp8) = (at(Precision::Bf16), at(Precision::Fp8));
     assert_eq!(fp8.compute_precision, ComputePrecision::Fp8);
     // Twice the tensor rate, but the SIMT work (norms, softmax) stays.
-    let speedup = fp8.steps_per_s.unwrap() / bf16.steps_per_s.unwrap();
+    let speedup = fp8.steps_per_s().unwrap() / bf16.steps_per_s().unwrap();
     assert!(speedup > 1.2 && speedup < 2.0, "{speedup}");
 }
 
@@ -269,8 +269,8 @@ fn batching_windows_shares_whisper_decoding() {
         speech_speed(&w, whisper, gpu("a10g"), 1).unwrap()
     };
     let (one, eight) = (rtf(1), rtf(8));
-    assert!(eight.realtime_factor.unwrap() < one.realtime_factor.unwrap() / 2.0);
-    assert!(one.realtime_factor.unwrap() < 0.2, "faster than real time");
+    assert!(eight.realtime_factor().unwrap() < one.realtime_factor().unwrap() / 2.0);
+    assert!(one.realtime_factor().unwrap() < 0.2, "faster than real time");
     let two_gpus = speech_speed(&Workload::for_task(Task::Audio), whisper, gpu("a10g"), 2).unwrap();
-    assert!((one.realtime_factor.unwrap() / two_gpus.realtime_factor.unwrap() - 2.0).abs() < 1e-9);
+    assert!((one.realtime_factor().unwrap() / two_gpus.realtime_factor().unwrap() - 2.0).abs() < 1e-9);
 }
