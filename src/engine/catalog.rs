@@ -7,6 +7,7 @@
 //! `Catalog::from_json`, before it builds the form, so memory sizing still
 //! works when the offers cannot be fetched.
 
+use super::options::choices;
 use super::task::Task;
 use super::Error;
 use crate::text::phrases;
@@ -32,12 +33,12 @@ pub struct Gpu {
     pub memory_type: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mem_bandwidth_gbps: Option<f64>,
-    /// datacenter | workstation | consumer | laptop | apple
+    /// Who the card is made for (gpus.csv `segment`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub segment: Option<String>,
-    /// e.g. "Hopper", "Ada Lovelace", "Apple GPU".
+    pub segment: Option<Segment>,
+    /// The chip generation (gpus.csv `architecture`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub architecture: Option<String>,
+    pub architecture: Option<Architecture>,
     /// Peak dense throughputs in TFLOP/s (TOP/s for INT8), as gpus.csv
     /// states them; `None` where the datasheet gives no figure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,6 +69,123 @@ pub struct Gpu {
     /// `None` where the browser reports an empty string or no entry exists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webgpu_architecture: Option<String>,
+}
+
+choices! {
+    /// Who a GPU is made for (gpus.csv `segment`), in the order the
+    /// visitor's-GPU picker lists them.
+    pub enum Segment: phrases::OPTION_SEGMENT {
+        Consumer = "consumer", phrases::SEGMENT_CONSUMER;
+        Laptop = "laptop", phrases::SEGMENT_LAPTOP;
+        Apple = "apple", phrases::SEGMENT_APPLE;
+        Workstation = "workstation", phrases::SEGMENT_WORKSTATION;
+        Datacenter = "datacenter", phrases::SEGMENT_DATACENTER;
+        /// Graphics sharing the system's memory (gpus.csv reserves it; no row has it yet).
+        Integrated = "integrated", phrases::SEGMENT_INTEGRATED;
+    }
+}
+
+impl Segment {
+    /// GeForce-class and laptop parts, which datasheets rate differently
+    /// from workstation and datacenter parts of the same chip.
+    pub const fn is_consumer(self) -> bool {
+        matches!(self, Segment::Consumer | Segment::Laptop)
+    }
+}
+
+/// A GPU's chip generation, as gpus.csv names it. The speed model reads it
+/// for the tensor cores a generation has; a name gpus.csv adds fails the
+/// snapshot build until it is added here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Architecture {
+    Kepler,
+    Maxwell,
+    Pascal,
+    Volta,
+    Turing,
+    Ampere,
+    AdaLovelace,
+    Hopper,
+    Blackwell,
+    Cdna2,
+    Cdna3,
+    Cdna4,
+    Gcn5,
+    Rdna1,
+    Rdna2,
+    Rdna3,
+    Rdna4,
+    XeHpg,
+    AppleGpu,
+}
+
+impl Architecture {
+    pub const ALL: [Architecture; 19] = [
+        Architecture::Kepler,
+        Architecture::Maxwell,
+        Architecture::Pascal,
+        Architecture::Volta,
+        Architecture::Turing,
+        Architecture::Ampere,
+        Architecture::AdaLovelace,
+        Architecture::Hopper,
+        Architecture::Blackwell,
+        Architecture::Cdna2,
+        Architecture::Cdna3,
+        Architecture::Cdna4,
+        Architecture::Gcn5,
+        Architecture::Rdna1,
+        Architecture::Rdna2,
+        Architecture::Rdna3,
+        Architecture::Rdna4,
+        Architecture::XeHpg,
+        Architecture::AppleGpu,
+    ];
+
+    /// The name gpus.csv and catalog.json give it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Architecture::Kepler => "Kepler",
+            Architecture::Maxwell => "Maxwell",
+            Architecture::Pascal => "Pascal",
+            Architecture::Volta => "Volta",
+            Architecture::Turing => "Turing",
+            Architecture::Ampere => "Ampere",
+            Architecture::AdaLovelace => "Ada Lovelace",
+            Architecture::Hopper => "Hopper",
+            Architecture::Blackwell => "Blackwell",
+            Architecture::Cdna2 => "CDNA2",
+            Architecture::Cdna3 => "CDNA3",
+            Architecture::Cdna4 => "CDNA4",
+            Architecture::Gcn5 => "GCN 5.0 (Vega 10)",
+            Architecture::Rdna1 => "RDNA 1.0 (Navi 12)",
+            Architecture::Rdna2 => "RDNA 2.0 (Navi 21)",
+            Architecture::Rdna3 => "RDNA3",
+            Architecture::Rdna4 => "RDNA4",
+            Architecture::XeHpg => "Xe-HPG (Alchemist)",
+            Architecture::AppleGpu => "Apple GPU",
+        }
+    }
+
+    /// The generation gpus.csv names `name`, exactly as spelled there.
+    pub fn from_name(name: &str) -> Option<Architecture> {
+        Architecture::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+impl From<Architecture> for String {
+    fn from(architecture: Architecture) -> String {
+        architecture.name().to_string()
+    }
+}
+
+impl TryFrom<String> for Architecture {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Architecture, String> {
+        Architecture::from_name(&name).ok_or_else(|| format!("unknown GPU architecture \"{name}\""))
+    }
 }
 
 /// A model, from `models.csv`.

@@ -2,6 +2,7 @@
 //! compute precision, and the link between GPUs. Figures come from gpus.csv;
 //! where a datasheet figure is missing, the estimate says so.
 
+use super::catalog::{Architecture, Segment};
 use super::{Gpu, Precision};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
@@ -31,8 +32,8 @@ impl ComputePrecision {
 /// Architectures with FP8 tensor cores (issue 5; NVIDIA Ada, Hopper and
 /// Blackwell whitepapers, AMD CDNA3).
 fn has_fp8(gpu: &Gpu) -> bool {
-    matches!(gpu.architecture.as_deref(), Some("Ada Lovelace" | "Hopper" | "Blackwell" | "CDNA3"))
-        || gpu.fp8_tflops.is_some()
+    use Architecture::{AdaLovelace, Blackwell, Cdna3, Hopper};
+    matches!(gpu.architecture, Some(AdaLovelace | Hopper | Blackwell | Cdna3)) || gpu.fp8_tflops.is_some()
 }
 
 /// The compute precision weights of `precision` run at on `gpu`: FP8 and
@@ -65,15 +66,16 @@ pub struct Peak {
 /// (RTX 2080 Ti: 53.8 vs 13.4), Volta (V100 SXM2: 125 vs 15.7). Apple GPUs
 /// have no matrix units: FP16 runs at the FP32 rate.
 fn tensor_per_fp32(gpu: &Gpu) -> Option<f64> {
-    let consumer = matches!(gpu.segment.as_deref(), Some("consumer" | "laptop"));
-    match gpu.architecture.as_deref()? {
-        "Ampere" | "Ada Lovelace" | "Blackwell" if consumer => Some(2.0),
-        "Ampere" | "Ada Lovelace" | "Blackwell" => Some(4.0),
-        "RDNA3" | "RDNA4" => Some(2.0),
-        "Turing" => Some(4.0),
-        "Volta" => Some(8.0),
-        "Apple GPU" => Some(1.0),
-        _ => None,
+    use Architecture::*;
+    let consumer = gpu.segment.is_some_and(Segment::is_consumer);
+    match gpu.architecture? {
+        Ampere | AdaLovelace | Blackwell if consumer => Some(2.0),
+        Ampere | AdaLovelace | Blackwell => Some(4.0),
+        Rdna3 | Rdna4 => Some(2.0),
+        Turing => Some(4.0),
+        Volta => Some(8.0),
+        AppleGpu => Some(1.0),
+        Kepler | Maxwell | Pascal | Hopper | Cdna2 | Cdna3 | Cdna4 | Gcn5 | Rdna1 | Rdna2 | XeHpg => None,
     }
 }
 
@@ -119,8 +121,9 @@ pub fn peak_tflops(gpu: &Gpu, compute: ComputePrecision) -> Option<Peak> {
 /// TFLOP/s; AD102 whitepaper: RTX 4090 330 vs 165). Workstation and
 /// datacenter parts run both at the same rate.
 pub fn fp16_accumulate_peak(gpu: &Gpu, fp16: f64) -> f64 {
-    let geforce = matches!(gpu.segment.as_deref(), Some("consumer" | "laptop"))
-        && matches!(gpu.architecture.as_deref(), Some("Turing" | "Ampere" | "Ada Lovelace" | "Blackwell"));
+    use Architecture::{AdaLovelace, Ampere, Blackwell, Turing};
+    let geforce = gpu.segment.is_some_and(Segment::is_consumer)
+        && matches!(gpu.architecture, Some(Turing | Ampere | AdaLovelace | Blackwell));
     if geforce {
         2.0 * fp16
     } else {
@@ -163,7 +166,7 @@ pub const SUSTAINED_BOARD_W: f64 = 175.0;
 /// The share of its datasheet clock `gpu` holds under sustained tensor
 /// load, with the sentence that says so; `None` at full clock.
 pub fn sustained_clock(gpu: &Gpu) -> Option<(f64, Msg)> {
-    let datacenter = gpu.segment.as_deref() == Some("datacenter");
+    let datacenter = gpu.segment == Some(Segment::Datacenter);
     let watts = gpu.tdp_w.filter(|w| datacenter && *w > 0.0 && *w < SUSTAINED_BOARD_W)?;
     let share = watts / SUSTAINED_BOARD_W;
     let note = msg!(

@@ -21,6 +21,7 @@
 //!   only behind the WebGPU developer-features flag (Chromium
 //!   `third_party/blink/renderer/modules/webgpu/gpu_adapter.cc`).
 
+use super::catalog::Segment;
 use super::{Catalog, Gpu};
 use serde::{Deserialize, Serialize};
 
@@ -182,7 +183,7 @@ pub fn identify(report: &AdapterReport, catalog: &Catalog) -> Identification {
 /// Whether this GPU shares memory with the CPU (Apple M-series, integrated GPUs):
 /// its `vram_gb` is the whole machine's memory, part of which the OS and apps use.
 pub fn unified_memory(gpu: &Gpu) -> bool {
-    matches!(gpu.segment.as_deref(), Some("apple" | "integrated"))
+    matches!(gpu.segment, Some(Segment::Apple | Segment::Integrated))
 }
 
 /// A GPU name cut out of a renderer string (or a WebGPU description).
@@ -350,7 +351,7 @@ fn by_architecture(vendor: &str, architecture: &str, catalog: &Catalog) -> Ident
     let apple = vendor == "apple" || architecture.starts_with("metal-") || architecture.starts_with("common-");
     let reported = |gpu: &&Gpu| {
         if apple {
-            gpu.segment.as_deref() == Some("apple")
+            gpu.segment == Some(Segment::Apple)
         } else {
             !architecture.is_empty()
                 && gpu.vendor.eq_ignore_ascii_case(vendor)
@@ -362,7 +363,7 @@ fn by_architecture(vendor: &str, architecture: &str, catalog: &Catalog) -> Ident
     // MI210/MI250X and "pascal" for V100, SOURCES.md G7): the visitor's
     // browser more likely runs on a desktop card of that architecture the
     // catalog lacks (an RX 6800, a GTX 1080), so nothing is guessed.
-    if hits.iter().all(|gpu| gpu.segment.as_deref() == Some("datacenter")) {
+    if hits.iter().all(|gpu| gpu.segment == Some(Segment::Datacenter)) {
         Identification::Unknown
     } else {
         most_likely_first(hits)
@@ -373,13 +374,13 @@ fn by_architecture(vendor: &str, architecture: &str, catalog: &Catalog) -> Ident
 /// laptop, a Mac, a workstation card or a datacenter part, in that order
 /// (gpus.csv `segment`); within each, larger memory first.
 fn most_likely_first(mut gpus: Vec<&Gpu>) -> Identification {
-    let rank = |gpu: &Gpu| match gpu.segment.as_deref() {
-        Some("consumer") => 0,
-        Some("laptop") => 1,
-        Some("apple") => 2,
-        Some("workstation") => 3,
-        Some("datacenter") => 5,
-        _ => 4,
+    let rank = |gpu: &Gpu| match gpu.segment {
+        Some(Segment::Consumer) => 0,
+        Some(Segment::Laptop) => 1,
+        Some(Segment::Apple) => 2,
+        Some(Segment::Workstation) => 3,
+        Some(Segment::Integrated) | None => 4,
+        Some(Segment::Datacenter) => 5,
     };
     crate::sorting::sort_short_by(&mut gpus, |a, b| rank(a).cmp(&rank(b)).then(b.vram_gb.total_cmp(&a.vram_gb)));
     Identification::Candidates(gpus.into_iter().map(|gpu| gpu.id.clone()).collect())

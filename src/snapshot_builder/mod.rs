@@ -18,7 +18,7 @@ mod tpu;
 pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
-use crate::engine::catalog::{Catalog, Gpu, Model, ModelKind, Shape, CATALOG_SCHEMA_VERSION};
+use crate::engine::catalog::{Architecture, Catalog, Gpu, Model, ModelKind, Segment, Shape, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
@@ -217,8 +217,18 @@ fn gpu_from_row(row: &csv_table::Row<'_>) -> Result<Gpu, BuildError> {
         vram_gb: row.number("vram_gb")?.unwrap_or(0.0),
         memory_type: row.optional("memory_type").map(str::to_string),
         mem_bandwidth_gbps: row.number("mem_bandwidth_gbps")?,
-        segment: row.optional("segment").map(str::to_string),
-        architecture: row.optional("architecture").map(str::to_string),
+        segment: match row.optional("segment") {
+            Some(text) => Some(text.parse::<Segment>().map_err(|e| row.invalid(e.to_string()))?),
+            None => None,
+        },
+        architecture: match row.optional("architecture") {
+            Some(name) => Some(Architecture::from_name(name).ok_or_else(|| {
+                row.invalid(format!(
+                    "architecture \"{name}\" is not one of engine::catalog::Architecture; add it there"
+                ))
+            })?),
+            None => None,
+        },
         fp32_tflops: row.number("fp32_tflops")?,
         fp16_tflops: row.number("fp16_tflops_dense")?,
         bf16_tflops: row.number("bf16_tflops_dense")?,

@@ -158,7 +158,7 @@ impl Collected {
 
         let mut price = rounded(raw.price);
         let mut spot_price = rounded(raw.spot_price);
-        let datacenter = gpu.segment.as_deref() == Some("datacenter");
+        let datacenter = gpu.segment == Some(crate::engine::catalog::Segment::Datacenter);
         let mut placeholder_row = false;
         if let Some(p) = price {
             if p <= 0.0 || (datacenter && p / f64::from(gpu_count) <= IMPLAUSIBLE_DATACENTER_USD_PER_GPU_HOUR) {

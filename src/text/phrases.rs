@@ -122,6 +122,7 @@ phrases! {
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
     OPTION_CROSS_ENTROPY = "cross-entropy mode", "modo de entropía cruzada";
     OPTION_TASK = "task", "tarea";
+    OPTION_SEGMENT = "GPU segment", "segmento de GPU";
     OPTION_RUNTIME = "runtime", "entorno de ejecución";
     OPTION_METHOD = "fine-tuning method", "método de ajuste fino";
     OPTION_OPTIMIZER = "optimizer", "optimizador";
@@ -434,6 +435,7 @@ phrases! {
     SEGMENT_APPLE = "Apple M-series", "Apple serie M";
     SEGMENT_WORKSTATION = "Workstation cards", "Tarjetas de estación de trabajo";
     SEGMENT_DATACENTER = "Datacenter cards", "Tarjetas de centro de datos";
+    SEGMENT_INTEGRATED = "Integrated graphics", "Gráficos integrados";
     LOCAL_FITS = "fits", "cabe";
     LOCAL_DOES_NOT_FIT = "doesn't fit", "no cabe";
 }

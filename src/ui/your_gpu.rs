@@ -3,25 +3,17 @@
 //! bandwidth measurement, and the verdict against renting.
 
 use super::gpu_probe::{self, Bandwidth, Probe};
+use crate::engine::catalog::Segment;
 use crate::engine::local_gpu::{identify, Identification};
 use crate::engine::local_run::LocalRun;
 use crate::engine::Catalog;
 use crate::msg;
 use crate::present::row::electricity;
-use crate::text::{phrases, Arg, Lang, Msg, Phrase};
+use crate::text::{phrases, Arg, Lang, Msg};
 use leptos::prelude::*;
 
 /// Candidates named in the probe's sentence before "…".
 const NAMED_CANDIDATES: usize = 4;
-
-/// Segments in the picker's order, the visitor's likely cards first.
-const SEGMENTS: [(&str, &Phrase); 5] = [
-    ("consumer", &phrases::SEGMENT_CONSUMER),
-    ("laptop", &phrases::SEGMENT_LAPTOP),
-    ("apple", &phrases::SEGMENT_APPLE),
-    ("workstation", &phrases::SEGMENT_WORKSTATION),
-    ("datacenter", &phrases::SEGMENT_DATACENTER),
-];
 
 /// The probe's state as the page keeps it.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,16 +124,16 @@ fn picker_groups(catalog: &Catalog, candidates: &[String], lang: Lang) -> Vec<(S
             candidates.iter().map(|id| (id.clone(), name(id))).collect(),
         ));
     }
-    for (segment, label) in SEGMENTS {
+    for segment in Segment::ALL {
         let mut gpus: Vec<(String, String)> = catalog
             .gpus
             .iter()
-            .filter(|g| g.segment.as_deref() == Some(segment))
+            .filter(|g| g.segment == Some(segment))
             .map(|g| (g.id.clone(), g.name.clone()))
             .collect();
         crate::sorting::sort_short_by(&mut gpus, |a, b| a.1.cmp(&b.1));
         if !gpus.is_empty() {
-            groups.push((lang.t(label).to_string(), gpus));
+            groups.push((lang.t(segment.label()).to_string(), gpus));
         }
     }
     groups

@@ -2,6 +2,7 @@
 //! where its string, or the format of its string, comes from.
 
 use super::*;
+use crate::engine::catalog::Segment;
 use crate::engine::Catalog;
 
 fn catalog() -> &'static Catalog {
@@ -232,7 +233,7 @@ fn cases() -> Vec<(AdapterReport, Expect)> {
 fn real_reports_identify_the_catalog_gpu() {
     let catalog = catalog();
     let apple: Vec<&str> =
-        catalog.gpus.iter().filter(|g| g.segment.as_deref() == Some("apple")).map(|g| g.id.as_str()).collect();
+        catalog.gpus.iter().filter(|g| g.segment == Some(Segment::Apple)).map(|g| g.id.as_str()).collect();
     assert!(apple.len() >= 12, "the catalog lost its Apple rows");
     let cases = cases();
     assert!(cases.len() >= 25);
@@ -278,11 +279,11 @@ fn software_is_recognised_in_any_field() {
 #[test]
 fn candidates_put_desk_and_lap_cards_first_then_larger_memory() {
     let catalog = catalog();
-    let segments = ["consumer", "laptop", "apple", "workstation", "datacenter"];
+    let segments = [Segment::Consumer, Segment::Laptop, Segment::Apple, Segment::Workstation, Segment::Datacenter];
     for (report, _) in cases() {
         let Identification::Candidates(ids) = identify(&report, catalog) else { continue };
         let gpus: Vec<&Gpu> = ids.iter().map(|id| catalog.gpu(id).unwrap()).collect();
-        let rank = |g: &Gpu| (segments.iter().position(|s| Some(*s) == g.segment.as_deref()), -g.vram_gb);
+        let rank = |g: &Gpu| (segments.iter().position(|s| Some(*s) == g.segment), -g.vram_gb);
         assert!(gpus.windows(2).all(|w| rank(w[0]) <= rank(w[1])), "{report:?}: {ids:?}");
     }
     // Apple: the 192 GB M2 Ultra first, the 16 GB M1 last (gpus.csv).

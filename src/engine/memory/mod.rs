@@ -19,7 +19,7 @@ pub mod training;
 pub use breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, RuntimeMemory, BYTES_PER_GB};
 pub use llm::{inference_memory, kv_cache_bytes};
 
-use crate::engine::catalog::Family;
+use crate::engine::catalog::{Family, Segment};
 use crate::engine::{Error, Gpu, Model, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
@@ -49,7 +49,7 @@ pub struct Fit {
 /// honours, is about 75% of RAM on 64 GB and larger Macs (ggml-metal logs
 /// 49,152 MB of 64 GB). The gpus.csv `vram_gb` of an Apple row is the RAM.
 fn gpu_share(gpu: &Gpu) -> f64 {
-    if gpu.segment.as_deref() == Some("apple") {
+    if gpu.segment == Some(Segment::Apple) {
         0.75
     } else {
         1.0

@@ -5,7 +5,7 @@
 //! arithmetic until it is larger.
 
 use super::{bandwidth_of, peak_of, Bound, Figures, Speed, TrainingSpeed};
-use crate::engine::catalog::Shape;
+use crate::engine::catalog::{Architecture, Shape};
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
 
@@ -27,8 +27,8 @@ const GPUS_PER_NODE: u32 = 8;
 /// InfiniBand adapter per GPU (NVIDIA DGX A100: 8 × 200 Gb/s for 8 GPUs);
 /// H100-generation clusters double it (DGX H100: 8 × 400 Gb/s NDR).
 fn inter_node_bandwidth(gpu: &Gpu) -> f64 {
-    match gpu.architecture.as_deref() {
-        Some("Hopper" | "Blackwell") => 50e9,
+    match gpu.architecture {
+        Some(Architecture::Hopper | Architecture::Blackwell) => 50e9,
         _ => 25e9,
     }
 }
