@@ -2,6 +2,7 @@
 //! `cargo test` (issue 22): `ui/` wires these words and figures to the DOM
 //! and the JavaScript boundaries, and decides nothing itself.
 //!
+//! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
 //! - [`form`]: the workload form's choices.
 //! - [`row`]: the offers table's columns, and each row's words (an offer,
 //!   or the visitor's own GPU) in named cells shared by the header and the
@@ -9,6 +10,7 @@
 //! - [`selection`]: the offer a link selects: which row it is, and why the
 //!   ranking does not list it when it does not.
 
+pub mod chart;
 pub mod form;
 pub mod row;
 pub mod selection;
