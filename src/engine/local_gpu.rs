@@ -49,6 +49,31 @@ pub struct AdapterReport {
     pub renderer: Option<String>,
 }
 
+/// What the automatic probe found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Probe {
+    /// No `navigator.gpu`: a browser without WebGPU, or an insecure context.
+    NoWebGpu { renderer: Option<String> },
+    /// `requestAdapter()` resolved to null: WebGPU exists but offers no
+    /// adapter (blocked, or no usable GPU).
+    NoAdapter { renderer: Option<String> },
+    /// `requestAdapter()` was rejected, with the browser's words.
+    Failed { detail: String, renderer: Option<String> },
+    /// An adapter, as a plain report.
+    Adapter(AdapterReport),
+}
+
+/// A measured read bandwidth.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bandwidth {
+    /// Bytes read per second, the best timed pass.
+    pub bytes_per_s: f64,
+    /// Bytes read per pass.
+    pub buffer_bytes: f64,
+    /// Wall-clock milliseconds the timed passes took.
+    pub elapsed_ms: f64,
+}
+
 /// Which catalog GPU a report is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Identification {

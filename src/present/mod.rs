@@ -3,14 +3,19 @@
 //! and the JavaScript boundaries, and decides nothing itself.
 //!
 //! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
+//! - [`excluded`]: the offers left out, grouped by reason.
 //! - [`form`]: the workload form's choices.
 //! - [`row`]: the offers table's columns, and each row's words (an offer,
 //!   or the visitor's own GPU) in named cells shared by the header and the
 //!   rows.
+//! - [`your_gpu`]: what the probe found, the measurement, the picker and the
+//!   verdict of the visitor's own GPU.
 //! - [`selection`]: the offer a link selects: which row it is, and why the
 //!   ranking does not list it when it does not.
 
 pub mod chart;
+pub mod excluded;
 pub mod form;
 pub mod row;
 pub mod selection;
+pub mod your_gpu;

@@ -4,11 +4,12 @@
 use super::offers_table::Ranked;
 use super::snapshot_loader::load_snapshot;
 use super::workload_form::FieldProblem;
-use super::your_gpu::{Detected, YourGpu};
+use super::your_gpu::YourGpu;
 use super::{clipboard, document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
+use crate::present::your_gpu::Detected;
 use crate::text::{phrases, Arg, Lang, Msg};
 use crate::{msg, url_codec};
 use leptos::prelude::*;

@@ -5,23 +5,10 @@
 //! Nothing read here leaves the page.
 
 use crate::engine::local_gpu::AdapterReport;
+pub use crate::engine::local_gpu::{Bandwidth, Probe};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-
-/// What the automatic probe found.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Probe {
-    /// No `navigator.gpu`: a browser without WebGPU, or an insecure context.
-    NoWebGpu { renderer: Option<String> },
-    /// `requestAdapter()` resolved to null: WebGPU exists but offers no
-    /// adapter (blocked, or no usable GPU).
-    NoAdapter { renderer: Option<String> },
-    /// `requestAdapter()` was rejected, with the browser's words.
-    Failed { detail: String, renderer: Option<String> },
-    /// An adapter, as a plain report.
-    Adapter(AdapterReport),
-}
 
 /// Reads `object[key]`, `undefined` when it is missing or throws.
 fn property(object: &JsValue, key: &str) -> JsValue {
@@ -127,17 +114,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) g
   for (var i = id.x; i < len; i += stride) { sum += src[i]; }
   dst[id.x] = sum;
 }";
-
-/// A measured read bandwidth.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Bandwidth {
-    /// Bytes read per second, the best timed pass.
-    pub bytes_per_s: f64,
-    /// Bytes read per pass.
-    pub buffer_bytes: f64,
-    /// Wall-clock milliseconds the timed passes took.
-    pub elapsed_ms: f64,
-}
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())

@@ -8,6 +8,7 @@ use super::row_cells;
 use crate::engine::local_run::LocalRun;
 use crate::engine::{Catalog, Report, Snapshot};
 use crate::msg;
+use crate::present::excluded::excluded_groups;
 use crate::present::row::{Column, RowText, COLUMN_COUNT};
 use crate::present::selection::{names, unlisted};
 use crate::text::{phrases, Lang, Msg};
@@ -382,52 +383,14 @@ pub fn OffersTable(
     // when the list is opened (hundreds of reasons to word).
     let excluded = move || {
         let Ranked(report) = report.get();
-        // A few dozen reasons at most: a list is enough to group them.
-        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-        for exclusion in &report.excluded {
-            let reason = exclusion.reason.render(lang);
-            match groups.iter_mut().find(|(said, _)| *said == reason) {
-                Some((_, offers)) => offers.push(exclusion.offer),
-                None => groups.push((reason, vec![exclusion.offer])),
-            }
-        }
-        crate::sorting::sort_short_by(&mut groups, |a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
-        groups
+        excluded_groups(&report, &excluded_snapshot, catalog, lang)
             .into_iter()
-            .map(|(reason, offers)| {
-                // Up to three different machines, by their GPU's name; an
-                // instance listed in several regions is one example.
-                let mut examples: Vec<String> = Vec::new();
-                let mut looked = 0;
-                for &i in &offers {
-                    if examples.len() == 3 {
-                        break;
-                    }
-                    looked += 1;
-                    let offer = &excluded_snapshot.offers[i];
-                    let example = msg!(
-                        phrases::EXCLUDED_EXAMPLE,
-                        provider = &offer.provider,
-                        instance = &offer.instance,
-                        count = offer.gpu_count,
-                        gpu = catalog.gpu_name(&offer.gpu)
-                    )
-                    .render(lang);
-                    if !examples.contains(&example) {
-                        examples.push(example);
-                    }
-                }
-                let more = offers.len() - looked;
-                let examples = if more > 0 {
-                    msg!(phrases::EXAMPLES_AND_MORE, examples = examples.join(", "), more = more).render(lang)
-                } else {
-                    examples.join(", ")
-                };
+            .map(|group| {
                 view! {
                     <li>
-                        <strong>{msg!(phrases::EXCLUDED_GROUP, count = offers.len()).render(lang)}</strong>
-                        {reason}
-                        <span class="examples">{format!(": {examples}")}</span>
+                        <strong>{group.count}</strong>
+                        {group.reason}
+                        <span class="examples">{format!(": {}", group.examples)}</span>
                     </li>
                 }
             })
