@@ -1,10 +1,37 @@
-//! The offer a link selects (URL key `offer`): which row of the ranking it
-//! is, and, when the ranking does not list it, why.
+//! The offers table's caption: how many of the snapshot's offers hold the
+//! workload, by what they are ranked, and, when the offer a link selects
+//! (URL key `offer`) is not listed, why; and which row that offer is.
 
 use crate::engine::{Offer, RankedOffer, Report, Snapshot};
 use crate::msg;
-use crate::text::{phrases, Msg};
+use crate::text::{phrases, Lang, Msg};
 use crate::url_codec::OfferRef;
+
+/// The caption: "N of the M offers hold this workload, by …", or why none
+/// does, after `unlisted`'s note when there is one. Offers, not rows: an
+/// offer may be listed on-demand and spot.
+pub fn caption(report: &Report, total: usize, unlisted: Option<&Msg>, lang: Lang) -> String {
+    let mut counted = vec![false; total];
+    let fitting = report
+        .results
+        .iter()
+        .filter(|r| counted.get_mut(r.offer).is_some_and(|seen| !std::mem::replace(seen, true)))
+        .count();
+    let by = lang.t(report.objective.label()).to_ascii_lowercase();
+    let said = if fitting == 0 {
+        match &report.no_single_node {
+            Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
+            None => msg!(phrases::CAPTION_NONE, total = total),
+        }
+    } else {
+        msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
+    }
+    .render(lang);
+    match unlisted {
+        Some(note) => format!("{} {said}", note.render(lang)),
+        None => said,
+    }
+}
 
 /// Why the ranking does not list the offer `chosen` names: its reason for
 /// being left out, or that it is gone from these offers. Nothing when it is
@@ -46,6 +73,32 @@ mod tests {
 
     fn chosen(provider: &str, instance: &str, spot: bool) -> OfferRef {
         OfferRef { provider: provider.into(), instance: instance.into(), spot }
+    }
+
+    #[test]
+    fn the_caption_counts_offers_not_rows_and_says_the_objective() {
+        let (report, snapshot) = ranked("task=image&model=sdxl-base-1.0&n=10000&batch=4");
+        let total = snapshot.offers.len();
+        let mut offers: Vec<usize> = report.results.iter().map(|r| r.offer).collect();
+        offers.sort_unstable();
+        offers.dedup();
+        // Spot and on-demand rows of one offer are one offer.
+        assert!(offers.len() < report.results.len());
+        let said = caption(&report, total, None, Lang::En);
+        assert_eq!(
+            said,
+            format!(
+                "{} of {} offers hold this workload, cheapest whole job:",
+                Lang::En.int(offers.len() as i64),
+                Lang::En.int(total as i64)
+            )
+        );
+        let (none, snapshot) = ranked("max_ph=0.01");
+        let said = caption(&none, snapshot.offers.len(), None, Lang::Es);
+        assert!(said.contains(&Lang::Es.int(snapshot.offers.len() as i64)), "{said}");
+        let note = unlisted(&chosen("aws", "p9.gone", false), &none, &snapshot).unwrap();
+        let with_note = caption(&none, snapshot.offers.len(), Some(&note), Lang::En);
+        assert!(with_note.starts_with("The selected offer, aws:p9.gone, is not listed"), "{with_note}");
     }
 
     #[test]

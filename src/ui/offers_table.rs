@@ -10,7 +10,7 @@ use crate::engine::{Catalog, Report, Snapshot};
 use crate::msg;
 use crate::present::excluded::excluded_groups;
 use crate::present::row::{Column, RowText, COLUMN_COUNT};
-use crate::present::selection::{names, unlisted};
+use crate::present::selection::{caption, names, unlisted};
 use crate::text::{phrases, Lang, Msg};
 use crate::url_codec::OfferRef;
 use leptos::prelude::*;
@@ -155,29 +155,7 @@ pub fn OffersTable(
         } else {
             chosen.with(|c| c.as_ref().and_then(|c| report.with(|Ranked(r)| unlisted(c, r, &caption_snapshot))))
         };
-        report.with(|Ranked(report)| {
-            // Offers, not rows: an offer may be listed on-demand and spot.
-            let mut counted = vec![false; total];
-            let fitting = report
-                .results
-                .iter()
-                .filter(|r| counted.get_mut(r.offer).is_some_and(|seen| !std::mem::replace(seen, true)))
-                .count();
-            let by = lang.t(report.objective.label()).to_ascii_lowercase();
-            let said = if fitting == 0 {
-                match &report.no_single_node {
-                    Some(note) => msg!(phrases::CAPTION_NONE_WITH_NOTE, total = total, note = note.clone()),
-                    None => msg!(phrases::CAPTION_NONE, total = total),
-                }
-            } else {
-                msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
-            }
-            .render(lang);
-            match note {
-                Some(note) => format!("{} {said}", note.render(lang)),
-                None => said,
-            }
-        })
+        report.with(|Ranked(report)| caption(report, total, note.as_ref(), lang))
     };
     // A memo: the pager is drawn again only when the number of pages changes.
     let pages = Memo::new(move |_| rows_listed().div_ceil(page_rows.get()).max(1));
