@@ -5,6 +5,7 @@
 //! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
 //! - [`excluded`]: the offers left out, grouped by reason.
 //! - [`form`]: the workload form's choices.
+//! - [`memory`]: the memory line above the bar.
 //! - [`row`]: the offers table's columns, and each row's words (an offer,
 //!   or the visitor's own GPU) in named cells shared by the header and the
 //!   rows.
@@ -16,6 +17,7 @@
 pub mod chart;
 pub mod excluded;
 pub mod form;
+pub mod memory;
 pub mod row;
 pub mod selection;
 pub mod your_gpu;

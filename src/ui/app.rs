@@ -1,17 +1,19 @@
 //! The page: the workload form, the memory it needs, and the offers, in
 //! the reader's language.
 
-use super::offers_table::Ranked;
+use super::page_header::{page_header, Copied};
+use super::ranked::Ranked;
 use super::snapshot_loader::load_snapshot;
 use super::workload_form::FieldProblem;
 use super::your_gpu::YourGpu;
-use super::{clipboard, document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use super::{document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
+use crate::present::memory::memory_summary;
 use crate::present::your_gpu::Detected;
-use crate::text::{phrases, Arg, Lang, Msg};
-use crate::{msg, url_codec};
+use crate::text::{phrases, Lang, Msg};
+use crate::url_codec;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -45,14 +47,6 @@ pub fn App(
             .into_any()
         }
     }
-}
-
-/// The outcome of "Copy link".
-#[derive(Debug, Clone, PartialEq)]
-enum Copied {
-    Done,
-    /// The browser would not copy: the link, to select and copy by hand.
-    ByHand(String),
 }
 
 /// The calculator once the bundled catalog is available.
@@ -174,51 +168,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
             .into_any(),
         };
         view! {
-            {embed.is_none().then(|| view! {
-            <header>
-                <h1>"whichgpu"</h1>
-                <p class="tagline">{lang.t(&phrases::TAGLINE)}</p>
-                <span class="share">
-                    <button type="button" data-testid="copy-link" on:click=move |_| {
-                        let link = full_link_now();
-                        wasm_bindgen_futures::spawn_local(async move {
-                            copied.set(Some(match clipboard::copy_text(&link).await {
-                                Ok(()) => Copied::Done,
-                                Err(()) => Copied::ByHand(link),
-                            }));
-                        });
-                    }>{lang.t(&phrases::COPY_LINK)}</button>
-                    <span role="status" data-testid="copy-status">
-                        {move || copied.get().map(|state| match state {
-                            Copied::Done => lang.t(&phrases::LINK_COPIED).into_any(),
-                            Copied::ByHand(link) => view! {
-                                <label>
-                                    {lang.t(&phrases::COPY_BY_HAND)} " "
-                                    <input type="text" readonly data-testid="link-by-hand" value=link on:focus=|ev| {
-                                        if let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
-                                            input.select();
-                                        }
-                                    } />
-                                </label>
-                            }.into_any(),
-                        })}
-                    </span>
-                </span>
-                <button type="button" data-testid="embed-button" aria-expanded=move || if snippet_open.get() { "true" } else { "false" } on:click=move |_| snippet_open.update(|open| *open = !*open)>
-                    {lang.t(&phrases::EMBED)}
-                </button>
-                <label class="language">
-                    {lang.t(&phrases::LANGUAGE)} " "
-                    <select data-testid="language-select" on:change=move |ev| chosen.set(Lang::from_code(&event_target_value(&ev)))>
-                        {Lang::ALL
-                            .map(|option| {
-                                view! { <option value=option.code() selected=option == lang lang=option.code()>{option.name()}</option> }
-                            })
-                            .collect_view()}
-                    </select>
-                </label>
-            </header>
-            })}
+            {embed.is_none().then(|| page_header(lang, copied, snippet_open, chosen, full_link_now))}
             {move || (embed.is_none() && snippet_open.get()).then(|| view! {
                 <label class="embed-snippet">
                     {lang.t(&phrases::EMBED_SNIPPET)}
@@ -244,22 +194,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                 {form}
                 <p class="memory" data-testid="memory-summary">
                     {move || match memory.get() {
-                        Ok(m) => {
-                            // The parts this task has (training has no KV cache, serving no optimizer).
-                            let parts: Vec<String> = m
-                                .parts()
-                                .into_iter()
-                                .filter(|(_, bytes)| *bytes > 0.0)
-                                .map(|(name, bytes)| msg!(phrases::NAMED_SIZE, name = name, size = Arg::Bytes(bytes)).render(lang))
-                                .collect();
-                            let total = Arg::Bytes(m.per_gpu_bytes);
-                            let summary = if m.gpu_count > 1 {
-                                msg!(phrases::MEMORY_PER_GPU, count = m.gpu_count, total = total, parts = parts.join(", "))
-                            } else {
-                                msg!(phrases::MEMORY_ONE_GPU, total = total, parts = parts.join(", "))
-                            };
-                            summary.render(lang)
-                        }
+                        Ok(m) => memory_summary(&m, lang),
                         Err(e) => e.message().render(lang),
                     }}
                 </p>

@@ -3,56 +3,28 @@
 //! from the new ranking, so an edit costs text changes rather than a new
 //! table (issue 7: an update within a frame).
 
+mod excluded;
+mod exports;
+mod pager;
+
+pub use pager::PAGE_SIZES;
+
 use super::cost_chart::{CostChart, CostChartProps};
+use super::ranked::Ranked;
 use super::row_cells;
 use crate::engine::local_run::LocalRun;
-use crate::engine::{Catalog, Report, Snapshot};
+use crate::engine::{Catalog, Snapshot};
 use crate::msg;
-use crate::present::excluded::excluded_groups;
 use crate::present::row::{Column, RowText, COLUMN_COUNT};
 use crate::present::selection::{caption, names, unlisted};
-use crate::text::{phrases, Lang, Msg};
+use crate::text::{phrases, Lang};
 use crate::url_codec::OfferRef;
 use leptos::prelude::*;
 use leptos::tachys::html::attribute::custom::custom_attribute;
 use std::sync::Arc;
 
-/// Rows per page the reader can choose. The table renders one page at a
-/// time, so thousands of offers cost no more to draw than a page. The first
-/// is the default, as in the common table widgets (DataTables, Ant Design):
-/// the top ten fill about two screens, and each row drawn cost 3 to 4 ms
-/// of the first result on this 2-core machine (issue 7: within 500 ms).
-pub const PAGE_SIZES: [usize; 4] = [10, 25, 50, 100];
-
 /// Rows an embedded table shows.
 pub const COMPACT_ROWS: usize = 5;
-
-/// A ranking as the page holds it: compared by identity, since every
-/// new ranking is a new report.
-#[derive(Debug, Clone)]
-pub struct Ranked(pub Arc<Report>);
-
-impl Ranked {
-    /// A ranking of nothing, for a table between rankings.
-    pub fn none() -> Ranked {
-        let task = crate::engine::Task::Infer;
-        Ranked(Arc::new(Report {
-            memory: crate::engine::memory::MemoryBreakdown::default(),
-            task,
-            objective: crate::engine::Objective::for_task(task),
-            results: Vec::new(),
-            excluded: Vec::new(),
-            no_single_node: None,
-            advice: Vec::new(),
-        }))
-    }
-}
-
-impl PartialEq for Ranked {
-    fn eq(&self, other: &Ranked) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 /// The offers that hold the workload, best first for the objective.
 #[component]
@@ -157,8 +129,6 @@ pub fn OffersTable(
         };
         report.with(|Ranked(report)| caption(report, total, note.as_ref(), lang))
     };
-    // A memo: the pager is drawn again only when the number of pages changes.
-    let pages = Memo::new(move |_| rows_listed().div_ceil(page_rows.get()).max(1));
     // The places on this page; each keeps its `<tr>` across rankings.
     let places = move || {
         let shown = if compact { COMPACT_ROWS } else { page_rows.get() };
@@ -249,47 +219,7 @@ pub fn OffersTable(
             })
         }
     });
-    // Shown while there is more than the smallest page, so a reader who
-    // chose a bigger page can always choose a smaller one again.
-    let paged = Memo::new(move |_| !compact && rows_listed() > PAGE_SIZES[0]);
-    let pager = move || {
-        paged.get().then(|| {
-            let range = move || {
-                let first = page.get() * page_rows.get();
-                msg!(
-                    phrases::PAGE_ROWS,
-                    first = first + 1,
-                    last = (first + page_rows.get()).min(rows_listed()),
-                    total = rows_listed()
-                )
-                .render(lang)
-            };
-            // A new page size keeps the first row shown on screen.
-            let resize = move |ev| {
-                let Ok(rows) = event_target_value(&ev).parse::<usize>() else { return };
-                let first = page.get_untracked() * page_rows.get_untracked();
-                page_rows.set(rows);
-                page.set(first / rows);
-            };
-            view! {
-                <nav class="pager" data-testid="pager" aria-label=lang.t(&phrases::PAGER_LABEL)>
-                    <button type="button" data-testid="page-previous" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>
-                        "‹ " {lang.t(&phrases::PAGE_PREVIOUS)}
-                    </button>
-                    <span data-testid="page-range" aria-live="polite">{range}</span>
-                    <button type="button" data-testid="page-next" disabled=move || { page.get() + 1 >= pages.get() } on:click=move |_| page.update(|p| *p = (*p + 1).min(pages.get_untracked() - 1))>
-                        {lang.t(&phrases::PAGE_NEXT)} " ›"
-                    </button>
-                    <label>
-                        {lang.t(&phrases::PAGE_SIZE)} " "
-                        <select data-testid="page-size" on:change=resize>
-                            {PAGE_SIZES.map(|rows| view! { <option value=rows.to_string() selected=move || page_rows.get() == rows>{rows}</option> }).collect_view()}
-                        </select>
-                    </label>
-                </nav>
-            }
-        })
-    };
+    let pager = pager::pager(page, page_rows, Signal::derive(rows_listed), compact, lang);
     let sortable_header = move |column: Column, sort_id: &'static str| {
         let state = move || sorting.get().filter(|(c, _)| *c == column).map(|(_, descending)| descending);
         view! {
@@ -343,55 +273,8 @@ pub fn OffersTable(
             .map(|line| view! { <li>{line.render(lang)}</li> })
             .collect_view()
     };
-    // The exports, made on demand: every row, as CSV and as the CLI's
-    // `rank --json` rows.
-    let export_problem = RwSignal::new(None::<Msg>);
-    let csv_snapshot = Arc::clone(&snapshot);
-    // With a byte-order mark: Excel reads a CSV without one in the
-    // system's legacy code page, which garbles "imágenes" and "×".
-    let csv = move || {
-        format!("\u{feff}{}", crate::export::results_csv(&report.get_untracked().0, &csv_snapshot, catalog, lang))
-    };
-    let json_snapshot = Arc::clone(&snapshot);
-    let json = move || crate::export::download_json(&report.get_untracked().0, &json_snapshot, catalog);
-    let excluded_count = move || report.with(|r| r.0.excluded.len());
-    let opened = RwSignal::new(false);
-    let excluded_snapshot = Arc::clone(&snapshot);
-    // Offers left out, grouped by reason, the most common first; worked out
-    // when the list is opened (hundreds of reasons to word).
-    let excluded = move || {
-        let Ranked(report) = report.get();
-        excluded_groups(&report, &excluded_snapshot, catalog, lang)
-            .into_iter()
-            .map(|group| {
-                view! {
-                    <li>
-                        <strong>{group.count}</strong>
-                        {group.reason}
-                        <span class="examples">{format!(": {}", group.examples)}</span>
-                    </li>
-                }
-            })
-            .collect_view()
-    };
-    let has_excluded = Memo::new(move |_| !compact && excluded_count() > 0);
-    // When no offer is left to list, the reasons are the answer: the list is
-    // drawn open, and drawn again folded when offers come back. A memo, so
-    // an edit that changes neither leaves a list the reader opened alone.
-    let none_listed = Memo::new(move |_| rows_listed() == 0);
-    let excluded_section = move || {
-        let open = none_listed.get();
-        has_excluded.get().then(|| {
-            let excluded = excluded.clone();
-            view! {
-                // The list is built when first opened: it can run to hundreds of groups.
-                <details class="excluded" data-testid="excluded" open=open on:toggle=move |_| opened.set(true)>
-                    <summary>{move || msg!(phrases::EXCLUDED_SUMMARY, count = excluded_count()).render(lang)}</summary>
-                    <ul>{move || opened.get().then(excluded.clone())}</ul>
-                </details>
-            }
-        })
-    };
+    let exports = exports::exports(report, Arc::clone(&snapshot), catalog, compact, lang);
+    let excluded_section = excluded::excluded(report, Arc::clone(&snapshot), catalog, compact, lang);
     let speed_note = move || {
         if compact {
             return None;
@@ -433,20 +316,7 @@ pub fn OffersTable(
         </table>
         </div>
         {pager}
-        <p class="export" class:hidden=compact>
-            <button type="button" data-testid="export-csv" on:click=move |_| {
-                if let Err(message) = super::download::download("whichgpu-offers.csv", "text/csv", &csv()) {
-                    export_problem.set(Some(message));
-                }
-            }>{lang.t(&phrases::DOWNLOAD_CSV)}</button>
-            " "
-            <button type="button" data-testid="export-json" on:click=move |_| {
-                if let Err(message) = super::download::download("whichgpu-offers.json", "application/json", &json()) {
-                    export_problem.set(Some(message));
-                }
-            }>{lang.t(&phrases::DOWNLOAD_JSON)}</button>
-            <span role="alert">{move || export_problem.get().map(|problem| problem.render(lang))}</span>
-        </p>
+        {exports}
         {excluded_section}
         {speed_note}
     }

@@ -1,0 +1,47 @@
+//! The memory line above the bar: what one GPU holds, part by part.
+
+use crate::engine::memory::MemoryBreakdown;
+use crate::msg;
+use crate::text::{phrases, Arg, Lang};
+
+/// "Needs 17.6 GB on one GPU: weights 14.2 GB, …", or per GPU when the job
+/// spans several; only the parts this task has (training has no KV cache,
+/// serving no optimizer).
+pub fn memory_summary(memory: &MemoryBreakdown, lang: Lang) -> String {
+    let parts: Vec<String> = memory
+        .parts()
+        .into_iter()
+        .filter(|(_, bytes)| *bytes > 0.0)
+        .map(|(name, bytes)| msg!(phrases::NAMED_SIZE, name = name, size = Arg::Bytes(bytes)).render(lang))
+        .collect();
+    let total = Arg::Bytes(memory.per_gpu_bytes);
+    let summary = if memory.gpu_count > 1 {
+        msg!(phrases::MEMORY_PER_GPU, count = memory.gpu_count, total = total, parts = parts.join(", "))
+    } else {
+        msg!(phrases::MEMORY_ONE_GPU, total = total, parts = parts.join(", "))
+    };
+    summary.render(lang)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::engine::memory::BYTES_PER_GB;
+
+    #[test]
+    fn the_memory_line_names_the_parts_a_task_has_per_gpu_when_it_spans_several() {
+        let serving = MemoryBreakdown::each_gpu_holds(
+            14.0 * BYTES_PER_GB,
+            2.0 * BYTES_PER_GB,
+            0.5 * BYTES_PER_GB,
+            BYTES_PER_GB,
+            1,
+        );
+        let said = memory_summary(&serving, Lang::En);
+        assert_eq!(said, "Memory on one GPU: 17.5 GB (weights 14 GB, KV cache 2 GB, activations 0.5 GB, runtime 1 GB)");
+        let split = MemoryBreakdown::each_gpu_holds(35.0 * BYTES_PER_GB, 0.0, 0.0, BYTES_PER_GB, 4);
+        let per_gpu = memory_summary(&split, Lang::En);
+        assert!(per_gpu.contains('4') && per_gpu.contains("36 GB") && !per_gpu.contains("KV"), "{per_gpu}");
+        assert_ne!(memory_summary(&split, Lang::Es), per_gpu);
+    }
+}
