@@ -31,6 +31,18 @@ room=$((CEILING_BYTES - total_code))
 printf '%-44s %10s %10d  (%s)\n' "  hard ceiling" "" "$CEILING_BYTES" \
   "$( ((room >= 0)) && echo "$room bytes below it" || echo "$((-room)) bytes above it")"
 
+# The breakdown (information, never a failure): twiggy on the module before
+# wasm-opt, which Trunk leaves in target/ (dist/'s module has no names).
+before_opt=${CARGO_TARGET_DIR:-$(dirname "$0")/../target}/wasm-bindgen/release/whichgpu_bg.wasm
+shipped=$(find "$DIST" -maxdepth 1 -name '*_bg.wasm' | head -n 1)
+if ! command -v twiggy >/dev/null 2>&1; then
+  echo "(no breakdown: twiggy is not installed; scripts/setup.sh --test installs it)"
+elif [[ ! -f "$before_opt" || -z "$shipped" ]]; then
+  echo "(no breakdown: no $before_opt, or no module in $DIST; run trunk build --release)"
+else
+  node "$(dirname "$0")/size-breakdown.mjs" "$before_opt" "$shipped" 25 || echo "(the breakdown failed; it is information only)"
+fi
+
 if (( total_code > CEILING_BYTES )); then
   echo "size ceiling exceeded: wasm + js is $total_code bytes gzip, above the hard ceiling of $CEILING_BYTES (issue 22), whatever the baseline says" >&2
   exit 1
