@@ -14,7 +14,7 @@
 //    catalog's URL there and in the page's preload carries its hash.
 // 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
-//    name that changes whenever one of them does.
+//    name that changes whenever the list or one of the files does.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -58,19 +58,24 @@ writeFileSync(
 console.log(`post-build: the loader is now ${bootName}`);
 
 // 2. The service worker, with what the page needs offline: the page, its
-// code and style, the icon, the catalog and the offers (paths relative to
-// the page).
+// code and style, the catalog and the offers, each under the one URL the
+// page asks for (relative to the page), so that the worker's downloads at
+// install are the page's own, which the browser's HTTP cache still holds
+// (issue 22): the page as `./` only (the worker answers `./index.html` with
+// it), and the catalog with its hash.
 const needed = [
   'index.html',
   ...readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js'),
   'data/catalog.json',
   'data/offers.json',
 ].sort();
-const contents = createHash('sha256');
+const asked = { 'index.html': '', 'data/catalog.json': catalogUrl };
+const files = needed.map((f) => `./${asked[f] ?? f}`);
+const contents = createHash('sha256').update(JSON.stringify(files));
 for (const file of needed) contents.update(readFileSync(path.join(staging, file)));
 const version = contents.digest('hex').slice(0, 16);
 const worker = readFileSync(path.join(here, 'sw.template.js'), 'utf8')
   .replace('__CACHE__', `whichgpu-${version}`)
-  .replace('__FILES__', JSON.stringify(['./', ...needed.map((f) => `./${f}`)]));
+  .replace('__FILES__', JSON.stringify(files));
 writeFileSync(path.join(staging, 'sw.js'), worker);
 console.log(`post-build: sw.js caches ${needed.length} files as whichgpu-${version}`);
