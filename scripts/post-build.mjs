@@ -32,7 +32,9 @@ if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].
 }
 const [tag, , body] = inline[0];
 const here = path.dirname(new URL(import.meta.url).pathname);
-// Without its comment lines: they are for the source, not the page.
+// The scripts written from a source here go without its comment lines:
+// they are for the source, not the page.
+const withoutComments = (text) => text.replace(/^\s*\/\/.*\n/gm, '');
 // The catalog is asked for with its content's hash in the query, in the
 // loader and in the page's preload alike: a browser or proxy cache that
 // still holds the last build's catalog (GitHub Pages allows ten minutes)
@@ -44,7 +46,7 @@ const versioned = (text, quoted) => {
   return text.replace(quoted, quoted.replace('data/catalog.json', catalogUrl));
 };
 const prefetch = versioned(
-  readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, ''),
+  withoutComments(readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8')),
   "'data/catalog.json'",
 );
 const loader = `${prefetch.trim()}\n${body.trim()}\n`;
@@ -74,7 +76,7 @@ const files = needed.map((f) => `./${asked[f] ?? f}`);
 const contents = createHash('sha256').update(JSON.stringify(files));
 for (const file of needed) contents.update(readFileSync(path.join(staging, file)));
 const version = contents.digest('hex').slice(0, 16);
-const worker = readFileSync(path.join(here, 'sw.template.js'), 'utf8')
+const worker = withoutComments(readFileSync(path.join(here, 'sw.template.js'), 'utf8'))
   .replace('__CACHE__', `whichgpu-${version}`)
   .replace('__FILES__', JSON.stringify(files));
 writeFileSync(path.join(staging, 'sw.js'), worker);
