@@ -11,7 +11,8 @@
 //    loader, or any other inline script. The offers' and the catalog's prefetch
 //    (src/ui/prefetch.js) goes at the top of the loader, so it runs
 //    before the module starts, while the module still downloads; the
-//    catalog's URL there and in the page's preload carries its hash.
+//    catalog's URL there and in the page's preload carries its hash. The
+//    icon goes into the page, as a data: URL.
 // 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
 //    name that changes whenever the list or one of the files does.
@@ -53,14 +54,25 @@ const loader = `${prefetch.trim()}\n${body.trim()}\n`;
 const bootName = `boot-${hash('sha256', loader).toString('hex').slice(0, 16)}.js`;
 writeFileSync(path.join(staging, bootName), loader);
 const integrity = `sha384-${hash('sha384', loader).toString('base64')}`;
+// The icon, in the page as a data: URL (issue 22). Chromium asks for a
+// page's icon again whenever its address changes, and the page's address bar
+// settles to a link's clean form as it loads (history.replaceState): the
+// file came twice, and a third time into the service worker's cache, on a
+// host that does not let browsers keep it. public/favicon.svg is its source.
+// Single quotes and a few escapes keep it short in a double-quoted attribute.
+const svg = readFileSync(path.join(here, '../public/favicon.svg'), 'utf8').trim().replace(/"/g, "'");
+const icon = `href="data:image/svg+xml,${svg.replace(/[%#<>]/g, encodeURIComponent)}"`;
+if (!html.includes('href="favicon.svg"')) throw new Error('expected the icon at href="favicon.svg" in index.html');
 writeFileSync(
   htmlPath,
-  versioned(html, 'href="data/catalog.json"').replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`),
+  versioned(html, 'href="data/catalog.json"')
+    .replace('href="favicon.svg"', icon)
+    .replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`),
 );
 console.log(`post-build: the loader is now ${bootName}`);
 
-// 2. The service worker, with what the page needs offline: the page, its
-// code and style, the catalog and the offers, each under the one URL the
+// 2. The service worker, with what the page needs offline: the page (the
+// icon is in it), its code and style, the catalog and the offers, each under the one URL the
 // page asks for (relative to the page), so that the worker's downloads at
 // install are the page's own, which the browser's HTTP cache still holds
 // (issue 22): the page as `./` only (the worker answers `./index.html` with

@@ -64,3 +64,16 @@ test("a first visit to the page's address downloads each file once, the service 
   assert.deepEqual(repeated(downloads.map((r) => [r.file, r.url])), [], 'files downloaded more than once');
   assert.deepEqual(repeated(asked.map((url) => [url, url])), [], 'URLs the page asked for more than once');
 });
+
+test('a first visit through a link asks for each URL once, and downloads each file once but the page', async () => {
+  const link = '?model=llama-3.1-70b';
+  const { downloads, asked } = await firstVisit(link);
+  // The address bar settles to the link's clean form (?v=1&model=…) while
+  // the page loads; the page asks for nothing again when it does.
+  assert.deepEqual(repeated(asked.map((url) => [url, url])), [], 'URLs the page asked for more than once');
+  // The worker keeps the page as `./`, which the HTTP cache does not hold
+  // after a visit to the link: those 1.8 KB come twice, and nothing else.
+  const page = downloads.filter((r) => r.file === 'index.html').map((r) => r.url);
+  assert.deepEqual(page, [`/${link}`, '/'], 'the page, for the link and for the worker');
+  assert.deepEqual(repeated(downloads.filter((r) => r.file !== 'index.html').map((r) => [r.file, r.url])), [], 'files downloaded more than once');
+});
