@@ -11,10 +11,11 @@
 //    loader, or any other inline script. The offers' and the catalog's prefetch
 //    (src/ui/prefetch.js) goes at the top of the loader, so it runs
 //    before the module starts, while the module still downloads; the
-//    catalog's URL there and in the page's preload carries its hash.
+//    catalog's URL there and in the page's preload carries its hash. The
+//    icon goes into the page, as a data: URL.
 // 2. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
-//    name that changes whenever one of them does.
+//    name that changes whenever the list or one of the files does.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,7 +33,9 @@ if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].
 }
 const [tag, , body] = inline[0];
 const here = path.dirname(new URL(import.meta.url).pathname);
-// Without its comment lines: they are for the source, not the page.
+// The scripts written from a source here go without its comment lines:
+// they are for the source, not the page.
+const withoutComments = (text) => text.replace(/^\s*\/\/.*\n/gm, '');
 // The catalog is asked for with its content's hash in the query, in the
 // loader and in the page's preload alike: a browser or proxy cache that
 // still holds the last build's catalog (GitHub Pages allows ten minutes)
@@ -44,33 +47,49 @@ const versioned = (text, quoted) => {
   return text.replace(quoted, quoted.replace('data/catalog.json', catalogUrl));
 };
 const prefetch = versioned(
-  readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8').replace(/^\/\/.*\n/gm, ''),
+  withoutComments(readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8')),
   "'data/catalog.json'",
 );
 const loader = `${prefetch.trim()}\n${body.trim()}\n`;
 const bootName = `boot-${hash('sha256', loader).toString('hex').slice(0, 16)}.js`;
 writeFileSync(path.join(staging, bootName), loader);
 const integrity = `sha384-${hash('sha384', loader).toString('base64')}`;
+// The icon, in the page as a data: URL (issue 22). Chromium asks for a
+// page's icon again whenever its address changes, and the page's address bar
+// settles to a link's clean form as it loads (history.replaceState): the
+// file came twice, and a third time into the service worker's cache, on a
+// host that does not let browsers keep it. public/favicon.svg is its source.
+// Single quotes and a few escapes keep it short in a double-quoted attribute.
+const svg = readFileSync(path.join(here, '../public/favicon.svg'), 'utf8').trim().replace(/"/g, "'");
+const icon = `href="data:image/svg+xml,${svg.replace(/[%#<>]/g, encodeURIComponent)}"`;
+if (!html.includes('href="favicon.svg"')) throw new Error('expected the icon at href="favicon.svg" in index.html');
 writeFileSync(
   htmlPath,
-  versioned(html, 'href="data/catalog.json"').replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`),
+  versioned(html, 'href="data/catalog.json"')
+    .replace('href="favicon.svg"', icon)
+    .replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`),
 );
 console.log(`post-build: the loader is now ${bootName}`);
 
-// 2. The service worker, with what the page needs offline: the page, its
-// code and style, the icon, the catalog and the offers (paths relative to
-// the page).
+// 2. The service worker, with what the page needs offline: the page (the
+// icon is in it), its code and style, the catalog and the offers, each under the one URL the
+// page asks for (relative to the page), so that the worker's downloads at
+// install are the page's own, which the browser's HTTP cache still holds
+// (issue 22): the page as `./` only (the worker answers `./index.html` with
+// it), and the catalog with its hash.
 const needed = [
   'index.html',
   ...readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js'),
   'data/catalog.json',
   'data/offers.json',
 ].sort();
-const contents = createHash('sha256');
+const asked = { 'index.html': '', 'data/catalog.json': catalogUrl };
+const files = needed.map((f) => `./${asked[f] ?? f}`);
+const contents = createHash('sha256').update(JSON.stringify(files));
 for (const file of needed) contents.update(readFileSync(path.join(staging, file)));
 const version = contents.digest('hex').slice(0, 16);
-const worker = readFileSync(path.join(here, 'sw.template.js'), 'utf8')
+const worker = withoutComments(readFileSync(path.join(here, 'sw.template.js'), 'utf8'))
   .replace('__CACHE__', `whichgpu-${version}`)
-  .replace('__FILES__', JSON.stringify(['./', ...needed.map((f) => `./${f}`)]));
+  .replace('__FILES__', JSON.stringify(files));
 writeFileSync(path.join(staging, 'sw.js'), worker);
 console.log(`post-build: sw.js caches ${needed.length} files as whichgpu-${version}`);

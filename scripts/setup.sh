@@ -5,12 +5,13 @@
 # about a second.
 #
 #   scripts/setup.sh           tools to build and serve the page
-#   scripts/setup.sh --test    also Chromium, ChromeDriver and the e2e packages
+#   scripts/setup.sh --test    also Chromium, ChromeDriver, the e2e packages and twiggy
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+TWIGGY_VERSION=0.8.0
 WITH_TEST=false
 [[ "${1:-}" == "--test" ]] && WITH_TEST=true
 
@@ -61,6 +62,11 @@ if $WITH_TEST; then
   if rustup toolchain list 2>/dev/null | grep -q '^nightly' && ! cargo fuzz --version >/dev/null 2>&1; then
     say "installing cargo-fuzz (about a minute, once)"
     cargo install cargo-fuzz
+  fi
+  # The size report's breakdown of the module by crate and function (issue 22).
+  if ! have twiggy || [[ "$(twiggy --version 2>/dev/null)" != *" $TWIGGY_VERSION" ]]; then
+    say "installing twiggy $TWIGGY_VERSION (about 2 minutes, once)"
+    cargo install --locked twiggy --version "$TWIGGY_VERSION"
   fi
   if [[ ! -d tests/e2e/node_modules/playwright-core || ! -d tests/e2e/node_modules/axe-core ]]; then
     say "installing the e2e packages (playwright-core, driving /usr/bin/chromium; axe-core)"

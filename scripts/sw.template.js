@@ -2,9 +2,12 @@
 // scripts/sw.template.js: after one visit the page opens without a network,
 // with the offers of that visit (the page shows their date).
 //
-// - Files named by their hash (code, style) never change: cache first.
-// - The page, the catalog and the offers: the network first, so a visit
-//   online always gets the newest; the cache when the network fails.
+// - Files named by their hash (code, style) and the catalog, whose URL
+//   carries its hash (`?v=`), never change: cache first.
+// - The page and the offers: the network first, so a visit online always
+//   gets the newest; the cache when the network fails.
+// - The page is kept once, as `./`: it answers the navigations to `./` and
+//   `./index.html`, whatever their query (a link's workload).
 // - Each build caches under its own name; older caches are deleted once
 //   the new one is complete.
 const CACHE = '__CACHE__';
@@ -28,10 +31,13 @@ const SCOPE = new URL('./', self.location).pathname;
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin || !url.pathname.startsWith(SCOPE)) return;
-  // Cache keys are relative to the page; a link's workload is in its query,
-  // so every query of a navigation is the same page.
-  const key = event.request.mode === 'navigate' ? './' : `./${url.pathname.slice(SCOPE.length)}`;
-  if (/-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/.test(key)) {
+  // Cache keys are relative to the page, with their query (the catalog's
+  // names its version), but a navigation to the page: a link's workload is
+  // in its query, and every query is the same page.
+  const path = url.pathname.slice(SCOPE.length);
+  const page = event.request.mode === 'navigate' && (path === '' || path === 'index.html');
+  const key = page ? './' : `./${path}${url.search}`;
+  if (/-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$|\?v=[0-9a-f]{16}$/.test(key)) {
     event.respondWith(caches.match(key).then((hit) => hit || fetch(event.request)));
     return;
   }
@@ -44,6 +50,8 @@ self.addEventListener('fetch', (event) => {
         }
         return response;
       })
-      .catch(() => caches.match(key).then((hit) => hit || Response.error())),
+      // Offline, a URL without its version (the catalog's, on a Retry) gets
+      // the one kept.
+      .catch(() => caches.match(key).then((hit) => hit || caches.match(key, { ignoreSearch: true })).then((hit) => hit || Response.error())),
   );
 });

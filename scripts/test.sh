@@ -46,5 +46,8 @@ node --test --test-concurrency=1 tests/e2e/
 
 step "benchmarks (reported, not asserted)"
 node tests/e2e/bench-snapshot.mjs 15
+# What a visitor waits for (issue 22): the same cold load on a 4x slower CPU
+# and a 10 Mbit/s, 40 ms link, gzip as GitHub Pages serves; about 20 s.
+node tests/e2e/bench-throttled.mjs 9
 node tests/e2e/bench-rank.mjs 15
 cargo bench --locked --bench rank

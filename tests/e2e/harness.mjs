@@ -1,9 +1,11 @@
 // Shared e2e harness: a static server for dist/ on loopback, Debian's
 // Chromium driven by playwright-core, and a page object for whichgpu.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -20,14 +22,28 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
+// GitHub Pages compresses these types (on the fly, when the browser
+// accepts gzip) and lets browsers keep every file for ten minutes.
+const COMPRESSED = new Set(['.html', '.js', '.wasm', '.css', '.json', '.md', '.svg']);
+const PAGES_MAX_AGE = 600;
+
 /**
  * Serves dist/ under `prefix` (e.g. '/' or '/whichgpu/') on 127.0.0.1 at a
  * free port. `routes` maps a path below the prefix to a handler
  * `(req, res) => void` that replaces the file, to inject faults.
  * `maxHeaderSize` raises Node's 16 KB limit on the request line and
  * headers, for links longer than most static hosts accept.
+ * `likePages` answers as GitHub Pages does: gzip where the browser accepts
+ * it, `Cache-Control: max-age=600` with an ETag and Last-Modified, and 304
+ * to a matching If-None-Match; otherwise every answer is the plain file,
+ * never cached.
+ * `.requests` lists what the server was asked, in order: `{ url, file,
+ * status, bytes }` (`file` is the file below dist/ that answers, `bytes`
+ * the body as sent).
  */
-export async function serveDist({ prefix = '/', routes = {}, maxHeaderSize } = {}) {
+export async function serveDist({ prefix = '/', routes = {}, maxHeaderSize, likePages = false } = {}) {
+  const requests = [];
+  const gzipped = new Map();
   const server = http.createServer({ maxHeaderSize }, async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (!url.pathname.startsWith(prefix)) {
@@ -35,6 +51,9 @@ export async function serveDist({ prefix = '/', routes = {}, maxHeaderSize } = {
       return;
     }
     const relative = url.pathname.slice(prefix.length) || 'index.html';
+    const logged = { url: req.url, file: relative, status: 0, bytes: 0 };
+    requests.push(logged);
+    res.on('finish', () => { logged.status = res.statusCode; });
     if (routes[relative]) {
       routes[relative](req, res);
       return;
@@ -44,23 +63,46 @@ export async function serveDist({ prefix = '/', routes = {}, maxHeaderSize } = {
       res.writeHead(403).end();
       return;
     }
+    let body, stat;
     try {
-      const body = await fs.readFile(file);
-      // Like GitHub Pages: any origin may read the files, which a page
-      // embedded in a sandboxed iframe (an opaque origin) needs.
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'access-control-allow-origin': '*',
-      });
-      res.end(body);
+      [body, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
     } catch {
       res.writeHead(404).end('not found');
+      return;
     }
+    // Like GitHub Pages: any origin may read the files, which a page
+    // embedded in a sandboxed iframe (an opaque origin) needs.
+    const headers = {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'access-control-allow-origin': '*',
+    };
+    if (likePages) {
+      const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
+      Object.assign(headers, {
+        'cache-control': `max-age=${PAGES_MAX_AGE}`,
+        etag,
+        'last-modified': stat.mtime.toUTCString(),
+        vary: 'Accept-Encoding',
+      });
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
+      if (COMPRESSED.has(path.extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
+        body = gzipped.get(file);
+        headers['content-encoding'] = 'gzip';
+      }
+    }
+    logged.bytes = body.length;
+    res.writeHead(200, headers);
+    res.end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
+    requests,
     // Closes the browser's kept-alive connections too: the server is gone.
     close: () => new Promise((resolve) => {
       server.close(resolve);
@@ -178,3 +220,44 @@ export function sharedBrowserAndServer() {
   });
   return shared;
 }
+
+/** The User Timing measures of a cold load (src/ui/timing.rs), by name after `whichgpu:`. */
+export const LOAD_MEASURES = {
+  mount: 'building the page (mount)',
+  'parse-offers': 'snapshot parse + validate',
+  rank: 'first ranking',
+};
+
+/**
+ * For the benchmarks, once `page` is navigating to whichgpu: `firstResult`,
+ * the milliseconds from navigation start to the first full result on
+ * screen, when the browser paints the offers table's caption (Element
+ * Timing, the caption's `elementtiming` attribute), which shows in the same
+ * frame as the memory bar, the advice and the first page of ranked rows;
+ * and the duration of each of LOAD_MEASURES.
+ */
+export async function coldLoadTimings(page) {
+  // Polled with plain evaluations: Playwright's locators would inject their
+  // script into the page while it loads and slow it down.
+  for (let waited = 0; !(await page.evaluate(() => !!document.querySelector('[data-testid=offer-row]'))); waited += 50) {
+    if (waited > 15000) throw new Error('no result row after 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // Element Timing entries are only delivered to observers (buffered).
+  const painted = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        new PerformanceObserver((list) => {
+          const entry = list.getEntries().find((e) => e.identifier === 'offers-caption');
+          if (entry) resolve(entry.renderTime || entry.loadTime);
+        }).observe({ type: 'element', buffered: true });
+      }),
+  );
+  const timings = { firstResult: Math.round(painted) };
+  for (const name of Object.keys(LOAD_MEASURES)) {
+    timings[name] = await page.evaluate((name) => performance.getEntriesByName(`whichgpu:${name}`)[0]?.duration ?? NaN, name);
+  }
+  return timings;
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -8,12 +8,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIST, launchBrowser, serveDist, WhichGpuPage } from './harness.mjs';
 
-test('the built service worker lists every file the page needs, under a cache named by their content', () => {
+test('the built service worker lists every file the page needs, as the page asks for it, under a cache named by their content', () => {
   const worker = readFileSync(path.join(DIST, 'sw.js'), 'utf8');
   const files = JSON.parse(worker.match(/const FILES = (\[.*\]);/)[1]);
   const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
-  const referenced = [...html.matchAll(/(?:src|href)="\.?\/?([^"?]+)"/g)].map((m) => `./${m[1]}`);
-  for (const file of ['./', './index.html', './data/offers.json', ...referenced]) assert.ok(files.includes(file), file);
+  // With their query: the catalog's URL carries its version.
+  const referenced = [...html.matchAll(/(?:src|href)="(?!data:)\.?\/?([^"]+)"/g)].map((m) => `./${m[1]}`);
+  assert.ok(referenced.some((file) => /^\.\/data\/catalog\.json\?v=[0-9a-f]{16}$/.test(file)), 'the versioned catalog');
+  for (const file of ['./', './data/offers.json', ...referenced]) assert.ok(files.includes(file), file);
+  // The page once: the worker answers ./index.html with ./ (below).
+  assert.ok(!files.includes('./index.html'));
   assert.match(worker, /const CACHE = 'whichgpu-[0-9a-f]{16}';/);
 });
 
@@ -38,6 +42,10 @@ test('after one visit the page opens without the network, with its offers and th
     assert.equal(await app.page.locator('#conc').inputValue(), '4');
     assert.equal(await app.snapshotDate(), date);
     assert.match(await app.caption(), /offers/);
+    // The page by its file name, with a link's query.
+    await app.page.goto(`${server.url}index.html?model=mixtral-8x7b&conc=8`);
+    await app.waitForResults();
+    assert.equal(await app.page.locator('#conc').inputValue(), '8');
     // And the first workload again: the same ranking as online.
     await app.page.goto(`${server.url}?model=llama-3.1-70b`);
     await app.waitForResults();
