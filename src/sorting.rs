@@ -1,8 +1,11 @@
 //! Sorting, in as little WebAssembly as the page can afford.
 //!
 //! The standard library's sort is fast on thousands of items, but each
-//! element type and comparator compiles to its own 3–5 KB of WebAssembly;
-//! the page's budget (issue 7: 350 KB gzip) pays for that once per list.
+//! element type and comparator compiles to its own copy: measured in
+//! December 2026 (issue 22), the standard sort at the short lists' nine
+//! call sites added 8,551 bytes gzip to the page (350,130 → 358,681), more
+//! than the whole growth a change may take without a word, for lists of a
+//! few hundred items.
 //! - Short lists (a picker's GPUs, a chart's frontier, the groups of offers
 //!   left out) hold at most a few hundred items, where a stable insertion
 //!   sort's n² steps take well under a millisecond: [`sort_short_by`].
