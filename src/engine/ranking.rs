@@ -347,16 +347,7 @@ mod tests {
                 commit: None,
                 as_of: "2026".into(),
             }],
-            providers: vec![Provider {
-                id: "lambda".into(),
-                name: "Lambda".into(),
-                billing_increment_s: None,
-                minimum_charge_s: None,
-                spot_available: None,
-                block_storage_usd_per_gb_month: None,
-                egress_usd_per_gb: None,
-                pricing_page: None,
-            }],
+            providers: vec![Provider::without_rules("lambda", "Lambda")],
             offers,
         }
     }

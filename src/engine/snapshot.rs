@@ -143,6 +143,24 @@ pub enum SnapshotError {
     Invalid(String),
 }
 
+impl Provider {
+    /// A provider whose billing, storage and egress rules are not known
+    /// (data/providers_extra.csv's rows): its use is billed as is, and
+    /// results say so.
+    pub fn without_rules(id: &str, name: &str) -> Provider {
+        Provider {
+            id: id.to_string(),
+            name: name.to_string(),
+            billing_increment_s: None,
+            minimum_charge_s: None,
+            spot_available: None,
+            block_storage_usd_per_gb_month: None,
+            egress_usd_per_gb: None,
+            pricing_page: None,
+        }
+    }
+}
+
 impl SnapshotError {
     /// What went wrong, to render in the reader's language; the parser's
     /// and the validation's details stay in English.

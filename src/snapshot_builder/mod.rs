@@ -406,14 +406,8 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
     }
     for row in CsvTable::from_text("data/providers_extra.csv", PROVIDERS_EXTRA_CSV)?.rows() {
         providers.push(Provider {
-            id: row.text("provider_id")?.to_string(),
-            name: row.text("display_name")?.to_string(),
-            billing_increment_s: None,
-            minimum_charge_s: None,
-            spot_available: None,
-            block_storage_usd_per_gb_month: None,
-            egress_usd_per_gb: None,
             pricing_page: row.optional("pricing_page").map(str::to_string),
+            ..Provider::without_rules(row.text("provider_id")?, row.text("display_name")?)
         });
     }
     providers.sort_by(|a, b| a.id.cmp(&b.id));
@@ -442,16 +436,7 @@ mod tests {
         // The fourth data pass moved eight providers from data/providers_extra.csv
         // into providers.csv (shared/data/SOURCES.md); both copies shipped as two
         // records of one id until this check.
-        let provider = |id: &str| Provider {
-            id: id.to_string(),
-            name: id.to_string(),
-            billing_increment_s: None,
-            minimum_charge_s: None,
-            spot_available: None,
-            block_storage_usd_per_gb_month: None,
-            egress_usd_per_gb: None,
-            pricing_page: None,
-        };
+        let provider = |id: &str| Provider::without_rules(id, id);
         let sorted = [provider("aws"), provider("daytona"), provider("daytona"), provider("daytona"), provider("gcp")];
         assert_eq!(duplicate_provider_ids(&sorted), ["daytona"]);
         assert!(duplicate_provider_ids(&sorted[..2]).is_empty());
