@@ -1,7 +1,7 @@
 //! The offers left out and why, grouped by reason (`present::excluded`),
 //! folded under the table; open by itself when no offer is left.
 
-use crate::engine::Catalog;
+use crate::engine::{Catalog, Snapshot};
 use crate::msg;
 use crate::present::excluded::excluded_groups;
 use crate::text::{phrases, Lang};
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 pub fn excluded(
     report: Signal<Ranked>,
-    snapshot: Arc<crate::engine::Snapshot>,
+    snapshot: Arc<Snapshot>,
     catalog: &'static Catalog,
     compact: bool,
     lang: Lang,

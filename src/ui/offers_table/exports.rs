@@ -1,7 +1,7 @@
 //! The offers as files: every row as CSV (in the page's language) and as
 //! the CLI's `rank --json` rows, made when a button is pressed.
 
-use crate::engine::Catalog;
+use crate::engine::{Catalog, Snapshot};
 use crate::text::{phrases, Lang, Msg};
 use crate::ui::download::download;
 use crate::ui::ranked::Ranked;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 pub fn exports(
     report: Signal<Ranked>,
-    snapshot: Arc<crate::engine::Snapshot>,
+    snapshot: Arc<Snapshot>,
     catalog: &'static Catalog,
     compact: bool,
     lang: Lang,
