@@ -8,6 +8,7 @@
 //! ```
 
 use crate::engine::memory::fit;
+use crate::engine::setup::set_up;
 use crate::engine::speed;
 use crate::engine::{rank, Catalog, Snapshot};
 use crate::text::Lang;
@@ -226,9 +227,10 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                     significant(c.job_hours)
                 )
             });
+            let runtime = ranked.runtime.map_or_else(String::new, |r| format!(" on {}", r.label().en));
             let _ = writeln!(
                 out,
-                "  ${:>7.2}/h{} {:<10} {:<28} {}× {} ({}){}  {figures}",
+                "  ${:>7.2}/h{} {:<10} {:<28} {}× {}{runtime} ({}){}  {figures}",
                 ranked.price_per_hour,
                 if ranked.spot { " spot" } else { "     " },
                 offer.provider,
@@ -265,15 +267,26 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     };
     let model = decoded.workload.resolve_model(catalog).map_err(|e| e.to_string())?;
     let model = model.as_ref();
-    let sized = fit(&decoded.workload, model, gpu, count).map_err(|e| e.to_string())?;
+    // The software that runs it on this GPU (issue 23): with `runtime=auto`
+    // the runtime chosen; where nothing runs it as asked, it is sized but
+    // not timed, and the reason is said.
+    let setup = set_up(&decoded.workload, model, gpu, &catalog.support).map_err(|e| e.to_string())?;
+    let workload = setup.as_ref().map_or_else(|_| decoded.workload.clone(), |s| s.apply(&decoded.workload));
+    let sized = fit(&workload, model, gpu, count).map_err(|e| e.to_string())?;
     // Speed is an estimate on top of the sizing; when it cannot be made
     // (a GPU without the figures it needs) the sizing still stands.
-    let speed = speed::speed(&decoded.workload, model, gpu, count, &sized);
-    let job = speed.as_ref().ok().and_then(|s| speed::job(&decoded.workload, s));
+    let speed = match &setup {
+        Ok(setup) => speed::speed(&workload, model, gpu, count, &sized, setup).map_err(|e| e.to_string()),
+        Err(reason) => Err(format!("does not run: {reason}")),
+    };
+    let job = speed.as_ref().ok().and_then(|s| speed::job(&workload, s));
     if flags.has("--json") {
         let document = json!({
             "workload": decoded.workload,
             "gpu": {"id": gpu.id, "name": gpu.name, "vram_gb": gpu.vram_gb, "count": count},
+            "runs": setup.is_ok(),
+            "cannot_run": setup.as_ref().err(),
+            "runtime": setup.as_ref().ok().and_then(|s| s.runtime),
             "memory": sized.memory,
             "usable_bytes_per_gpu": sized.usable_bytes_per_gpu,
             "fits": sized.fits,
@@ -281,7 +294,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "max_concurrency": sized.max_concurrency,
             "max_context_tokens": sized.max_context_tokens,
             "speed": speed.as_ref().ok(),
-            "speed_error": speed.as_ref().err().map(ToString::to_string),
+            "speed_error": speed.as_ref().err(),
             "job": job,
             "notes": notes_json(&decoded),
         });
@@ -289,7 +302,10 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     } else {
         print_notes(&decoded, out);
         let m = &sized.memory;
-        let _ = writeln!(out, "{} ({}) on {count}× {}:", model.name, workload_label(&decoded.workload), gpu.name);
+        let _ = writeln!(out, "{} ({}) on {count}× {}:", model.name, workload_label(&workload), gpu.name);
+        if let Ok(Some(runtime)) = setup.as_ref().map(|s| s.runtime) {
+            let _ = writeln!(out, "  runtime      {}", runtime.label().en);
+        }
         let totals = [("total", m.total_bytes), ("per GPU", m.per_gpu_bytes)];
         for (part, bytes) in m.parts().into_iter().map(|(part, bytes)| (part.en, bytes)).chain(totals) {
             let _ = writeln!(out, "  {part:<12} {}", Lang::En.gb(bytes));

@@ -4,7 +4,7 @@
 use crate::engine::cost::Unit;
 use crate::engine::ranking::Badge;
 use crate::engine::speed::Speed;
-use crate::engine::{Catalog, Offer, RankedOffer, Report, Snapshot};
+use crate::engine::{Catalog, Offer, RankedOffer, Report, Runtime, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Phrase};
 use serde::Serialize;
@@ -45,6 +45,9 @@ pub struct ResultRow<'a> {
     provider: &'a str,
     region: Option<&'a str>,
     regions: &'a [String],
+    /// Serving: the runtime that serves it on this offer (issue 23).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runtime: Option<Runtime>,
     speed: Option<&'a Speed>,
     spot: bool,
     storage_cost: Option<f64>,
@@ -81,6 +84,7 @@ pub fn row_json<'a>(
         provider: &offer.provider,
         region: region_of(offer, region_filter),
         regions: &offer.regions,
+        runtime: ranked.runtime,
         speed: ranked.speed.as_deref(),
         spot: ranked.spot,
         storage_cost: cost.and_then(|c| c.storage_cost),
@@ -216,7 +220,7 @@ fn number(value: Option<f64>) -> String {
 /// (speed, unit, badges) in `lang`, and each GPU by its id and its name.
 pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> String {
     let mut out = String::from(
-        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto\n",
+        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto,runtime\n",
     );
     for ranked in &report.results {
         let offer = &snapshot.offers[ranked.offer];
@@ -243,6 +247,7 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang
             field(cost.map(|c| lang.t(c.unit.label())).unwrap_or_default()),
             field(&badges.join("; ")),
             ranked.pareto.to_string(),
+            ranked.runtime.map(|r| r.to_string()).unwrap_or_default(),
         ];
         out.push_str(&cells.join(","));
         out.push('\n');

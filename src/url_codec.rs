@@ -261,8 +261,13 @@ const FIELDS: [Field; 49] = [
         set: |w, v, catalog| {
             let task: Task = parse_option(v)?;
             // A dataset size still at the old task's default takes the new one's.
-            if w.training_tokens == Workload::for_task(w.task).training_tokens {
-                w.training_tokens = Workload::for_task(task).training_tokens;
+            let (old, new) = (Workload::for_task(w.task), Workload::for_task(task));
+            if w.training_tokens == old.training_tokens {
+                w.training_tokens = new.training_tokens;
+            }
+            // So does a weights format still at the old task's default.
+            if w.weight_precision == old.weight_precision {
+                w.weight_precision = new.weight_precision;
             }
             w.task = task;
             if !w.resolve_model(catalog).is_ok_and(|model| model.suits(task)) {
@@ -751,13 +756,13 @@ mod tests {
 
     #[test]
     fn every_field_round_trips_and_defaults_are_omitted() {
-        use crate::engine::{KvPrecision, Runtime, Task};
+        use crate::engine::{KvPrecision, RuntimeChoice, Task};
         let workload = Workload {
             task: Task::Infer,
             model: "qwen2.5-72b".into(),
             weight_precision: Precision::Q4KM,
             kv_precision: KvPrecision::Fp8,
-            runtime: Runtime::Llamacpp,
+            runtime: RuntimeChoice::Llamacpp,
             input_tokens: 8000,
             output_tokens: 1000,
             concurrency: 64,
@@ -824,7 +829,7 @@ mod tests {
             ("out=2.5", "out: \"2.5\" is not a whole number (1 to 10,000,000); using 512"),
             (
                 "runtime=ollama",
-                "runtime: unknown runtime \"ollama\" (use one of vllm, trtllm, llamacpp, hf); using vllm",
+                "runtime: unknown runtime \"ollama\" (use one of auto, vllm, trtllm, llamacpp, hf); using auto",
             ),
         ] {
             let decoded = decode(query, catalog());
@@ -896,7 +901,7 @@ mod tests {
             ],
             "wq" => &["bf16", "fp8", "int4", "awq", "q4_k_m", "nf4"],
             "kvq" => &["bf16", "fp8", "int8"],
-            "runtime" => &["vllm", "trtllm", "llamacpp", "hf"],
+            "runtime" => &["auto", "vllm", "trtllm", "llamacpp", "hf"],
             "method" => &["full", "lora", "qlora"],
             "opt" => &["adamw", "adamw8bit", "sgd", "adafactor"],
             "ce" => &["full", "chunked"],

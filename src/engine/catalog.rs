@@ -7,7 +7,7 @@
 //! `Catalog::from_json`, before it builds the form, so memory sizing still
 //! works when the offers cannot be fetched.
 
-use super::options::choices;
+pub use super::gpu::{Architecture, ComputeCapability, Gpu, Segment};
 use super::task::Task;
 use super::Error;
 use crate::text::phrases;
@@ -15,178 +15,11 @@ use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// Version of the catalog file layout; bumped on incompatible changes.
-pub const CATALOG_SCHEMA_VERSION: u32 = 1;
+/// 2: the support matrix and GPUs' compute capability (issue 23).
+pub const CATALOG_SCHEMA_VERSION: u32 = 2;
 
 /// The catalog as generated into `public/data/catalog.json`.
 const BUNDLED_CATALOG_JSON: &str = include_str!("../../public/data/catalog.json");
-
-/// An accelerator, from `gpus.csv`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Gpu {
-    /// `gpu_id` of gpus.csv, e.g. `h100_sxm`.
-    pub id: String,
-    pub vendor: String,
-    /// Model and variant, e.g. "H100 SXM5 80GB".
-    pub name: String,
-    pub vram_gb: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mem_bandwidth_gbps: Option<f64>,
-    /// Who the card is made for (gpus.csv `segment`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub segment: Option<Segment>,
-    /// The chip generation (gpus.csv `architecture`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub architecture: Option<Architecture>,
-    /// Peak dense throughputs in TFLOP/s (TOP/s for INT8), as gpus.csv
-    /// states them; `None` where the datasheet gives no figure.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fp32_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fp16_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bf16_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fp8_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub int8_tops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fp4_tflops: Option<f64>,
-    /// e.g. "NVLink 4", "PCIe Gen4".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interconnect: Option<String>,
-    /// GPU-to-GPU bandwidth per direction over NVLink / Infinity Fabric, GB/s.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub link_gbps: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pcie_gen: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tdp_w: Option<f64>,
-    /// What Chrome's WebGPU `adapter.info.architecture` reports for this
-    /// GPU, e.g. "lovelace", "rdna-3", "metal-3" (gpus.csv
-    /// `webgpu_architecture`, from Dawn's gpu_info.json: SOURCES.md G7, G8);
-    /// `None` where the browser reports an empty string or no entry exists.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub webgpu_architecture: Option<String>,
-}
-
-choices! {
-    /// Who a GPU is made for (gpus.csv `segment`), in the order the
-    /// visitor's-GPU picker lists them.
-    pub enum Segment: phrases::OPTION_SEGMENT {
-        Consumer = "consumer", phrases::SEGMENT_CONSUMER;
-        Laptop = "laptop", phrases::SEGMENT_LAPTOP;
-        Apple = "apple", phrases::SEGMENT_APPLE;
-        Workstation = "workstation", phrases::SEGMENT_WORKSTATION;
-        Datacenter = "datacenter", phrases::SEGMENT_DATACENTER;
-        /// Graphics sharing the system's memory (gpus.csv reserves it; no row has it yet).
-        Integrated = "integrated", phrases::SEGMENT_INTEGRATED;
-    }
-}
-
-impl Segment {
-    /// GeForce-class and laptop parts, which datasheets rate differently
-    /// from workstation and datacenter parts of the same chip.
-    pub const fn is_consumer(self) -> bool {
-        matches!(self, Segment::Consumer | Segment::Laptop)
-    }
-}
-
-/// A GPU's chip generation, as gpus.csv names it. The speed model reads it
-/// for the tensor cores a generation has; a name gpus.csv adds fails the
-/// snapshot build until it is added here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
-pub enum Architecture {
-    Kepler,
-    Maxwell,
-    Pascal,
-    Volta,
-    Turing,
-    Ampere,
-    AdaLovelace,
-    Hopper,
-    Blackwell,
-    Cdna2,
-    Cdna3,
-    Cdna4,
-    Gcn5,
-    Rdna1,
-    Rdna2,
-    Rdna3,
-    Rdna4,
-    XeHpg,
-    AppleGpu,
-}
-
-impl Architecture {
-    pub const ALL: [Architecture; 19] = [
-        Architecture::Kepler,
-        Architecture::Maxwell,
-        Architecture::Pascal,
-        Architecture::Volta,
-        Architecture::Turing,
-        Architecture::Ampere,
-        Architecture::AdaLovelace,
-        Architecture::Hopper,
-        Architecture::Blackwell,
-        Architecture::Cdna2,
-        Architecture::Cdna3,
-        Architecture::Cdna4,
-        Architecture::Gcn5,
-        Architecture::Rdna1,
-        Architecture::Rdna2,
-        Architecture::Rdna3,
-        Architecture::Rdna4,
-        Architecture::XeHpg,
-        Architecture::AppleGpu,
-    ];
-
-    /// The name gpus.csv and catalog.json give it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Architecture::Kepler => "Kepler",
-            Architecture::Maxwell => "Maxwell",
-            Architecture::Pascal => "Pascal",
-            Architecture::Volta => "Volta",
-            Architecture::Turing => "Turing",
-            Architecture::Ampere => "Ampere",
-            Architecture::AdaLovelace => "Ada Lovelace",
-            Architecture::Hopper => "Hopper",
-            Architecture::Blackwell => "Blackwell",
-            Architecture::Cdna2 => "CDNA2",
-            Architecture::Cdna3 => "CDNA3",
-            Architecture::Cdna4 => "CDNA4",
-            Architecture::Gcn5 => "GCN 5.0 (Vega 10)",
-            Architecture::Rdna1 => "RDNA 1.0 (Navi 12)",
-            Architecture::Rdna2 => "RDNA 2.0 (Navi 21)",
-            Architecture::Rdna3 => "RDNA3",
-            Architecture::Rdna4 => "RDNA4",
-            Architecture::XeHpg => "Xe-HPG (Alchemist)",
-            Architecture::AppleGpu => "Apple GPU",
-        }
-    }
-
-    /// The generation gpus.csv names `name`, exactly as spelled there.
-    pub fn from_name(name: &str) -> Option<Architecture> {
-        Architecture::ALL.into_iter().find(|a| a.name() == name)
-    }
-}
-
-impl From<Architecture> for String {
-    fn from(architecture: Architecture) -> String {
-        architecture.name().to_string()
-    }
-}
-
-impl TryFrom<String> for Architecture {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Architecture, String> {
-        Architecture::from_name(&name).ok_or_else(|| format!("unknown GPU architecture \"{name}\""))
-    }
-}
 
 /// A model, from `models.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -474,19 +307,28 @@ pub struct Catalog {
     pub schema_version: u32,
     pub gpus: Vec<Gpu>,
     pub models: Vec<Model>,
+    /// Which software runs on which hardware (data/support_matrix.csv),
+    /// in the matrix's order: the first row that covers a question answers it.
+    pub support: Vec<super::support::SupportRow>,
 }
 
 impl Catalog {
     /// Parses a catalog file, checking its version.
     pub fn from_json(text: &str) -> Result<Catalog, Error> {
-        let catalog: Catalog = serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))?;
-        if catalog.schema_version != CATALOG_SCHEMA_VERSION {
+        // The version first: a file of another layout is named as such, not
+        // by the first field it lacks.
+        #[derive(Deserialize)]
+        struct Version {
+            schema_version: u32,
+        }
+        let version: Version = serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))?;
+        if version.schema_version != CATALOG_SCHEMA_VERSION {
             return Err(Error::Catalog(format!(
                 "schema_version {} (this build reads {CATALOG_SCHEMA_VERSION})",
-                catalog.schema_version
+                version.schema_version
             )));
         }
-        Ok(catalog)
+        serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))
     }
 
     /// The catalog compiled into this build, parsed once (the CLI and the
@@ -612,5 +454,8 @@ mod tests {
     fn a_catalog_of_another_version_is_refused() {
         let err = Catalog::from_json(r#"{"schema_version":99,"gpus":[],"models":[]}"#).unwrap_err();
         assert!(err.to_string().contains("schema_version 99"), "{err}");
+        // Version 1 had no support matrix: it is named by its version.
+        let err = Catalog::from_json(r#"{"schema_version":1,"gpus":[],"models":[]}"#).unwrap_err();
+        assert!(err.to_string().contains("schema_version 1 (this build reads 2)"), "{err}");
     }
 }

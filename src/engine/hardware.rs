@@ -75,7 +75,8 @@ fn tensor_per_fp32(gpu: &Gpu) -> Option<f64> {
         Turing => Some(4.0),
         Volta => Some(8.0),
         AppleGpu => Some(1.0),
-        Kepler | Maxwell | Pascal | Hopper | Cdna2 | Cdna3 | Cdna4 | Gcn5 | Rdna1 | Rdna2 | XeHpg => None,
+        Kepler | Maxwell | Pascal | Hopper | Cdna2 | Cdna3 | Cdna4 | Gcn5 | Rdna1 | Rdna2 | XeHpg | Gaudi | Gaudi2
+        | Gaudi3 | Tpu | NeuronCoreV1 | Inferentia2 | Trainium => None,
     }
 }
 

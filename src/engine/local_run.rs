@@ -5,8 +5,9 @@
 use super::cost::{cost, Costed};
 use super::local_gpu::unified_memory;
 use super::memory::fit;
+use super::setup::set_up;
 use super::speed::{speed, Speed};
-use super::{Catalog, Error, Offer, Precision, Provider, Report, Snapshot, Task, Workload};
+use super::{Catalog, Error, Offer, Precision, Provider, Report, Runtime, Snapshot, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 use serde::Serialize;
@@ -21,6 +22,13 @@ pub const ELECTRICITY_USD_PER_KWH: f64 = 0.16;
 pub struct LocalRun {
     /// Catalog GPU id.
     pub gpu: String,
+    /// Serving: the runtime that would serve it on this card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Runtime>,
+    /// Why no software the support matrix knows runs the workload as asked
+    /// on this card; then it is not timed, whatever its memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cannot_run: Option<Msg>,
     pub fits: bool,
     /// Bytes the job needs on the card, and the bytes it may use.
     pub need_bytes: f64,
@@ -70,10 +78,17 @@ pub fn run_locally(
     if let Some(measured) = measured_gbps.filter(|m| m.is_finite() && *m > 0.0) {
         gpu.mem_bandwidth_gbps = Some(measured);
     }
+    // The software that runs it on this card, as on any offer (issue 23).
+    let setup = set_up(workload, model, &gpu, &catalog.support)?;
+    let runs = setup.as_ref().map_or_else(|_| workload.clone(), |s| s.apply(workload));
+    let workload = &runs;
     let sized = fit(workload, model, &gpu, 1)?;
     let watts = gpu.tdp_w.filter(|w| w.is_finite() && *w > 0.0);
     let price_per_hour = watts.map_or(0.0, |w| w / 1000.0 * ELECTRICITY_USD_PER_KWH);
-    let timed = if sized.fits { Some(speed(workload, model, &gpu, 1, &sized)) } else { None };
+    let timed = match &setup {
+        Ok(setup) if sized.fits => Some(speed(workload, model, &gpu, 1, &sized, setup)),
+        _ => None,
+    };
     // The visitor's machine as an offer: one GPU, billed by the second,
     // with nothing to store or send.
     let own = Provider {
@@ -107,7 +122,21 @@ pub fn run_locally(
     let best = report.results.first();
     let best_name = best.map(|b| offer_name(snapshot, catalog, &snapshot.offers[b.offer]));
     let job_cost = |c: Option<&Costed>| c.map_or(Arg::Text("–".into()), |c| Arg::Usd(c.job_cost));
+    let rent_instead = best.zip(best_name.clone()).map(|(best, name)| {
+        msg!(
+            phrases::VERDICT_RENT_INSTEAD,
+            offer = name,
+            price = Arg::Usd(best.price_per_hour),
+            cost = job_cost(best.cost.as_ref())
+        )
+    });
     match timed.as_ref().map(Result::as_ref) {
+        None if setup.is_err() => {
+            if let Err(reason) = &setup {
+                verdict.push(msg!(phrases::VERDICT_CANNOT_RUN, gpu = &gpu.name, reason = reason.clone()));
+            }
+            verdict.extend(rent_instead);
+        }
         None => {
             verdict.push(msg!(
                 phrases::VERDICT_NO_FIT,
@@ -123,14 +152,7 @@ pub fn run_locally(
             {
                 verdict.push(msg!(phrases::VERDICT_TRY_4BIT));
             }
-            if let (Some(best), Some(name)) = (best, best_name) {
-                verdict.push(msg!(
-                    phrases::VERDICT_RENT_INSTEAD,
-                    offer = name,
-                    price = Arg::Usd(best.price_per_hour),
-                    cost = job_cost(best.cost.as_ref())
-                ));
-            }
+            verdict.extend(rent_instead);
         }
         Some(Err(e)) => {
             verdict.push(msg!(phrases::VERDICT_NO_SPEED, gpu = &gpu.name, reason = e.message()));
@@ -166,6 +188,8 @@ pub fn run_locally(
     }
     Ok(LocalRun {
         gpu: gpu.id.clone(),
+        runtime: setup.as_ref().ok().and_then(|s| s.runtime),
+        cannot_run: setup.err(),
         fits: sized.fits,
         need_bytes: sized.memory.per_gpu_bytes,
         usable_bytes: sized.usable_bytes_per_gpu,

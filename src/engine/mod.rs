@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod cost;
 pub mod error;
+pub mod gpu;
 pub mod hardware;
 pub mod keys;
 pub mod local_gpu;
@@ -14,8 +15,10 @@ pub mod memory;
 pub mod options;
 pub mod precision;
 pub mod ranking;
+pub mod setup;
 pub mod snapshot;
 pub mod speed;
+pub mod support;
 pub mod task;
 pub mod workload;
 
@@ -25,4 +28,6 @@ pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
 pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
 pub use task::Task;
-pub use workload::{CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, Split, SpotPolicy, Workload};
+pub use workload::{
+    CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, RuntimeChoice, Split, SpotPolicy, Workload,
+};

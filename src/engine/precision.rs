@@ -70,6 +70,15 @@ impl Precision {
         }
     }
 
+    /// Whether the format is one of GGUF's quantization types (llama.cpp's
+    /// own file format).
+    pub const fn is_gguf(self) -> bool {
+        matches!(
+            self,
+            Precision::Q8_0 | Precision::Q6K | Precision::Q5KM | Precision::Q4KM | Precision::Q3KM | Precision::Q2K
+        )
+    }
+
     /// Whether the format's stated size already covers the embedding and
     /// output layers (GGUF files and plain formats). AWQ, GPTQ, NF4 and the
     /// weight-only int/fp formats quantize the transformer's linear layers

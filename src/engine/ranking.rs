@@ -11,6 +11,7 @@ pub use report::{Badge, Exclusion, RankedOffer, Report};
 use super::cost::{cost, rented_startup_s, spot_allowed, Costed};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
+use super::setup::{set_up, Setup};
 use super::speed::{speed, Speed};
 use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
 use crate::msg;
@@ -40,6 +41,10 @@ impl std::hash::Hasher for Fnv {
 }
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+/// How the workload runs on one kind of GPU (the support matrix's
+/// answer), and the workload as it runs there; or why it cannot.
+type OnGpu = Result<(Setup, Workload), Msg>;
 
 /// One GPU shape's fit, and its speed when it fits.
 struct Shape {
@@ -119,6 +124,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     // time each once. Per catalog GPU: whether one fits, and its shapes by
     // GPU count (a handful each).
     let mut singles: Vec<Option<bool>> = vec![None; catalog.gpus.len()];
+    let mut set_ups: Vec<Option<OnGpu>> = catalog.gpus.iter().map(|_| None).collect();
     let mut shapes: Vec<Vec<(u32, Shape)>> = catalog.gpus.iter().map(|_| Vec::new()).collect();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
@@ -139,17 +145,33 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 continue;
             }
         };
-        let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(workload, model, gpu, 1).is_ok_and(|f| f.fits));
+        // The software that runs it here, or why none does (issue 23).
+        let on_gpu = set_ups[g].get_or_insert_with(|| match set_up(workload, model, gpu, &catalog.support) {
+            Ok(Ok(setup)) => {
+                let runs = setup.apply(workload);
+                Ok((setup, runs))
+            }
+            Ok(Err(reason)) => Err(reason),
+            Err(e) => Err(e.message()),
+        });
+        let (setup, runs) = match on_gpu {
+            Ok((setup, runs)) => (&*setup, &*runs),
+            Err(reason) => {
+                excluded.push(Exclusion { offer: index, reason: reason.clone() });
+                continue;
+            }
+        };
+        let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(runs, model, gpu, 1).is_ok_and(|f| f.fits));
         let of_gpu = &mut shapes[g];
         let at = match of_gpu.iter().position(|(count, _)| *count == offer.gpu_count) {
             Some(at) => at,
             None => {
-                let shape = match fit(workload, model, gpu, offer.gpu_count) {
+                let shape = match fit(runs, model, gpu, offer.gpu_count) {
                     Ok(f) => {
                         // Speed only for what fits; sizing errors are the reason.
                         let timed = f
                             .fits
-                            .then(|| speed(workload, model, gpu, offer.gpu_count, &f).ok())
+                            .then(|| speed(runs, model, gpu, offer.gpu_count, &f, setup).ok())
                             .flatten()
                             .map(Arc::new);
                         Shape { fit: Ok(f), speed: timed, single_gpu_fits }
@@ -187,10 +209,8 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 over_budget = true;
                 continue;
             }
-            let costed = shape
-                .speed
-                .as_ref()
-                .and_then(|s| cost(workload, model, &f.memory, s, offer, provider, spot, startup_s));
+            let costed =
+                shape.speed.as_ref().and_then(|s| cost(runs, model, &f.memory, s, offer, provider, spot, startup_s));
             let mut row_badges = badges(gpu, offer, shape, costed.as_ref(), spot);
             if provider.and_then(|p| p.billing_increment_s).is_some_and(|step| step >= 3600) {
                 row_badges.push(Badge::PerHourBilling);
@@ -198,6 +218,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             results.push(RankedOffer {
                 offer: index,
                 spot,
+                runtime: setup.runtime,
                 price_per_hour: price,
                 per_gpu_bytes: f.memory.per_gpu_bytes,
                 max_concurrency: f.max_concurrency,

@@ -25,9 +25,12 @@ pub const fn default_model(task: Task) -> &'static str {
 }
 
 choices! {
-    /// The serving stack (URL key `runtime`). Each reserves and uses memory its
-    /// own way (see `memory::RuntimeMemory`).
-    pub enum Runtime: phrases::OPTION_RUNTIME {
+    /// The serving runtime asked for (URL key `runtime`): `auto`, the
+    /// default, takes per GPU the first of `Runtime::preferred` that the
+    /// support matrix says runs the workload there (`engine::setup`); a named
+    /// runtime is honoured and rules out the hardware it does not run on.
+    pub enum RuntimeChoice: phrases::OPTION_RUNTIME {
+        Auto = "auto", phrases::RUNTIME_AUTO;
         Vllm = "vllm", phrases::RUNTIME_VLLM;
         Trtllm = "trtllm", phrases::RUNTIME_TRTLLM;
         Llamacpp = "llamacpp", phrases::RUNTIME_LLAMACPP;
@@ -35,7 +38,76 @@ choices! {
     }
 }
 
+impl RuntimeChoice {
+    /// The runtime named, or `None` for `auto`.
+    pub const fn fixed(self) -> Option<Runtime> {
+        match self {
+            RuntimeChoice::Auto => None,
+            RuntimeChoice::Vllm => Some(Runtime::Vllm),
+            RuntimeChoice::Trtllm => Some(Runtime::Trtllm),
+            RuntimeChoice::Llamacpp => Some(Runtime::Llamacpp),
+            RuntimeChoice::Hf => Some(Runtime::Hf),
+        }
+    }
+}
+
+/// A serving stack that runs a model. Each reserves and uses memory its own
+/// way (see `memory::RuntimeMemory`) and reaches its own share of the
+/// hardware's peaks (`speed::llm::RuntimeSpeed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "String")]
+pub enum Runtime {
+    Vllm,
+    Trtllm,
+    Llamacpp,
+    Hf,
+}
+
+impl From<Runtime> for String {
+    fn from(runtime: Runtime) -> String {
+        runtime.choice().key().to_string()
+    }
+}
+
+impl fmt::Display for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.choice().key())
+    }
+}
+
 impl Runtime {
+    pub const ALL: [Runtime; 4] = [Runtime::Vllm, Runtime::Trtllm, Runtime::Llamacpp, Runtime::Hf];
+
+    /// The same runtime as a choice of the form and the link.
+    pub const fn choice(self) -> RuntimeChoice {
+        match self {
+            Runtime::Vllm => RuntimeChoice::Vllm,
+            Runtime::Trtllm => RuntimeChoice::Trtllm,
+            Runtime::Llamacpp => RuntimeChoice::Llamacpp,
+            Runtime::Hf => RuntimeChoice::Hf,
+        }
+    }
+
+    /// What the page calls it.
+    pub const fn label(self) -> &'static crate::text::Phrase {
+        self.choice().label()
+    }
+
+    /// The runtimes `runtime=auto` tries for weights of `precision`, best
+    /// first: GGUF files are llama.cpp's own format (vLLM's GGUF loader is
+    /// experimental; transformers dequantizes them to 16 bits on load);
+    /// everything else goes to vLLM first, the serving engine with the
+    /// widest hardware support (NVIDIA, AMD, TPU, Neuron, Gaudi), then
+    /// TensorRT-LLM, llama.cpp (Apple and other GPUs vLLM lacks) and plain
+    /// transformers. The support matrix then rules out what cannot run.
+    pub const fn preferred(precision: Precision) -> &'static [Runtime] {
+        if precision.is_gguf() {
+            &[Runtime::Llamacpp, Runtime::Vllm, Runtime::Hf]
+        } else {
+            &[Runtime::Vllm, Runtime::Trtllm, Runtime::Llamacpp, Runtime::Hf]
+        }
+    }
+
     /// Whether several GPUs hold whole layers each and run one after
     /// another: llama.cpp's `--split-mode layer` (its default), and
     /// transformers' `generate` on a model loaded with `device_map="auto"`
@@ -215,7 +287,7 @@ pub struct Workload {
     /// Precision of the KV cache. URL key `kvq`.
     pub kv_precision: KvPrecision,
     /// URL key `runtime`.
-    pub runtime: Runtime,
+    pub runtime: RuntimeChoice,
     /// Prompt tokens per request. URL key `in`.
     pub input_tokens: u32,
     /// Generated tokens per request. URL key `out`.
@@ -399,7 +471,7 @@ impl Default for Workload {
             model: DEFAULT_MODEL.to_string(),
             weight_precision: Precision::Bf16,
             kv_precision: KvPrecision::Bf16,
-            runtime: Runtime::Vllm,
+            runtime: RuntimeChoice::Auto,
             input_tokens: 2048,
             output_tokens: 512,
             concurrency: 1,
@@ -494,7 +566,18 @@ impl Workload {
         // run starts at the Chinchilla-optimal 20 tokens per parameter of the
         // default 8B model, 160B tokens (Hoffmann et al. 2022).
         let training_tokens = if task == Task::Pretrain { 1.6e11 } else { 1e8 };
-        Workload { task, model: default_model(task).to_string(), training_tokens, ..Workload::default() }
+        // Whisper runs in FP16: faster-whisper's converted checkpoints are
+        // float16 (its README converts with `--quantization float16`), which
+        // CTranslate2 runs natively from Volta on, while BF16 needs Ampere
+        // and runs as FP32 before it (support matrix).
+        let weight_precision = if task == Task::Audio { Precision::Fp16 } else { Precision::Bf16 };
+        Workload {
+            task,
+            model: default_model(task).to_string(),
+            training_tokens,
+            weight_precision,
+            ..Workload::default()
+        }
     }
 
     /// The model to size: the catalog's, or the custom numbers.
@@ -518,6 +601,16 @@ impl Workload {
         }
     }
 
+    /// The runtime that serves the workload where no GPU has chosen one
+    /// yet: the one named, or for `auto` the first it would try for these
+    /// weights. The ranking replaces `auto` per GPU (`engine::setup`).
+    pub const fn serving_runtime(&self) -> Runtime {
+        match self.runtime.fixed() {
+            Some(runtime) => runtime,
+            None => Runtime::preferred(self.weight_precision)[0],
+        }
+    }
+
     /// Tokens each sequence holds at its longest: prompt plus output.
     pub fn tokens_per_sequence(&self) -> f64 {
         f64::from(self.input_tokens) + f64::from(self.output_tokens)
@@ -534,9 +627,15 @@ mod tests {
             assert_eq!(task.key().parse::<Task>(), Ok(task));
         }
         for runtime in Runtime::ALL {
-            assert_eq!(runtime.to_string().parse::<Runtime>(), Ok(runtime));
+            assert_eq!(runtime.to_string().parse::<RuntimeChoice>(), Ok(runtime.choice()));
+            assert_eq!(runtime.choice().fixed(), Some(runtime));
         }
-        assert!("ollama".parse::<Runtime>().unwrap_err().to_string().contains("vllm, trtllm, llamacpp, hf"));
+        assert_eq!(RuntimeChoice::Auto.fixed(), None);
+        assert!("ollama"
+            .parse::<RuntimeChoice>()
+            .unwrap_err()
+            .to_string()
+            .contains("auto, vllm, trtllm, llamacpp, hf"));
     }
 
     #[test]

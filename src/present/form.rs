@@ -12,7 +12,7 @@ pub fn options<T: Choice>(lang: Lang) -> Vec<(String, String)> {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::engine::{KvPrecision, Precision, Runtime, Task};
+    use crate::engine::{KvPrecision, Precision, RuntimeChoice, Task};
 
     #[test]
     fn a_select_lists_every_value_by_its_link_spelling_and_its_label_in_the_pages_language() {
@@ -21,9 +21,10 @@ mod tests {
         let tasks = options::<Task>(Lang::Es);
         assert_eq!(tasks.len(), Task::ALL.len());
         assert_ne!(tasks, options::<Task>(Lang::En));
-        // Runtimes are names, the same in both languages.
-        assert_eq!(options::<Runtime>(Lang::Es), options::<Runtime>(Lang::En));
-        assert_eq!(options::<Runtime>(Lang::En)[1], ("trtllm".to_string(), "TensorRT-LLM".to_string()));
+        // Runtimes are names, the same in both languages; "automatic" is a word.
+        assert_eq!(options::<RuntimeChoice>(Lang::Es)[1..], options::<RuntimeChoice>(Lang::En)[1..]);
+        assert_eq!(options::<RuntimeChoice>(Lang::Es)[0].1, "Automático (el mejor para cada GPU)");
+        assert_eq!(options::<RuntimeChoice>(Lang::En)[2], ("trtllm".to_string(), "TensorRT-LLM".to_string()));
         // Every value reads back from its spelling, in any case.
         for (key, _) in options::<Precision>(Lang::En) {
             assert_eq!(key.to_uppercase().parse::<Precision>().unwrap().key(), key);

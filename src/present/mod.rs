@@ -11,6 +11,8 @@
 //!   rows.
 //! - [`your_gpu`]: what the probe found, the measurement, the picker and the
 //!   verdict of the visitor's own GPU.
+//! - [`support`]: beside the weights and runtime fields, when nothing in
+//!   the offers runs the workload as asked, and what would.
 //! - [`selection`]: the offer a link selects: which row it is, and why the
 //!   ranking does not list it when it does not.
 
@@ -20,4 +22,5 @@ pub mod form;
 pub mod memory;
 pub mod row;
 pub mod selection;
+pub mod support;
 pub mod your_gpu;

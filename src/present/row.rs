@@ -104,6 +104,8 @@ pub struct RowText {
     pub provider: String,
     pub instance: String,
     pub gpus: String,
+    /// Serving: the runtime that serves it there, under the GPUs.
+    pub runtime: String,
     pub vram: String,
     pub regions: String,
     pub regions_title: String,
@@ -146,6 +148,7 @@ impl RowText {
             },
             instance: offer.instance.clone(),
             gpus: msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang),
+            runtime: ranked.runtime.map_or(String::new(), |r| lang.t(r.label()).to_string()),
             vram: format!("{} GB", lang.number(offer.total_vram_gb(), 0)),
             regions: offer.regions_label(lang),
             regions_title: offer.regions.join(", "),
@@ -175,7 +178,9 @@ impl RowText {
         let dash = || String::from("–");
         let cost = run.cost.as_ref();
         let (per_unit, unit) = per_unit_text(cost, lang);
-        let fit = if run.fits {
+        let fit = if run.cannot_run.is_some() {
+            lang.t(&phrases::LOCAL_CANNOT_RUN).to_string()
+        } else if run.fits {
             lang.t(&phrases::LOCAL_FITS).to_string()
         } else {
             let short = msg!(phrases::FIT_NEEDS, need = Arg::Bytes(run.need_bytes), has = Arg::Bytes(run.usable_bytes));
@@ -184,6 +189,7 @@ impl RowText {
         RowText {
             provider: lang.t(&phrases::YOUR_GPU).to_string(),
             gpus: msg!(phrases::GPU_COUNT, count = 1, gpu = name.clone()).render(lang),
+            runtime: run.runtime.map_or(String::new(), |r| lang.t(r.label()).to_string()),
             instance: name,
             vram: gpu.map_or_else(dash, |g| format!("{} GB", lang.number(g.vram_gb, 0))),
             regions: dash(),
@@ -206,7 +212,15 @@ impl RowText {
         let plain = |words| Cell { words, note: None, title: None };
         [
             (Column::Instance, plain(&self.instance)),
-            (Column::Gpus, plain(&self.gpus)),
+            // The runtime that serves it there, under the GPUs.
+            (
+                Column::Gpus,
+                Cell {
+                    words: &self.gpus,
+                    note: (!self.runtime.is_empty()).then_some(("runtime", self.runtime.as_str())),
+                    title: None,
+                },
+            ),
             (Column::Vram, plain(&self.vram)),
             (Column::Regions, Cell { words: &self.regions, note: None, title: Some(&self.regions_title) }),
             // A spot tag only on spot rows; the bound and the billing always.

@@ -138,8 +138,9 @@ pub fn picker_groups(catalog: &Catalog, candidates: &[String], lang: Lang) -> Ve
     groups
 }
 
-/// The verdict card's words: whether the workload fits the visitor's GPU,
-/// against renting, what its electricity costs, and its unified memory.
+/// The verdict card's words: whether the workload runs on the visitor's
+/// GPU (it fits, and some software runs it there), against renting, what
+/// its electricity costs, and its unified memory.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Verdict {
     pub fits: bool,
@@ -151,7 +152,7 @@ pub struct Verdict {
 pub fn verdict(run: &Result<LocalRun, Msg>, lang: Lang) -> Verdict {
     match run {
         Ok(run) => Verdict {
-            fits: run.fits,
+            fits: run.fits && run.cannot_run.is_none(),
             said: run.verdict.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join(" "),
             electricity: electricity(run, lang),
             unified: if run.unified_memory {

@@ -13,6 +13,7 @@ mod media_models;
 mod offers;
 mod skypilot;
 mod summary;
+mod support_matrix;
 mod tpu;
 
 pub use build_error::{Anomaly, BuildError};
@@ -242,6 +243,10 @@ fn gpu_from_row(row: &csv_table::Row<'_>) -> Result<Gpu, BuildError> {
         },
         pcie_gen: row.number("pcie_gen")?.map(|g| g as u32),
         tdp_w: row.number("tdp_w")?,
+        compute_capability: match row.optional("compute_capability") {
+            Some(text) => Some(text.parse().map_err(|e: String| row.invalid(e))?),
+            None => None,
+        },
         webgpu_architecture: row.optional("webgpu_architecture").map(str::to_string),
     })
 }
@@ -274,6 +279,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
                 gpu.link_gbps = gpu.link_gbps.or(extra.link_gbps);
                 gpu.pcie_gen = gpu.pcie_gen.or(extra.pcie_gen);
                 gpu.tdp_w = gpu.tdp_w.or(extra.tdp_w);
+                gpu.compute_capability = gpu.compute_capability.or(extra.compute_capability);
                 gpu.webgpu_architecture = gpu.webgpu_architecture.take().or(extra.webgpu_architecture);
             }
             None => {
@@ -336,7 +342,9 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         }
     }
     models.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(Catalog { schema_version: CATALOG_SCHEMA_VERSION, gpus: gpus.into_values().collect(), models })
+    let gpus: Vec<Gpu> = gpus.into_values().collect();
+    let support = support_matrix::support_matrix(&gpus)?;
+    Ok(Catalog { schema_version: CATALOG_SCHEMA_VERSION, gpus, models, support })
 }
 
 /// The transformer shape of an LLM row; `None` for rows without one

@@ -49,6 +49,7 @@ phrases! {
     KIND_IMAGE = "text-to-image model", "modelo de texto a imagen";
     KIND_VIDEO = "text-to-video model", "modelo de texto a vídeo";
     KIND_SPEECH = "speech-to-text model", "modelo de voz a texto";
+    RUNTIME_AUTO = "Automatic (the best for each GPU)", "Automático (el mejor para cada GPU)";
     RUNTIME_VLLM = "vLLM", "vLLM";
     RUNTIME_TRTLLM = "TensorRT-LLM", "TensorRT-LLM";
     RUNTIME_LLAMACPP = "llama.cpp", "llama.cpp";
@@ -124,6 +125,7 @@ phrases! {
     OPTION_TASK = "task", "tarea";
     OPTION_SEGMENT = "GPU segment", "segmento de GPU";
     OPTION_RUNTIME = "runtime", "entorno de ejecución";
+    OPTION_STACK = "software", "software";
     OPTION_METHOD = "fine-tuning method", "método de ajuste fino";
     OPTION_OPTIMIZER = "optimizer", "optimizador";
 
@@ -426,6 +428,7 @@ phrases! {
     VERDICT_RENT_FASTER = "Renting {offer} is {factor}× faster at {price}/h: {cost} for the job, against {local} of electricity here.", "Alquilar {offer} es {factor}× más rápido a {price}/h: {cost} por el trabajo, frente a {local} de electricidad aquí.";
     VERDICT_LOCAL_FASTER = "Your card is {factor}× faster than the top offer ({offer} at {price}/h): renting buys scale, not speed.", "Tu tarjeta es {factor}× más rápida que la mejor oferta ({offer} a {price}/h): alquilar da escala, no velocidad.";
     VERDICT_SAME_SPEED = "The top offer ({offer} at {price}/h) runs at about the same speed: {cost} for the job, against {local} of electricity here.", "La mejor oferta ({offer} a {price}/h) va a una velocidad parecida: {cost} por el trabajo, frente a {local} de electricidad aquí.";
+    VERDICT_CANNOT_RUN = "It does not run on your {gpu} as asked: {reason}.", "No funciona en tu {gpu} tal como se pide: {reason}.";
     VERDICT_NO_SPEED = "It fits your {gpu}, but its speed cannot be estimated: {reason}.", "Cabe en tu {gpu}, pero no se puede estimar su velocidad: {reason}.";
     VERDICT_LOAD_SHARE = "One card serves about {percent}% of the stated requests.", "Una tarjeta atiende alrededor del {percent}% de las peticiones indicadas.";
     ELECTRICITY = "{price}/h of electricity ({watts} W at {rate}/kWh)", "{price}/h de electricidad ({watts} W a {rate}/kWh)";
@@ -438,4 +441,43 @@ phrases! {
     SEGMENT_INTEGRATED = "Integrated graphics", "Gráficos integrados";
     LOCAL_FITS = "fits", "cabe";
     LOCAL_DOES_NOT_FIT = "doesn't fit", "no cabe";
+    HINT_NOTHING_RUNS = "No GPU in these offers runs this as asked.", "Ninguna GPU de estas ofertas ejecuta esto tal como se pide.";
+    HINT_OTHER_FORMATS = "No GPU in these offers runs {format} weights for this task; these would: {formats}.", "Ninguna GPU de estas ofertas ejecuta pesos {format} para esta tarea; estos sí: {formats}.";
+    HINT_OTHER_RUNTIMES = "No GPU in these offers runs {format} weights with {runtime}; these runtimes would: {runtimes}.", "Ninguna GPU de estas ofertas ejecuta pesos {format} con {runtime}; estos entornos sí: {runtimes}.";
+    HINT_RUNTIME_FORMATS = "No GPU in these offers runs {format} weights with {runtime}; with it, these would: {formats}.", "Ninguna GPU de estas ofertas ejecuta pesos {format} con {runtime}; con él, estos sí: {formats}.";
+    LOCAL_CANNOT_RUN = "doesn't run here", "no funciona aquí";
+
+    // ---- What runs where (the support matrix, issue 23) ----
+    STACK_PYTORCH = "PyTorch", "PyTorch";
+    STACK_BITSANDBYTES = "bitsandbytes", "bitsandbytes";
+    STACK_TRANSFORMER_ENGINE = "Transformer Engine", "Transformer Engine";
+    STACK_DIFFUSERS = "diffusers", "diffusers";
+    STACK_FASTER_WHISPER = "faster-whisper", "faster-whisper";
+    HARDWARE_NAME = "{name}", "{name}";
+    HARDWARE_CC = "{name}, compute capability {cc}", "{name}, capacidad de cómputo {cc}";
+    HARDWARE_CC_EXACTLY = "{name} (compute capability {cc})", "{name} (capacidad de cómputo {cc})";
+    HARDWARE_CC_FROM = "{name} (compute capability {cc}+)", "{name} (capacidad de cómputo {cc}+)";
+    HARDWARE_CC_RANGE = "{name} (compute capability {min}–{max})", "{name} (capacidad de cómputo {min}–{max})";
+    HARDWARE_CC_UP_TO = "{name} (compute capability up to {cc})", "{name} (capacidad de cómputo hasta {cc})";
+    LIST_MORE = "{list}, {item}", "{list}, {item}";
+    SUPPORT_DOES_NOT_RUN = "{stack} does not run on {gpu} ({hardware}); it runs on {places}", "{stack} no funciona en {gpu} ({hardware}); funciona en {places}";
+    SUPPORT_RUNS_UNLISTED = "{stack} is not documented to run on {gpu} ({hardware}); it runs on {places}", "{stack} no está documentado para {gpu} ({hardware}); funciona en {places}";
+    SUPPORT_FEATURE_NOT_HERE = "{stack} cannot run {feature} on {gpu} ({hardware})", "{stack} no admite {feature} en {gpu} ({hardware})";
+    SUPPORT_FEATURE_UNLISTED = "{stack}'s documentation does not list {feature} on {gpu} ({hardware})", "la documentación de {stack} no recoge {feature} en {gpu} ({hardware})";
+    SUPPORT_NO_RUNTIME = "none of {runtimes} runs on {gpu} ({hardware})", "ninguno de {runtimes} funciona en {gpu} ({hardware})";
+    FEATURE_RUNS = "running at all", "funcionar";
+    FEATURE_WEIGHTS = "{format} weights", "pesos {format}";
+    FEATURE_KV = "an {format}", "{format}";
+    FEATURE_BF16 = "BF16 arithmetic", "aritmética BF16";
+    FEATURE_FP8_TRAINING = "FP8 training", "entrenamiento en FP8";
+    FEATURE_OPTIMIZER_8BIT = "8-bit AdamW", "AdamW de 8 bits";
+    FEATURE_FLASH_ATTENTION = "FlashAttention kernels", "kernels de FlashAttention";
+    NOTE_FALLBACK_FP16 = "{gpu} has no BF16: {stack} runs it in FP16, same memory", "{gpu} no tiene BF16: {stack} lo ejecuta en FP16, con la misma memoria";
+    NOTE_FALLBACK_FP16_TRAINING = "{gpu} has no BF16: {stack} trains in FP16 with loss scaling, same memory", "{gpu} no tiene BF16: {stack} entrena en FP16 con escalado de la pérdida, con la misma memoria";
+    NOTE_FALLBACK_WEIGHT_ONLY = "{gpu} has no tensor cores for {feature}: {stack} dequantizes them in its kernels (weight-only), same memory, 16-bit arithmetic", "{gpu} no tiene núcleos tensoriales para {feature}: {stack} los descuantiza en sus kernels (solo pesos), con la misma memoria y aritmética de 16 bits";
+    NOTE_FALLBACK_BF16 = "{gpu} has no FP8 training in {stack}: it trains in BF16", "{gpu} no admite entrenamiento en FP8 con {stack}: entrena en BF16";
+    NOTE_FALLBACK_DEQUANTIZED = "{gpu}: {stack} dequantizes {feature} to BF16 when it loads them, so they take BF16's memory", "{gpu}: {stack} descuantiza los {feature} a BF16 al cargarlos, así que ocupan la memoria de BF16";
+    NOTE_FALLBACK_AS = "{gpu}: {stack} runs {feature} as {format}, with {format}'s memory", "{gpu}: {stack} ejecuta los {feature} en {format}, con la memoria de {format}";
+    NOTE_FALLBACK_EMULATED = "{gpu} has no BF16: {stack} emulates it, much slower than this estimate; load the model in FP16 (wq=fp16)", "{gpu} no tiene BF16: {stack} lo emula, mucho más lento que esta estimación; carga el modelo en FP16 (wq=fp16)";
+    NOTE_FALLBACK_SDPA = "{gpu} has no FlashAttention-2: attention runs in PyTorch's memory-efficient kernel, with the same memory, at about half the speed", "{gpu} no admite FlashAttention-2: la atención usa el kernel de memoria eficiente de PyTorch, con la misma memoria y a la mitad de velocidad aproximadamente";
 }

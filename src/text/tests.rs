@@ -3,7 +3,7 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 34] = [
+const SAME_IN_SPANISH: [&str; 42] = [
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",
@@ -35,7 +35,15 @@ const SAME_IN_SPANISH: [&str; 34] = [
     "PART_SIZE",
     // "Audio" is the Spanish word too (RAE: audio).
     "TAB_AUDIO",
-    // The runtimes' own names.
+    // The runtimes' and libraries' own names, and "software" (RAE).
+    "OPTION_STACK",
+    "HARDWARE_NAME",
+    "LIST_MORE",
+    "STACK_PYTORCH",
+    "STACK_BITSANDBYTES",
+    "STACK_TRANSFORMER_ENGINE",
+    "STACK_DIFFUSERS",
+    "STACK_FASTER_WHISPER",
     "RUNTIME_VLLM",
     "RUNTIME_TRTLLM",
     "RUNTIME_LLAMACPP",

@@ -1,5 +1,6 @@
 use super::*;
 use crate::engine::memory::fit;
+use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
 use crate::engine::{Catalog, Offer, Provider};
 
@@ -64,7 +65,7 @@ fn costed(workload: &Workload, offer: &Offer, provider: &Provider, spot: bool) -
     let model = workload.resolve_model(catalog).unwrap();
     let gpu = catalog.gpu(&offer.gpu).unwrap();
     let sized = fit(workload, &model, gpu, offer.gpu_count).unwrap();
-    let timed = speed(workload, &model, gpu, offer.gpu_count, &sized).unwrap();
+    let timed = speed(workload, &model, gpu, offer.gpu_count, &sized, &Setup::default()).unwrap();
     let startup_s = rented_startup_s(workload, &model);
     cost(workload, &model, &sized.memory, &timed, offer, Some(provider), spot, startup_s).unwrap()
 }

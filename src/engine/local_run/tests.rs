@@ -121,3 +121,20 @@ fn an_unknown_gpu_is_an_error_with_a_message() {
     let error = run_locally(&workload, catalog, &snapshot, &report, "rtx_9999", None).unwrap_err();
     assert!(error.message().render(Lang::En).contains("rtx_9999"));
 }
+
+#[test]
+fn the_visitors_gpu_gets_the_same_software_verdict_as_any_offer() {
+    // TensorRT-LLM runs on NVIDIA GPUs only: a Radeon is not timed, and the
+    // card says why and what to rent instead (issue 23).
+    let (run, report, _) = local("model=llama-3.1-8b&runtime=trtllm", "rx_7900_xtx", None);
+    assert!(run.fits, "the memory fits; the software does not run");
+    assert!(run.speed.is_none() && run.cost.is_none());
+    let reason = run.cannot_run.as_ref().expect("a reason").to_string();
+    assert!(reason.starts_with("TensorRT-LLM does not run on Radeon RX 7900 XTX"), "{reason}");
+    assert_eq!(said(&run), ["VERDICT_CANNOT_RUN", "VERDICT_RENT_INSTEAD"]);
+    assert!(report.results.first().is_some_and(|best| best.runtime == Some(Runtime::Trtllm)));
+    // The automatic runtime serves it on an Apple GPU with llama.cpp.
+    let (apple, _, _) = local("model=llama-3.1-8b", "apple_m2_max", None);
+    assert_eq!((apple.runtime, apple.cannot_run.is_none()), (Some(Runtime::Llamacpp), true));
+    assert!(apple.speed.is_some());
+}

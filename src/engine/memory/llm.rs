@@ -36,7 +36,7 @@ pub fn inference_memory(
     gpu_count: u32,
 ) -> Result<MemoryBreakdown, Error> {
     let n = f64::from(gpu_count.max(1));
-    let runtime = runtime_memory(workload.runtime);
+    let runtime = runtime_memory(workload.serving_runtime());
 
     let weights = weights_bytes(model, workload.weight_precision);
     let kv = kv_cache_bytes(shape, workload);
@@ -44,7 +44,7 @@ pub fn inference_memory(
     // layers; within a stage, KV heads split across the tensor-parallel
     // ranks (replicated past their count), and an MLA latent is replicated
     // on every rank.
-    let split = workload.runtime.split(gpu_count, shape.heads);
+    let split = workload.serving_runtime().split(gpu_count, shape.heads);
     let per_stage = if is_latent_kv(shape) { 1 } else { split.tp.min(shape.kv_heads.max(1)) };
     let kv_shards = f64::from(per_stage * split.stages);
 

@@ -75,7 +75,7 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
     let memory = estimate(workload, model, gpu_count)?;
     let serving = workload.task == Task::Infer;
     // A serving runtime reserves part of VRAM; a training process may use it all.
-    let runtime_share = if serving { runtime_memory(workload.runtime).usable_share } else { 1.0 };
+    let runtime_share = if serving { runtime_memory(workload.serving_runtime()).usable_share } else { 1.0 };
     let vram = gpu.vram_gb * BYTES_PER_GB;
     let usable = vram * runtime_share.min(gpu_share(gpu));
     let fits = memory.per_gpu_bytes <= usable;

@@ -1,7 +1,7 @@
 //! Memory sizing against published cases. Each case cites its source.
 
 use super::*;
-use crate::engine::{Catalog, KvPrecision, Precision, Runtime};
+use crate::engine::{Catalog, KvPrecision, Precision, Runtime, RuntimeChoice};
 use crate::text::Lang;
 
 /// LLM serving memory for a model with a shape, as `estimate` hands it.
@@ -117,7 +117,13 @@ fn pipeline_stages_and_layer_splits_hold_the_cache_of_their_own_layers() {
     // layers 4 ways under llama.cpp.
     let kv_per_gpu = |id: &str, runtime: Runtime, n: u32| {
         let model = catalog().model(id).unwrap();
-        let w = Workload { model: id.into(), runtime, input_tokens: 1_500, concurrency: 64, ..Workload::default() };
+        let w = Workload {
+            model: id.into(),
+            runtime: runtime.choice(),
+            input_tokens: 1_500,
+            concurrency: 64,
+            ..Workload::default()
+        };
         let at =
             |kv_precision| inference_memory(&Workload { kv_precision, ..w.clone() }, model, n).unwrap().per_gpu_bytes;
         // FP8 halves the cache and nothing else.
@@ -166,8 +172,12 @@ fn llama_cpp_runs_and_out_of_memory_cases_are_reproduced() {
         ("apple_m2_ultra", "llama-3.1-70b", 1, Precision::Fp16, true),
     ];
     for (gpu, model, count, precision, runs) in cases {
-        let w =
-            Workload { runtime: Runtime::Llamacpp, input_tokens: 1, output_tokens: 1024, ..workload(model, precision) };
+        let w = Workload {
+            runtime: RuntimeChoice::Llamacpp,
+            input_tokens: 1,
+            output_tokens: 1024,
+            ..workload(model, precision)
+        };
         let fit = fit(&w, catalog().model(model).unwrap(), catalog().gpu(gpu).unwrap(), count).unwrap();
         assert_eq!(
             fit.fits,

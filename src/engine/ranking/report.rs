@@ -4,7 +4,7 @@
 use crate::engine::cost::Costed;
 use crate::engine::memory::MemoryBreakdown;
 use crate::engine::speed::Speed;
-use crate::engine::{Objective, Task};
+use crate::engine::{Objective, Runtime, Task};
 use crate::text::{phrases, Msg, Phrase};
 use serde::Serialize;
 use std::sync::Arc;
@@ -52,6 +52,11 @@ impl Badge {
 pub struct RankedOffer {
     pub offer: usize,
     pub spot: bool,
+    /// Serving: the runtime that serves it on this offer's GPUs (the one
+    /// asked for, or with `runtime=auto` the best the support matrix says
+    /// runs here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Runtime>,
     /// USD per hour for the instance at this capacity type.
     pub price_per_hour: f64,
     /// Bytes each of the instance's GPUs holds, the model split across all.

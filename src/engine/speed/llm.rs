@@ -346,7 +346,7 @@ fn time_replica(
     let step = decode_step(a, m, r, packed, batch, context);
     let step_s = step.total();
     let pass_tokens =
-        crate::engine::memory::runtime_memory(w.runtime).tokens_per_pass.unwrap_or(f64::from(w.input_tokens));
+        crate::engine::memory::runtime_memory(w.serving_runtime()).tokens_per_pass.unwrap_or(f64::from(w.input_tokens));
     let prompt = f64::from(w.input_tokens);
     let prefill_s = prefill_time(a, m, r, packed, prompt, pass_tokens, Prefill::Alone).total();
     // Steady state of continuous batching: each sequence's prompt is
@@ -401,7 +401,7 @@ pub fn serving_speed_in(
     fit: &Fit,
     layouts: Layouts,
 ) -> Result<Speed, Error> {
-    let r = runtime_speed(workload.runtime);
+    let r = runtime_speed(workload.serving_runtime());
     let compute = compute_precision(workload.weight_precision, gpu);
     let mut notes = Vec::new();
     // Without a throughput figure decode is still timed by memory alone;
@@ -416,7 +416,7 @@ pub fn serving_speed_in(
     let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
     let a = anatomy(workload, model, shape);
     let machine = |gpus: u32| -> Result<Machine, Error> {
-        let split = workload.runtime.split(gpus, a.heads);
+        let split = workload.serving_runtime().split(gpus, a.heads);
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),

@@ -20,17 +20,31 @@ pub use result::{Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Spe
 
 use super::catalog::Family;
 use super::memory::Fit;
+use super::setup::Setup;
 use super::{Error, Gpu, Model, Task, Workload};
 
 /// The speed of `workload` on `gpu_count` GPUs of `gpu`, given its memory
-/// fit (serving needs it to cap the running concurrency).
-pub fn speed(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32, fit: &Fit) -> Result<Speed, Error> {
-    match model.family(workload.task)? {
+/// fit (serving needs it to cap the running concurrency) and the software
+/// set-up that runs it there (`engine::setup`: `workload` already names its
+/// runtime; the set-up's fallbacks become notes).
+pub fn speed(
+    workload: &Workload,
+    model: &Model,
+    gpu: &Gpu,
+    gpu_count: u32,
+    fit: &Fit,
+    setup: &Setup,
+) -> Result<Speed, Error> {
+    let mut speed = match model.family(workload.task)? {
         Family::Serving(shape) => llm::serving_speed(workload, model, shape, gpu, gpu_count, fit),
-        Family::Training(shape) => training::training_speed(workload, model, shape, gpu, gpu_count),
+        Family::Training(shape) => {
+            training::training_speed(workload, model, shape, gpu, gpu_count, setup.flash_attention)
+        }
         Family::Diffusion(pipeline) => media::diffusion_speed(workload, pipeline, gpu, gpu_count),
         Family::Speech(speech) => media::speech_speed(workload, speech, gpu, gpu_count),
-    }
+    }?;
+    speed.notes.extend(setup.notes.iter().cloned());
+    Ok(speed)
 }
 
 /// The job's hours at `speed`: the requests' output tokens for serving are

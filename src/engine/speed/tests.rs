@@ -6,8 +6,9 @@
 use super::calibration::{rows, Family};
 use super::*;
 use crate::engine::memory::fit;
+use crate::engine::setup::Setup;
 use crate::engine::workload::CustomModel;
-use crate::engine::{Catalog, FinetuneMethod, KvPrecision, Precision, Runtime};
+use crate::engine::{Catalog, FinetuneMethod, KvPrecision, Precision, Runtime, RuntimeChoice};
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
@@ -36,7 +37,7 @@ fn gpu_of(hardware: &str) -> Option<&'static str> {
 fn serving_speed_of(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
     let gpu = catalog().gpu(gpu).unwrap();
     let sized = fit(w, model, gpu, count).unwrap();
-    speed(w, model, gpu, count, &sized).unwrap()
+    speed(w, model, gpu, count, &sized, &Setup::default()).unwrap()
 }
 
 /// The speed with all `count` GPUs as one group, as a benchmark ran them.
@@ -78,7 +79,7 @@ fn llama_cpp_family(metric: &str) -> Family {
             model: model_id.into(),
             weight_precision: precision,
             kv_precision: KvPrecision::Fp16,
-            runtime: Runtime::Llamacpp,
+            runtime: RuntimeChoice::Llamacpp,
             input_tokens: input.max(1),
             output_tokens: output.max(1),
             ..Workload::default()
@@ -134,7 +135,7 @@ fn tensorrt_llm_serving_matches_trtllm_bench() {
             model: model_id.into(),
             weight_precision: Precision::Fp8,
             kv_precision: KvPrecision::Fp8,
-            runtime: Runtime::Trtllm,
+            runtime: RuntimeChoice::Trtllm,
             input_tokens: row["input_tokens"].parse().unwrap(),
             output_tokens: row["output_tokens"].parse().unwrap(),
             concurrency: crate::engine::workload::CONCURRENCY.2,
@@ -212,7 +213,7 @@ fn pretraining_throughput_matches_llm_foundry() {
         };
         let model = w.resolve_model(catalog()).unwrap();
         let gpu_ref = catalog().gpu(gpu).unwrap();
-        let s = training::training_speed(&w, &model, model.shape().unwrap(), gpu_ref, count).unwrap();
+        let s = training::training_speed(&w, &model, model.shape().unwrap(), gpu_ref, count, true).unwrap();
         let measured: f64 = row["value"].parse().unwrap();
         family.add(
             format!(
@@ -278,8 +279,8 @@ fn fine_tuning_throughput_matches_torchtune() {
             zero_stage: if count > 1 { 3 } else { 0 },
             ..Workload::default()
         };
-        let s =
-            training::training_speed(&w, model, model.shape().unwrap(), catalog().gpu(gpu).unwrap(), count).unwrap();
+        let s = training::training_speed(&w, model, model.shape().unwrap(), catalog().gpu(gpu).unwrap(), count, true)
+            .unwrap();
         family.add(format!("{id} {gpu}×{count} {model_id} {method}"), s.train_tokens_per_s().unwrap(), measured);
     }
     family.assert_aim();
@@ -369,7 +370,8 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
         let tp =
             s.serving().map(|s| s.gpus_per_replica).unwrap() / s.serving().and_then(|s| s.pipeline_stages).unwrap_or(1);
         assert!(64 % tp == 0, "{count} GPUs: {s:?}");
-        let cpp = serving_speed_of(&Workload { runtime: Runtime::Llamacpp, ..w.clone() }, model, "h100_sxm", count);
+        let cpp =
+            serving_speed_of(&Workload { runtime: RuntimeChoice::Llamacpp, ..w.clone() }, model, "h100_sxm", count);
         assert_eq!(cpp.serving().and_then(|s| s.pipeline_stages), None);
     }
     // One request on 3 stages: they take turns, so its step streams the
@@ -388,7 +390,7 @@ fn three_gpus_serve_a_64_head_model_as_pipeline_stages_that_add_memory_not_decod
     // transformers with device_map="auto" runs one GPU at a time: a second
     // GPU holds layers but decodes one request no faster.
     let small = catalog().model("llama-3.1-8b").unwrap();
-    let hf = Workload { runtime: Runtime::Hf, concurrency: 1, ..Workload::default() };
+    let hf = Workload { runtime: RuntimeChoice::Hf, concurrency: 1, ..Workload::default() };
     let (one, two) = (serving_speed_of(&hf, small, "h100_sxm", 1), benchmark_speed(&hf, small, "h100_sxm", 2));
     assert!(two.decode_tokens_per_s().unwrap() <= one.decode_tokens_per_s().unwrap(), "{one:?} {two:?}");
 }
@@ -466,14 +468,14 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     let full = catalog().gpu("t4").unwrap().clone();
     let unlimited = Gpu { tdp_w: None, ..full };
     let sized = fit(&w, model, &unlimited, 1).unwrap();
-    let free = speed(&w, model, &unlimited, 1, &sized).unwrap();
+    let free = speed(&w, model, &unlimited, 1, &sized, &Setup::default()).unwrap();
     let ratio = free.serving().and_then(|s| s.prefill_tokens_per_s).unwrap()
         / t4.serving().and_then(|s| s.prefill_tokens_per_s).unwrap();
     assert!((ratio - 2.5).abs() < 0.05, "{ratio}");
     assert_eq!(free.decode_tokens_per_s(), t4.decode_tokens_per_s());
     let train = Workload { task: Task::Finetune, ..w };
     let trained =
-        training::training_speed(&train, model, model.shape().unwrap(), catalog().gpu("t4").unwrap(), 1).unwrap();
+        training::training_speed(&train, model, model.shape().unwrap(), catalog().gpu("t4").unwrap(), 1, true).unwrap();
     assert!(trained.notes.iter().any(|n| n.to_string().contains("power limit")));
     let rtx = serving_speed_of(&Workload::default(), catalog().model("llama-3.1-8b").unwrap(), "rtx_4090", 1);
     assert!(!rtx.notes.iter().any(|n| n.to_string().contains("power limit")));

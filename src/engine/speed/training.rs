@@ -20,6 +20,16 @@ const TRAINING_EFFICIENCY: f64 = 0.62;
 /// hidden 2,560 (MPT-3B) to ~0.42 at 768 (MPT-125M).
 const SMALL_GEMM_HIDDEN: f64 = 250.0;
 
+/// How much slower attention runs without FlashAttention-2, in PyTorch's
+/// memory-efficient SDPA kernel (the xFormers/cutlass design, which PyTorch
+/// uses from compute capability 5.0): FlashAttention-2 is "2× faster than
+/// FlashAttention" and reaches 50–73% of the A100's peak against the
+/// first generation's 25–40% (Dao 2023, FlashAttention-2, abstract and
+/// section 4.1), and the memory-efficient kernel runs at the first
+/// generation's speed there. The memory is the same: neither keeps the
+/// s² score matrix.
+pub const NO_FLASH_ATTENTION_SLOWDOWN: f64 = 2.0;
+
 /// GPUs per node: beyond it, data-parallel traffic crosses the network.
 const GPUS_PER_NODE: u32 = 8;
 
@@ -39,6 +49,7 @@ pub fn training_speed(
     shape: &Shape,
     gpu: &Gpu,
     gpu_count: u32,
+    flash_attention: bool,
 ) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     // Training runs in BF16 (FP32 if asked; FP8 with Transformer Engine where
@@ -63,7 +74,11 @@ pub fn training_speed(
     let model_flops = if full { 6.0 * params } else { 4.0 * params } + attention;
     // Checkpointing recomputes the forward pass.
     let recompute = if workload.checkpointing { 2.0 * params + attention / 3.0 } else { 0.0 };
-    let hardware_flops = model_flops + recompute;
+    // Without FlashAttention-2 the attention arithmetic takes longer, as if
+    // there were more of it.
+    let attention_cost = if flash_attention { 0.0 } else { (NO_FLASH_ATTENTION_SLOWDOWN - 1.0) * attention };
+    let recompute_cost = if workload.checkpointing { attention_cost / 3.0 } else { 0.0 };
+    let hardware_flops = model_flops + recompute + attention_cost + recompute_cost;
 
     let hidden = f64::from(shape.hidden);
     let utilisation = hidden / (hidden + SMALL_GEMM_HIDDEN);

@@ -109,3 +109,18 @@ fn the_verdict_card_says_whether_it_fits_against_renting_and_its_electricity() {
         (false, "The measurement failed: lost.", "")
     );
 }
+
+#[test]
+fn a_card_the_software_does_not_run_on_is_not_shown_as_fitting() {
+    // TensorRT-LLM on a Radeon: the model fits its 24 GB, but nothing runs.
+    let snapshot = committed();
+    let workload = url_codec::decode("model=llama-3.1-8b&runtime=trtllm", catalog()).workload;
+    let report = rank(&workload, catalog(), &snapshot).unwrap();
+    let run = run_locally(&workload, catalog(), &snapshot, &report, "rx_7900_xtx", None).unwrap();
+    assert!(run.fits);
+    let card = verdict(&Ok(run.clone()), Lang::Es);
+    assert!(!card.fits);
+    assert!(card.said.starts_with("No funciona en tu Radeon RX 7900 XTX"), "{}", card.said);
+    let row = crate::present::row::RowText::of_local(&run, catalog(), Lang::En);
+    assert_eq!(row.badges, ["doesn't run here"]);
+}
