@@ -252,5 +252,6 @@ pub fn set_up(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]
     })
 }
 
-#[cfg(test)]
+// Native only: they rank the committed snapshot, read from disk.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

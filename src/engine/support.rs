@@ -37,8 +37,7 @@ choices! {
 }
 
 /// What a workload asks of its software on a GPU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Feature {
     /// The software runs on the hardware at all.
     Runs,
@@ -90,23 +89,6 @@ impl Feature {
             _ => Err(format!(
                 "\"{text}\" is not a feature (runs, weights:<formats>, kv:<formats>, compute:bf16, compute:fp8, optimizer:adamw8bit, attention:flash)"
             )),
-        }
-    }
-}
-
-impl From<Feature> for String {
-    fn from(feature: Feature) -> String {
-        feature.to_string()
-    }
-}
-
-impl TryFrom<String> for Feature {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, String> {
-        match Feature::parse_list(&text)?.as_slice() {
-            [one] => Ok(*one),
-            _ => Err(format!("\"{text}\" names more than one feature")),
         }
     }
 }
@@ -165,8 +147,7 @@ impl Fallback {
 }
 
 /// How a feature runs on some hardware.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Support {
     Native,
     Fallback(Fallback),
@@ -201,32 +182,15 @@ impl FromStr for Support {
     }
 }
 
-impl From<Support> for String {
-    fn from(support: Support) -> String {
-        support.to_string()
-    }
-}
-
-impl TryFrom<String> for Support {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, String> {
-        text.parse()
-    }
-}
-
 /// Which hardware a row speaks of: a vendor, optionally narrowed to some of
 /// its architectures and, for NVIDIA, a range of compute capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hardware {
     /// gpus.csv `vendor`: NVIDIA, AMD, Intel, Google, AWS, Apple.
     pub vendor: String,
     /// Empty: every architecture of the vendor.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub architectures: Vec<Architecture>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_cc: Option<ComputeCapability>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_cc: Option<ComputeCapability>,
 }
 
@@ -281,13 +245,103 @@ impl fmt::Display for Hardware {
 /// One row of the support matrix: how `stack` runs `features` on
 /// `hardware`. Rows are read in order and the first that covers a question
 /// answers it, so specific rows come before general ones.
+///
+/// catalog.json spells a row as one line of its cells,
+/// `vllm|NVIDIA||7.5|8.8|weights:fp8|fallback:weight_only`: the page then
+/// reads the matrix with this parser instead of serde's code for each
+/// nested list and option (2.7 KB gzip less WebAssembly).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub struct SupportRow {
     pub stack: Stack,
-    #[serde(flatten)]
     pub hardware: Hardware,
     pub features: Vec<Feature>,
     pub support: Support,
+}
+
+impl SupportRow {
+    /// A row from its cells as data/support_matrix.csv and catalog.json
+    /// write them: architectures `;`-separated by their gpus.csv names,
+    /// bounds as `major.minor`, empty cells for none.
+    pub fn from_cells(
+        stack: &str,
+        vendor: &str,
+        architectures: &str,
+        min_cc: &str,
+        max_cc: &str,
+        features: &str,
+        support: &str,
+    ) -> Result<SupportRow, String> {
+        let mut names = Vec::new();
+        for name in architectures.split(';').map(str::trim).filter(|n| !n.is_empty()) {
+            names.push(
+                Architecture::from_name(name)
+                    .ok_or_else(|| format!("architecture \"{name}\" is not one of engine::gpu::Architecture"))?,
+            );
+        }
+        let bound = |text: &str| -> Result<Option<ComputeCapability>, String> {
+            let text = text.trim();
+            if text.is_empty() {
+                Ok(None)
+            } else {
+                text.parse().map(Some)
+            }
+        };
+        let mut parsed = Vec::new();
+        for list in features.split(',') {
+            parsed.extend(Feature::parse_list(list)?);
+        }
+        Ok(SupportRow {
+            stack: stack.parse().map_err(|e: super::options::UnknownOption| e.to_string())?,
+            hardware: Hardware {
+                vendor: vendor.trim().to_string(),
+                architectures: names,
+                min_cc: bound(min_cc)?,
+                max_cc: bound(max_cc)?,
+            },
+            features: parsed,
+            support: support.trim().parse()?,
+        })
+    }
+}
+
+impl fmt::Display for SupportRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = &self.hardware;
+        let architectures: Vec<&str> = h.architectures.iter().map(|a| a.name()).collect();
+        let bound = |cc: Option<ComputeCapability>| cc.map_or(String::new(), |cc| cc.to_string());
+        let features: Vec<String> = self.features.iter().map(ToString::to_string).collect();
+        write!(
+            f,
+            "{}|{}|{}|{}|{}|{}|{}",
+            self.stack,
+            h.vendor,
+            architectures.join(";"),
+            bound(h.min_cc),
+            bound(h.max_cc),
+            features.join(","),
+            self.support
+        )
+    }
+}
+
+impl From<SupportRow> for String {
+    fn from(row: SupportRow) -> String {
+        row.to_string()
+    }
+}
+
+impl TryFrom<String> for SupportRow {
+    type Error = String;
+
+    fn try_from(line: String) -> Result<Self, String> {
+        match line.split('|').collect::<Vec<_>>()[..] {
+            [stack, vendor, architectures, min_cc, max_cc, features, support] => {
+                SupportRow::from_cells(stack, vendor, architectures, min_cc, max_cc, features, support)
+            }
+            _ => Err(format!("support row \"{line}\" does not have 7 cells")),
+        }
+    }
 }
 
 /// The answer for one question, with the row that gave it.
@@ -402,6 +456,22 @@ mod tests {
             assert_eq!(text.parse::<Support>().unwrap().to_string(), text);
         }
         assert!("fallback:cpu".parse::<Support>().is_err());
+    }
+
+    #[test]
+    fn a_row_reads_back_from_the_line_catalog_json_spells_it_as() {
+        let line = "vllm|AMD|CDNA2;CDNA3||9.9|weights:awq,weights:gptq|fallback:weight_only";
+        let row = SupportRow::try_from(line.to_string()).unwrap();
+        assert_eq!(row.hardware.architectures, [Architecture::Cdna2, Architecture::Cdna3]);
+        assert_eq!(row.features.len(), 2);
+        assert_eq!(row.to_string(), line);
+        for bad in ["vllm|NVIDIA||7.5||runs", "ollama|NVIDIA||||runs|native", "vllm|NVIDIA||7|||runs|native"] {
+            assert!(SupportRow::try_from(bad.to_string()).is_err(), "{bad}");
+        }
+        // Every row of the bundled matrix survives the trip.
+        for row in &Catalog::bundled().unwrap().support {
+            assert_eq!(&SupportRow::try_from(row.to_string()).unwrap(), row);
+        }
     }
 
     #[test]

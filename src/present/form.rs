@@ -23,7 +23,7 @@ mod tests {
         assert_ne!(tasks, options::<Task>(Lang::En));
         // Runtimes are names, the same in both languages; "automatic" is a word.
         assert_eq!(options::<RuntimeChoice>(Lang::Es)[1..], options::<RuntimeChoice>(Lang::En)[1..]);
-        assert_eq!(options::<RuntimeChoice>(Lang::Es)[0].1, "Automático (el mejor para cada GPU)");
+        assert_eq!(options::<RuntimeChoice>(Lang::Es)[0].1, "Automático, según la GPU");
         assert_eq!(options::<RuntimeChoice>(Lang::En)[2], ("trtllm".to_string(), "TensorRT-LLM".to_string()));
         // Every value reads back from its spelling, in any case.
         for (key, _) in options::<Precision>(Lang::En) {

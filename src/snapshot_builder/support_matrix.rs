@@ -5,38 +5,17 @@
 
 use super::csv_table::{CsvTable, Row};
 use super::BuildError;
-use crate::engine::catalog::{Architecture, Gpu};
-use crate::engine::support::{Feature, Hardware, Stack, Support, SupportRow};
+use crate::engine::catalog::Gpu;
+use crate::engine::support::SupportRow;
 
 pub const SUPPORT_MATRIX_CSV: &str = include_str!("../../data/support_matrix.csv");
 
-fn bound(row: &Row<'_>, column: &str) -> Result<Option<crate::engine::catalog::ComputeCapability>, BuildError> {
-    match row.optional(column) {
-        Some(text) => Ok(Some(text.parse().map_err(|e: String| row.invalid(format!("{column}: {e}")))?)),
-        None => Ok(None),
-    }
-}
-
 /// One CSV row as a matrix row, checked.
 fn support_row(row: &Row<'_>, gpus: &[Gpu]) -> Result<SupportRow, BuildError> {
-    let stack: Stack = row.text("stack")?.parse().map_err(|e| row.invalid(format!("stack: {e}")))?;
-    let mut architectures = Vec::new();
-    for name in row.optional("architectures").unwrap_or_default().split(';').map(str::trim).filter(|n| !n.is_empty()) {
-        architectures.push(Architecture::from_name(name).ok_or_else(|| {
-            row.invalid(format!("architecture \"{name}\" is not one of engine::catalog::Architecture"))
-        })?);
-    }
-    let hardware = Hardware {
-        vendor: row.text("vendor")?.to_string(),
-        architectures,
-        min_cc: bound(row, "min_cc")?,
-        max_cc: bound(row, "max_cc")?,
-    };
-    let features = Feature::parse_list(row.text("feature")?).map_err(|e| row.invalid(e))?;
+    let cell = |column: &str| row.optional(column).unwrap_or_default();
     let support = match (row.text("support")?, row.optional("becomes")) {
-        ("native", None) => Support::Native,
-        ("no", None) => Support::No,
-        ("fallback", Some(becomes)) => format!("fallback:{becomes}").parse().map_err(|e: String| row.invalid(e))?,
+        (level @ ("native" | "no"), None) => level.to_string(),
+        ("fallback", Some(becomes)) => format!("fallback:{becomes}"),
         (level, becomes) => {
             return Err(row.invalid(format!(
                 "support \"{level}\" with becomes \"{}\": use native or no without becomes, or fallback with it",
@@ -44,14 +23,26 @@ fn support_row(row: &Row<'_>, gpus: &[Gpu]) -> Result<SupportRow, BuildError> {
             )))
         }
     };
+    let parsed = SupportRow::from_cells(
+        row.text("stack")?,
+        row.text("vendor")?,
+        cell("architectures"),
+        cell("min_cc"),
+        cell("max_cc"),
+        row.text("feature")?,
+        &support,
+    )
+    .map_err(|e| row.invalid(e))?;
     row.text("note")?;
     if !row.text("source")?.contains("http") {
         return Err(row.invalid("source must cite the software's own documentation by its address".to_string()));
     }
-    if !gpus.iter().any(|gpu| hardware.covers(gpu)) {
-        return Err(row.invalid(format!("no catalog GPU is {hardware}: check the vendor, architectures and bounds")));
+    if !gpus.iter().any(|gpu| parsed.hardware.covers(gpu)) {
+        return Err(
+            row.invalid(format!("no catalog GPU is {}: check the vendor, architectures and bounds", parsed.hardware))
+        );
     }
-    Ok(SupportRow { stack, hardware, features, support })
+    Ok(parsed)
 }
 
 /// The matrix's rows, in the file's order.

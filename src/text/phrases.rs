@@ -49,7 +49,7 @@ phrases! {
     KIND_IMAGE = "text-to-image model", "modelo de texto a imagen";
     KIND_VIDEO = "text-to-video model", "modelo de texto a vídeo";
     KIND_SPEECH = "speech-to-text model", "modelo de voz a texto";
-    RUNTIME_AUTO = "Automatic (the best for each GPU)", "Automático (el mejor para cada GPU)";
+    RUNTIME_AUTO = "Automatic, per GPU", "Automático, según la GPU";
     RUNTIME_VLLM = "vLLM", "vLLM";
     RUNTIME_TRTLLM = "TensorRT-LLM", "TensorRT-LLM";
     RUNTIME_LLAMACPP = "llama.cpp", "llama.cpp";
