@@ -11,6 +11,7 @@ use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
 use crate::present::memory::memory_summary;
+use crate::present::support::support_hint;
 use crate::present::your_gpu::Detected;
 use crate::text::{phrases, Lang, Msg};
 use crate::url_codec;
@@ -146,9 +147,16 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     });
     let memory =
         Memo::new(move |_| workload.with(|w| w.resolve_model(catalog).and_then(|m| estimate(w, &m, w.planned_gpus()))));
-    // A problem with one field also shows beside that field.
-    let field_problem =
-        Memo::new(move |_| memory.with(|m| m.as_ref().err().and_then(|e| e.field().map(|f| (f, e.problem())))));
+    // A problem with one field also shows beside that field; so does a
+    // weights format or runtime nothing in the offers runs (issue 23).
+    let field_problem = Memo::new(move |_| {
+        memory.with(|m| m.as_ref().err().and_then(|e| e.field().map(|f| (f, e.problem())))).or_else(|| {
+            snapshot.with(|s| match s {
+                Some(Ok(offers)) => workload.with(|w| support_hint(w, catalog, offers)),
+                _ => None,
+            })
+        })
+    });
     provide_context(FieldProblem(field_problem.into()));
 
     // Everything below speaks one language; switching it draws the page

@@ -14,8 +14,8 @@ use crate::engine::workload::{
     UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, Runtime, SpotPolicy, Task,
-    Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, RuntimeChoice, SpotPolicy,
+    Task, Workload,
 };
 use crate::model_search::{echo, search, Found};
 use crate::present::form::options;
@@ -110,7 +110,7 @@ pub fn WorkloadForm(
             </Show>
             <Show when=serving>
                 <SelectField catalog=catalog workload=workload key=keys::KV_CACHE label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} testid="kv-select" />
-                <SelectField catalog=catalog workload=workload key=keys::RUNTIME label={&phrases::FIELD_RUNTIME} options={options::<Runtime>(lang)} testid="runtime-select" />
+                <SelectField catalog=catalog workload=workload key=keys::RUNTIME label={&phrases::FIELD_RUNTIME} options={options::<RuntimeChoice>(lang)} testid="runtime-select" />
                 <NumberField catalog=catalog workload=workload key=INPUT_TOKENS.0 label={&phrases::FIELD_PROMPT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=OUTPUT_TOKENS.0 label={&phrases::FIELD_OUTPUT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=CONCURRENCY.0 label={&phrases::FIELD_CONCURRENCY} />
@@ -358,21 +358,34 @@ fn SelectField(
     testid: &'static str,
 ) -> impl IntoView {
     let current = move || workload.with(|w| url_codec::value_of(w, key).unwrap_or_default());
+    let lang = super::use_lang();
+    // What the engine says of this field: a choice nothing in the offers
+    // runs, with what would (present::support).
+    let engine = use_context::<FieldProblem>();
+    let said = move || {
+        let FieldProblem(engine) = engine?;
+        engine.with(|p| p.as_ref().filter(|(field, _)| *field == key).map(|(_, problem)| problem.render(lang)))
+    };
+    let note_id = format!("{key}-note");
     view! {
-        <label for=key>{super::use_lang().t(label)}</label>
-        <select
-            id=key
-            data-testid=testid
-            prop:value=current
-            on:change=move |ev| {
-                let value = event_target_value(&ev);
-                workload.update(|w| {
-                    let _ = url_codec::apply(w, key, &value, catalog);
-                });
-            }
-        >
-            {option_list(options, Signal::derive(current))}
-        </select>
+        <label for=key>{lang.t(label)}</label>
+        <span class="field">
+            <select
+                id=key
+                data-testid=testid
+                prop:value=current
+                aria-describedby=note_id.clone()
+                on:change=move |ev| {
+                    let value = event_target_value(&ev);
+                    workload.update(|w| {
+                        let _ = url_codec::apply(w, key, &value, catalog);
+                    });
+                }
+            >
+                {option_list(options, Signal::derive(current))}
+            </select>
+            <span class="field-error" id=note_id role="status" data-testid=format!("{testid}-note")>{said}</span>
+        </span>
     }
 }
 
