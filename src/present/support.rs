@@ -11,11 +11,6 @@ use crate::text::{phrases, Msg};
 /// The most alternatives a hint lists.
 const MOST_LISTED: usize = 5;
 
-/// The catalog GPUs the offers hold, each once.
-fn offered_gpus<'a>(catalog: &'a Catalog, snapshot: &Snapshot) -> Vec<&'a Gpu> {
-    catalog.gpus.iter().filter(|gpu| snapshot.offers.iter().any(|offer| offer.gpu == gpu.id)).collect()
-}
-
 /// Whether some GPU of `gpus` runs `workload` as asked.
 fn runs_somewhere(workload: &Workload, model: &Model, gpus: &[&Gpu], catalog: &Catalog) -> bool {
     gpus.iter().any(|gpu| matches!(set_up(workload, model, gpu, &catalog.support), Ok(Ok(_))))
@@ -26,8 +21,22 @@ fn runs_somewhere(workload: &Workload, model: &Model, gpus: &[&Gpu], catalog: &C
 /// cannot be sized, which the memory line already says).
 pub fn support_hint(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Option<(&'static str, Msg)> {
     let model = workload.resolve_model(catalog).ok()?;
-    let gpus = offered_gpus(catalog, snapshot);
-    if gpus.is_empty() || runs_somewhere(workload, &model, &gpus, catalog) {
+    // The offers' kinds of GPU, each checked once, stopping at the first
+    // that runs it: on every edit this is usually the first offer.
+    let mut gpus: Vec<&Gpu> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for offer in &snapshot.offers {
+        if seen.last() == Some(&offer.gpu.as_str()) || seen.contains(&offer.gpu.as_str()) {
+            continue;
+        }
+        seen.push(&offer.gpu);
+        let Ok(gpu) = catalog.gpu(&offer.gpu) else { continue };
+        if runs_somewhere(workload, &model, &[gpu], catalog) {
+            return None;
+        }
+        gpus.push(gpu);
+    }
+    if gpus.is_empty() {
         return None;
     }
     let format = workload.weight_precision.label();
