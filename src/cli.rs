@@ -8,7 +8,7 @@
 //! ```
 
 use crate::engine::memory::fit;
-use crate::engine::setup::set_up;
+use crate::engine::setup::{on_gpu, OnGpu};
 use crate::engine::speed;
 use crate::engine::{rank, Catalog, Snapshot};
 use crate::text::Lang;
@@ -270,8 +270,8 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     // The software that runs it on this GPU (issue 23): with `runtime=auto`
     // the runtime chosen; where nothing runs it as asked, it is sized but
     // not timed, and the reason is said.
-    let setup = set_up(&decoded.workload, model, gpu, &catalog.support).map_err(|e| e.to_string())?;
-    let workload = setup.as_ref().map_or_else(|_| decoded.workload.clone(), |s| s.apply(&decoded.workload));
+    let OnGpu { setup, workload } =
+        on_gpu(&decoded.workload, model, gpu, &catalog.support).map_err(|e| e.to_string())?;
     let sized = fit(&workload, model, gpu, count).map_err(|e| e.to_string())?;
     // Speed is an estimate on top of the sizing; when it cannot be made
     // (a GPU without the figures it needs) the sizing still stands.

@@ -5,7 +5,7 @@
 use super::cost::{cost, Costed};
 use super::local_gpu::unified_memory;
 use super::memory::fit;
-use super::setup::set_up;
+use super::setup::{on_gpu, OnGpu};
 use super::speed::{speed, Speed};
 use super::{Catalog, Error, Offer, Precision, Provider, Report, Runtime, Snapshot, Task, Workload};
 use crate::msg;
@@ -79,8 +79,7 @@ pub fn run_locally(
         gpu.mem_bandwidth_gbps = Some(measured);
     }
     // The software that runs it on this card, as on any offer (issue 23).
-    let setup = set_up(workload, model, &gpu, &catalog.support)?;
-    let runs = setup.as_ref().map_or_else(|_| workload.clone(), |s| s.apply(workload));
+    let OnGpu { setup, workload: runs } = on_gpu(workload, model, &gpu, &catalog.support)?;
     let workload = &runs;
     let sized = fit(workload, model, &gpu, 1)?;
     let watts = gpu.tdp_w.filter(|w| w.is_finite() && *w > 0.0);

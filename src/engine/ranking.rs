@@ -11,7 +11,7 @@ pub use report::{Badge, Exclusion, RankedOffer, Report};
 use super::cost::{cost, rented_startup_s, spot_allowed, Costed};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
-use super::setup::{set_up, Setup};
+use super::setup::{on_gpu, OnGpu};
 use super::speed::{speed, Speed};
 use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
 use crate::msg;
@@ -41,10 +41,6 @@ impl std::hash::Hasher for Fnv {
 }
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
-
-/// How the workload runs on one kind of GPU (the support matrix's
-/// answer), and the workload as it runs there; or why it cannot.
-type OnGpu = Result<(Setup, Workload), Msg>;
 
 /// One GPU shape's fit, and its speed when it fits.
 struct Shape {
@@ -124,7 +120,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     // time each once. Per catalog GPU: whether one fits, and its shapes by
     // GPU count (a handful each).
     let mut singles: Vec<Option<bool>> = vec![None; catalog.gpus.len()];
-    let mut set_ups: Vec<Option<OnGpu>> = catalog.gpus.iter().map(|_| None).collect();
+    let mut set_ups: Vec<Option<Result<OnGpu, Msg>>> = catalog.gpus.iter().map(|_| None).collect();
     let mut shapes: Vec<Vec<(u32, Shape)>> = catalog.gpus.iter().map(|_| Vec::new()).collect();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
@@ -146,17 +142,11 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             }
         };
         // The software that runs it here, or why none does (issue 23).
-        let on_gpu = set_ups[g].get_or_insert_with(|| match set_up(workload, model, gpu, &catalog.support) {
-            Ok(Ok(setup)) => {
-                let runs = setup.apply(workload);
-                Ok((setup, runs))
-            }
-            Ok(Err(reason)) => Err(reason),
-            Err(e) => Err(e.message()),
-        });
-        let (setup, runs) = match on_gpu {
-            Ok((setup, runs)) => (&*setup, &*runs),
-            Err(reason) => {
+        let found =
+            set_ups[g].get_or_insert_with(|| on_gpu(workload, model, gpu, &catalog.support).map_err(|e| e.message()));
+        let (setup, runs) = match found {
+            Ok(OnGpu { setup: Ok(setup), workload: runs }) => (&*setup, &*runs),
+            Ok(OnGpu { setup: Err(reason), .. }) | Err(reason) => {
                 excluded.push(Exclusion { offer: index, reason: reason.clone() });
                 continue;
             }

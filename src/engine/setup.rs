@@ -10,13 +10,11 @@ use super::support::{hardware_of, lookup, where_it_runs, Answer, Fallback, Featu
 use super::{Error, FinetuneMethod, Gpu, Model, Optimizer, Precision, Runtime, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Msg};
-use serde::Serialize;
 
 /// How a workload runs on one GPU.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Setup {
     /// Serving: the runtime that serves it there.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime: Option<Runtime>,
     /// Each fallback taken, in words ("V100 has no BF16: vLLM runs it in
     /// FP16, same memory").
@@ -26,7 +24,6 @@ pub struct Setup {
     pub flash_attention: bool,
     /// Weights the runtime dequantizes when it loads them: they take this
     /// format's memory and bandwidth instead of the file's.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub weights_as: Option<Precision>,
 }
 
@@ -104,17 +101,30 @@ fn training_needs(workload: &Workload) -> Vec<Need> {
     needs
 }
 
-/// Why `stack` cannot do `feature` on `gpu`, in words a user can act on:
-/// a row that says so (`listed`), or none that says it can.
-fn refusal(rows: &[SupportRow], stack: Stack, feature: Feature, gpu: &Gpu, listed: bool) -> Msg {
-    let (stack_name, hardware) = (stack.label(), hardware_of(gpu));
-    if feature == Feature::Runs {
-        let phrase = if listed { &phrases::SUPPORT_DOES_NOT_RUN } else { &phrases::SUPPORT_RUNS_UNLISTED };
-        let places = where_it_runs(rows, stack);
-        msg!(*phrase, stack = stack_name, gpu = &gpu.name, hardware = hardware, places = places)
-    } else {
-        let phrase = if listed { &phrases::SUPPORT_FEATURE_NOT_HERE } else { &phrases::SUPPORT_FEATURE_UNLISTED };
-        msg!(*phrase, stack = stack_name, feature = feature_words(feature), gpu = &gpu.name, hardware = hardware)
+/// A need the matrix does not meet: a row says `stack` cannot do
+/// `feature` (`listed`), or no row says it can. Put in words only when it
+/// is the reason given: the automatic runtime and the form's hint try many
+/// set-ups whose refusals nobody reads.
+#[derive(Debug, Clone, Copy)]
+struct Refused {
+    stack: Stack,
+    feature: Feature,
+    listed: bool,
+}
+
+impl Refused {
+    /// Why, in words a user can act on.
+    fn message(self, rows: &[SupportRow], gpu: &Gpu) -> Msg {
+        let Refused { stack, feature, listed } = self;
+        let (stack_name, hardware) = (stack.label(), hardware_of(gpu));
+        if feature == Feature::Runs {
+            let phrase = if listed { &phrases::SUPPORT_DOES_NOT_RUN } else { &phrases::SUPPORT_RUNS_UNLISTED };
+            let places = where_it_runs(rows, stack);
+            msg!(*phrase, stack = stack_name, gpu = &gpu.name, hardware = hardware, places = places)
+        } else {
+            let phrase = if listed { &phrases::SUPPORT_FEATURE_NOT_HERE } else { &phrases::SUPPORT_FEATURE_UNLISTED };
+            msg!(*phrase, stack = stack_name, feature = feature_words(feature), gpu = &gpu.name, hardware = hardware)
+        }
     }
 }
 
@@ -164,9 +174,9 @@ struct Checked {
     weights_as: Option<Precision>,
 }
 
-/// Checks `needs` in order: the fallbacks taken, or the reason of the
-/// first need that cannot be met.
-fn check(rows: &[SupportRow], needs: &[Need], gpu: &Gpu, training: bool) -> Result<Checked, Msg> {
+/// Checks `needs` in order: the fallbacks taken, or the first need that
+/// cannot be met.
+fn check(rows: &[SupportRow], needs: &[Need], gpu: &Gpu, training: bool) -> Result<Checked, Refused> {
     let mut checked = Checked { notes: Vec::new(), weights_as: None };
     for &(stack, feature) in needs {
         match lookup(rows, stack, gpu, feature) {
@@ -181,8 +191,8 @@ fn check(rows: &[SupportRow], needs: &[Need], gpu: &Gpu, training: bool) -> Resu
                     checked.notes.push(note);
                 }
             }
-            Answer::Listed(Support::No, _) => return Err(refusal(rows, stack, feature, gpu, true)),
-            Answer::Unlisted => return Err(refusal(rows, stack, feature, gpu, false)),
+            Answer::Listed(Support::No, _) => return Err(Refused { stack, feature, listed: true }),
+            Answer::Unlisted => return Err(Refused { stack, feature, listed: false }),
         }
     }
     Ok(checked)
@@ -205,30 +215,50 @@ fn serving_setup(workload: &Workload, gpu: &Gpu, rows: &[SupportRow]) -> Result<
             Ok(Checked { notes, weights_as }) => {
                 return Ok(Setup { runtime: Some(runtime), notes, flash_attention: true, weights_as })
             }
-            Err(reason) => {
-                let runs_here = matches!(lookup(rows, stack_of(runtime), gpu, Feature::Runs), Answer::Listed(s, _) if s != Support::No);
-                if fixed.is_some() || (runs_here && first_reason.is_none()) {
-                    first_reason = Some(reason);
-                }
+            // `runs` is checked first: a refusal of anything else means the
+            // runtime runs on this hardware.
+            Err(refused) if fixed.is_some() || (refused.feature != Feature::Runs && first_reason.is_none()) => {
+                first_reason = Some(refused);
             }
+            Err(_) => {}
         }
     }
-    Err(first_reason.unwrap_or_else(|| {
-        let names: Vec<&str> = candidates.iter().map(|r| r.label().en).collect();
-        msg!(phrases::SUPPORT_NO_RUNTIME, runtimes = names.join(", "), gpu = &gpu.name, hardware = hardware_of(gpu))
-    }))
+    Err(first_reason.map_or_else(
+        || {
+            let names: Vec<&str> = candidates.iter().map(|r| r.label().en).collect();
+            msg!(phrases::SUPPORT_NO_RUNTIME, runtimes = names.join(", "), gpu = &gpu.name, hardware = hardware_of(gpu))
+        },
+        |refused| refused.message(rows, gpu),
+    ))
 }
 
 /// Training: the needs must all be met; FlashAttention is a speed-up, not a
 /// need: where the matrix says attention falls back, it is slower.
 fn training_setup(workload: &Workload, gpu: &Gpu, rows: &[SupportRow]) -> Result<Setup, Msg> {
-    let mut notes = check(rows, &training_needs(workload), gpu, true)?.notes;
+    let mut notes = check(rows, &training_needs(workload), gpu, true).map_err(|r| r.message(rows, gpu))?.notes;
     let flash = lookup(rows, Stack::Pytorch, gpu, Feature::FlashAttention);
     let flash_attention = !matches!(flash, Answer::Listed(Support::Fallback(Fallback::Sdpa), _));
     if !flash_attention {
         notes.push(fallback_note(Fallback::Sdpa, Stack::Pytorch, Feature::FlashAttention, gpu, true));
     }
     Ok(Setup { runtime: None, notes, flash_attention, weights_as: None })
+}
+
+/// `workload` on one kind of GPU: how it runs there, or why it cannot, and
+/// the workload to size and time there (as it runs, or as asked when it
+/// cannot run, so its memory can still be said).
+#[derive(Debug, Clone)]
+pub struct OnGpu {
+    pub setup: Result<Setup, Msg>,
+    pub workload: Workload,
+}
+
+/// The ranking's, `estimate`'s and the visitor's GPU's one way in: the
+/// set-up on `gpu` and the workload as it runs there.
+pub fn on_gpu(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]) -> Result<OnGpu, Error> {
+    let setup = set_up(workload, model, gpu, rows)?;
+    let workload = setup.as_ref().map_or_else(|_| workload.clone(), |s| s.apply(workload));
+    Ok(OnGpu { setup, workload })
 }
 
 /// How `workload` runs on `gpu`, or why it cannot, by the support matrix
@@ -238,7 +268,7 @@ pub fn set_up(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]
     let pipeline = |stack: Stack, extra: &[Feature]| -> Result<Setup, Msg> {
         let mut needs = vec![(stack, Feature::Runs)];
         needs.extend(extra.iter().map(|&feature| (stack, feature)));
-        let Checked { notes, weights_as } = check(rows, &needs, gpu, false)?;
+        let Checked { notes, weights_as } = check(rows, &needs, gpu, false).map_err(|r| r.message(rows, gpu))?;
         Ok(Setup { runtime: None, notes, flash_attention: true, weights_as })
     };
     let bf16 = workload.weight_precision == Precision::Bf16;

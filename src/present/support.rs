@@ -11,9 +11,14 @@ use crate::text::{phrases, Msg};
 /// The most alternatives a hint lists.
 const MOST_LISTED: usize = 5;
 
+/// Whether `gpu` runs `workload` as asked.
+fn runs_on(workload: &Workload, model: &Model, gpu: &Gpu, catalog: &Catalog) -> bool {
+    matches!(set_up(workload, model, gpu, &catalog.support), Ok(Ok(_)))
+}
+
 /// Whether some GPU of `gpus` runs `workload` as asked.
 fn runs_somewhere(workload: &Workload, model: &Model, gpus: &[&Gpu], catalog: &Catalog) -> bool {
-    gpus.iter().any(|gpu| matches!(set_up(workload, model, gpu, &catalog.support), Ok(Ok(_))))
+    gpus.iter().any(|gpu| runs_on(workload, model, gpu, catalog))
 }
 
 /// The field to speak beside, and what to say, when nothing in `snapshot`
@@ -31,7 +36,7 @@ pub fn support_hint(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot)
         }
         seen.push(&offer.gpu);
         let Ok(gpu) = catalog.gpu(&offer.gpu) else { continue };
-        if runs_somewhere(workload, &model, &[gpu], catalog) {
+        if runs_on(workload, &model, gpu, catalog) {
             return None;
         }
         gpus.push(gpu);
