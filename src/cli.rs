@@ -206,10 +206,14 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         print_notes(&decoded, out);
         let _ = writeln!(
             out,
-            "{} at {}: {} on one GPU (weights {}); {} rows from {} offers (snapshot {}), by {}:",
+            "{} at {}: {} {} (weights {}); {} rows from {} offers (snapshot {}), by {}:",
             decoded.workload.model,
             decoded.workload.weight_precision,
             Lang::En.gb(report.memory.per_gpu_bytes),
+            match report.memory.gpu_count {
+                1 => String::from("on one GPU"),
+                n => format!("per GPU of {n}"),
+            },
             Lang::En.gb(report.memory.weights_bytes),
             report.results.len(),
             snapshot.offers.len(),
@@ -228,18 +232,29 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 )
             });
             let runtime = ranked.runtime.map_or_else(String::new, |r| format!(" on {}", r.label().en));
+            // A cluster: "32 × p5.48xlarge … 256× h100_sxm, EFA 3200 Gbit/s".
+            let (instance, fabric) = match ranked.fabric.and_then(|i| snapshot.fabrics.get(i)) {
+                Some(fabric) if ranked.nodes > 1 => (
+                    format!("{} × {}", ranked.nodes, offer.instance),
+                    format!(", {}", crate::present::row::fabric_label(fabric, ranked.internode_gbps)),
+                ),
+                _ => (offer.instance.clone(), String::new()),
+            };
             let _ = writeln!(
                 out,
-                "  ${:>7.2}/h{} {:<10} {:<28} {}× {}{runtime} ({}){}  {figures}",
-                ranked.price_per_hour,
+                "  ${:>7.2}/h{} {:<10} {:<28} {}× {}{runtime}{fabric} ({}){}  {figures}",
+                ranked.hourly_price(),
                 if ranked.spot { " spot" } else { "     " },
                 offer.provider,
-                offer.instance,
-                offer.gpu_count,
+                instance,
+                ranked.total_gpus,
                 offer.gpu,
                 offer.regions_label(Lang::En),
                 if ranked.pareto { " *" } else { "" },
             );
+        }
+        if let Some(note) = &report.no_single_node {
+            let _ = writeln!(out, "note: {note}");
         }
         for line in &report.advice {
             let _ = writeln!(out, "advice: {line}");

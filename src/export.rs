@@ -2,6 +2,7 @@
 //! and what the page's export buttons download.
 
 use crate::engine::cost::Unit;
+use crate::engine::fabric::Fabric;
 use crate::engine::ranking::Badge;
 use crate::engine::speed::Speed;
 use crate::engine::{Catalog, Offer, RankedOffer, Report, Runtime, Snapshot};
@@ -29,6 +30,9 @@ pub struct ResultRow<'a> {
     billed_hours: Option<f64>,
     cost_per_unit: Option<f64>,
     egress_cost: Option<f64>,
+    /// A cluster's fabric row (cluster_fabrics.csv), absent on one machine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fabric: Option<&'a Fabric>,
     gpu: &'a str,
     gpu_count: u32,
     gpu_hours: Option<f64>,
@@ -36,10 +40,15 @@ pub struct ResultRow<'a> {
     gpu_name: &'a str,
     instance: &'a str,
     instances: Option<u32>,
+    /// Gbit/s per node between a cluster's nodes, where the data states it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    internode_gbps: Option<f64>,
     job_cost: Option<f64>,
     job_hours: Option<f64>,
     max_concurrency: Option<u32>,
     monthly_cost: Option<f64>,
+    /// Instances joined into the job's cluster (1: one machine).
+    nodes: u32,
     pareto: bool,
     price_per_hour: f64,
     provider: &'a str,
@@ -51,6 +60,8 @@ pub struct ResultRow<'a> {
     speed: Option<&'a Speed>,
     spot: bool,
     storage_cost: Option<f64>,
+    /// GPUs across the nodes.
+    total_gpus: u32,
     unit: Option<Unit>,
     vram_gb: f64,
 }
@@ -69,16 +80,19 @@ pub fn row_json<'a>(
         billed_hours: cost.map(|c| c.billed_hours),
         cost_per_unit: cost.map(|c| c.cost_per_unit),
         egress_cost: cost.and_then(|c| c.egress_cost),
+        fabric: ranked.fabric.and_then(|i| snapshot.fabrics.get(i)),
         gpu: &offer.gpu,
         gpu_count: offer.gpu_count,
         gpu_hours: cost.map(|c| c.gpu_hours),
         gpu_name: catalog.gpu_name(&offer.gpu),
         instance: &offer.instance,
         instances: cost.map(|c| c.instances),
+        internode_gbps: ranked.internode_gbps,
         job_cost: cost.map(|c| c.job_cost),
         job_hours: cost.map(|c| c.job_hours),
         max_concurrency: ranked.max_concurrency,
         monthly_cost: cost.map(|c| c.monthly_cost),
+        nodes: ranked.nodes,
         pareto: ranked.pareto,
         price_per_hour: ranked.price_per_hour,
         provider: &offer.provider,
@@ -88,6 +102,7 @@ pub fn row_json<'a>(
         speed: ranked.speed.as_deref(),
         spot: ranked.spot,
         storage_cost: cost.and_then(|c| c.storage_cost),
+        total_gpus: ranked.total_gpus,
         unit: cost.map(|c| c.unit),
         vram_gb: offer.vram_gb,
     }
@@ -150,6 +165,14 @@ pub fn row_breakdown(
     let mut add = |label: &'static Phrase, value: String| lines.push((lang.t(label).to_string(), value));
     let capacity = if ranked.spot { &phrases::CAPACITY_SPOT } else { &phrases::CAPACITY_ON_DEMAND };
     add(&phrases::ROW_CAPACITY, lang.t(capacity).to_string());
+    if ranked.nodes > 1 {
+        let nodes = msg!(phrases::CLUSTER_NODES, nodes = ranked.nodes, instance = &offer.instance);
+        add(&phrases::ROW_CLUSTER, nodes.render(lang));
+        if let Some(fabric) = ranked.fabric.and_then(|i| snapshot.fabrics.get(i)) {
+            let label = crate::present::row::fabric_label(fabric, ranked.internode_gbps).render(lang);
+            add(&phrases::ROW_FABRIC, label);
+        }
+    }
     let price = Arg::Usd(ranked.price_per_hour);
     add(
         &phrases::ROW_PRICE,
@@ -220,7 +243,7 @@ fn number(value: Option<f64>) -> String {
 /// (speed, unit, badges) in `lang`, and each GPU by its id and its name.
 pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> String {
     let mut out = String::from(
-        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto,runtime\n",
+        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto,runtime,nodes,total_gpus,fabric,internode_gbps\n",
     );
     for ranked in &report.results {
         let offer = &snapshot.offers[ranked.offer];
@@ -248,6 +271,16 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang
             field(&badges.join("; ")),
             ranked.pareto.to_string(),
             ranked.runtime.map(|r| r.to_string()).unwrap_or_default(),
+            ranked.nodes.to_string(),
+            ranked.total_gpus.to_string(),
+            field(
+                ranked
+                    .fabric
+                    .and_then(|i| snapshot.fabrics.get(i))
+                    .and_then(|f| f.fabric.as_deref())
+                    .unwrap_or_default(),
+            ),
+            number(ranked.internode_gbps),
         ];
         out.push_str(&cells.join(","));
         out.push('\n');

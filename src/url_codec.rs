@@ -14,7 +14,7 @@ use crate::engine::workload::{
     CustomModel, ACTIVE_PARAMS, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, PARAMS, VOCAB,
 };
 use crate::engine::workload::{
-    CHECKPOINT_MINUTES, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
+    CHECKPOINT_MINUTES, DEADLINE_DAYS, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
 };
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
@@ -253,7 +253,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 49] = [
+const FIELDS: [Field; 50] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -344,6 +344,12 @@ const FIELDS: [Field; 49] = [
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
     count_field!(RUNS_PER_MONTH, runs_per_month),
+    Field {
+        key: DEADLINE_DAYS.0,
+        bounds: Some((DEADLINE_DAYS.1, DEADLINE_DAYS.2)),
+        set: |w, v, _| optional(v, |v| parse_amount(v, DEADLINE_DAYS)).map(|value| w.deadline_days = value),
+        get: |w| w.deadline_days.map(|d| d.to_string()).unwrap_or_default(),
+    },
     Field {
         key: keys::PROVIDERS,
         bounds: None,

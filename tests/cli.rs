@@ -66,13 +66,35 @@ fn rank_takes_the_pages_query_and_answers_in_json() {
 
 #[test]
 fn rank_says_when_no_single_node_holds_the_workload() {
-    // A 2-trillion-parameter custom model in FP32 (7.3 TiB) exceeds every node.
-    let output = whichgpu(&["rank", "--config", "model=custom&params=2e12&layers=200&hidden=32768&wq=fp32", "--json"]);
+    // A 2-trillion-parameter custom model in FP32 (7.3 TiB) exceeds every
+    // node: only clusters serve it, with vLLM (issue 24)…
+    let query = "model=custom&params=2e12&layers=200&hidden=32768&wq=fp32";
+    let output = whichgpu(&["rank", "--config", query, "--json", "--top", "1000"]);
     assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for row in results {
+        assert!(row["nodes"].as_u64().unwrap() > 1, "{row}");
+        assert_eq!(
+            row["total_gpus"].as_u64().unwrap(),
+            row["nodes"].as_u64().unwrap() * row["gpu_count"].as_u64().unwrap()
+        );
+        assert!(row["fabric"]["multi_node"] == "yes", "{row}");
+    }
+    // …and nothing serves it with llama.cpp, which does not span nodes.
+    let output = whichgpu(&["rank", "--config", &format!("{query}&runtime=llamacpp"), "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["fitting"], 0);
     let note = json["no_single_node"].as_str().unwrap();
     assert!(note.starts_with("No single node holds this workload: even "), "{note}");
+    let reasons: Vec<&str> = json["excluded"].as_array().unwrap().iter().filter_map(|e| e["reason"].as_str()).collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.ends_with("llama.cpp does not serve one model across nodes (vLLM and TensorRT-LLM do)")),
+        "{reasons:?}"
+    );
 }
 
 #[test]
@@ -200,7 +222,7 @@ fn the_committed_snapshot_follows_its_documented_json_schema() {
         }
     };
     check(&snapshot, &schema, "snapshot");
-    for list in ["sources", "providers", "offers"] {
+    for list in ["sources", "providers", "offers", "fabrics"] {
         let item_schema = &schema["properties"][list]["items"];
         for item in snapshot[list].as_array().unwrap() {
             check(item, item_schema, list);

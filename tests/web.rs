@@ -63,7 +63,7 @@ fn test_snapshot() -> Snapshot {
         source: "s".into(),
     };
     Snapshot {
-        schema_version: 1,
+        schema_version: whichgpu::engine::snapshot::SCHEMA_VERSION,
         snapshot_date: "2026-09".into(),
         sources: vec![Source {
             id: "s".into(),
@@ -80,8 +80,10 @@ fn test_snapshot() -> Snapshot {
             spot_available: Some(false),
             block_storage_usd_per_gb_month: None,
             egress_usd_per_gb: None,
+            network_storage_usd_per_gb_month: None,
             pricing_page: None,
         }],
+        fabrics: Vec::new(),
         offers: vec![
             offer("gpu_8x_h100_sxm5", 8, 23.92),
             offer("gpu_1x_h100_sxm5", 1, 3.29),

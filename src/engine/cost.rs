@@ -78,6 +78,23 @@ impl Unit {
     }
 }
 
+/// Share of spot run time a job of `nodes` instances loses to
+/// interruptions: any node's interruption stops the whole job, which then
+/// restarts (`startup_s`) and, for training, redoes the work since its last
+/// checkpoint (half an interval on average).
+pub fn spot_lost_share(workload: &Workload, nodes: u32, startup_s: f64) -> f64 {
+    let redone = match workload.task {
+        Task::Finetune | Task::Pretrain => f64::from(workload.checkpoint_minutes) * 60.0 / 2.0,
+        _ => 0.0,
+    };
+    SPOT_INTERRUPTIONS_PER_HOUR * f64::from(nodes.max(1)) * (startup_s + redone) / 3600.0
+}
+
+/// Share of its time a spot job may lose to interruptions before it is
+/// not worth running on spot: past half, it spends more time restarting
+/// than working, and the spot discount no longer pays for that.
+pub const SPOT_MAX_LOST_SHARE: f64 = 0.5;
+
 /// Whether spot capacity may run this workload, and if not, why.
 pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
     match (workload.spot, workload.task) {
@@ -118,6 +135,8 @@ pub struct Costed {
     pub price_per_hour: f64,
     /// Instances the job uses (serving: replicas for the stated load).
     pub instances: u32,
+    /// Nodes each instance of the job is: more than one for a cluster.
+    pub nodes: u32,
     /// Wall-clock hours of one job (serving: one month of uptime),
     /// start-up and expected spot interruptions included.
     pub job_hours: f64,
@@ -246,11 +265,52 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
     })
 }
 
-/// Costs `workload` on `offer` at `speed`, on spot or on-demand capacity,
-/// for a machine that works `startup_s` seconds after it is started.
-/// `None` when the offer has no price of that kind or the speed lacks the
-/// figure the task needs.
-#[allow(clippy::too_many_arguments)]
+/// Where a job runs on an offer: on spot or on-demand capacity, on `nodes`
+/// instances joined into one cluster (1 for one machine), each working
+/// `startup_s` seconds after it is started (they start together).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rental {
+    pub spot: bool,
+    pub nodes: u32,
+    pub startup_s: f64,
+}
+
+/// The work of one job and its wall-clock seconds on `rental`: start-up,
+/// the work, and the work a spot job loses to interruptions (any node's
+/// interruption stops a cluster).
+fn run(
+    workload: &Workload,
+    model: &Model,
+    memory: &MemoryBreakdown,
+    speed: &Speed,
+    rental: Rental,
+) -> Option<(Work, f64)> {
+    let work = work(workload, model, memory, speed)?;
+    if !work.seconds.is_finite() || work.seconds < 0.0 {
+        return None;
+    }
+    let lost = if rental.spot { spot_lost_share(workload, rental.nodes, rental.startup_s) } else { 0.0 };
+    let run_s = rental.startup_s + work.seconds * (1.0 + lost);
+    Some((work, run_s))
+}
+
+/// Wall-clock hours of one job (not serving's month) on `rental`, whatever
+/// the price: what a deadline is checked against.
+pub fn job_hours(
+    workload: &Workload,
+    model: &Model,
+    memory: &MemoryBreakdown,
+    speed: &Speed,
+    rental: Rental,
+) -> Option<f64> {
+    run(workload, model, memory, speed, rental).map(|(_, run_s)| run_s / 3600.0)
+}
+
+/// Costs `workload` on `offer` at `speed` as `rental` rents it. A cluster
+/// pays every node for the whole run, and keeps its data and checkpoints
+/// once on shared network storage (the provider's network-storage price,
+/// else its block-storage price). `None` when the offer has no price of
+/// that kind or the speed lacks the figure the task needs.
 pub fn cost(
     workload: &Workload,
     model: &Model,
@@ -258,29 +318,20 @@ pub fn cost(
     speed: &Speed,
     offer: &Offer,
     provider: Option<&Provider>,
-    spot: bool,
-    startup_s: f64,
+    rental: Rental,
 ) -> Option<Costed> {
+    let Rental { spot, nodes, .. } = rental;
+    let nodes = nodes.max(1);
     let price = if spot { offer.spot_price? } else { offer.price? };
     let unit = Unit::for_task(workload.task);
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
-    let storage_rate = provider.and_then(|p| p.block_storage_usd_per_gb_month);
+    let block = provider.and_then(|p| p.block_storage_usd_per_gb_month);
+    let storage_rate =
+        if nodes > 1 { provider.and_then(|p| p.network_storage_usd_per_gb_month).or(block) } else { block };
     let egress_rate = provider.and_then(|p| p.egress_usd_per_gb);
 
-    let Work { seconds: work_s, stored_bytes, egress_bytes, units, instances } = work(workload, model, memory, speed)?;
-    if !work_s.is_finite() || work_s < 0.0 {
-        return None;
-    }
-
-    // Spot: each interruption costs a restart and, for training, the work
-    // since the last checkpoint (half an interval on average).
-    let lost_per_interruption = startup_s
-        + match workload.task {
-            Task::Finetune | Task::Pretrain => f64::from(workload.checkpoint_minutes) * 60.0 / 2.0,
-            _ => 0.0,
-        };
-    let interruptions = if spot { SPOT_INTERRUPTIONS_PER_HOUR * work_s / 3600.0 } else { 0.0 };
-    let run_s = startup_s + work_s + interruptions * lost_per_interruption;
+    let (Work { stored_bytes, egress_bytes, units, instances, .. }, run_s) =
+        run(workload, model, memory, speed, rental)?;
 
     // An endpoint up all day runs the month through; one up part of the day
     // starts (and pays its minimum charge) every day.
@@ -290,7 +341,7 @@ pub fn cost(
         Task::Infer => (run_s / 3600.0 * DAYS_PER_MONTH, billed_s / 3600.0 * DAYS_PER_MONTH),
         _ => (run_s / 3600.0, billed_s / 3600.0),
     };
-    let gpu_cost = price * billed_hours * instances;
+    let gpu_cost = price * billed_hours * instances * f64::from(nodes);
     // Storage for the job's duration; serving keeps its weights all month.
     let storage_hours = if workload.task == Task::Infer { HOURS_PER_MONTH } else { job_hours };
     let storage_cost = storage_rate.map(|rate| gb(stored_bytes) * rate * storage_hours / HOURS_PER_MONTH * instances);
@@ -304,6 +355,7 @@ pub fn cost(
         spot,
         price_per_hour: price,
         instances: instances as u32,
+        nodes,
         job_hours,
         billed_hours,
         billing_known: known,
@@ -314,7 +366,7 @@ pub fn cost(
         monthly_cost,
         cost_per_unit: job_cost / units.max(f64::MIN_POSITIVE),
         unit,
-        gpu_hours: billed_hours * instances * f64::from(offer.gpu_count),
+        gpu_hours: billed_hours * instances * f64::from(nodes) * f64::from(offer.gpu_count),
     })
 }
 

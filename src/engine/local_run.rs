@@ -2,7 +2,7 @@
 //! runs, what its electricity costs, and the verdict against the best
 //! offer to rent. The same sizing, speed and cost code as every offer.
 
-use super::cost::{cost, Costed};
+use super::cost::{cost, Costed, Rental};
 use super::local_gpu::unified_memory;
 use super::memory::fit;
 use super::setup::{on_gpu, OnGpu};
@@ -98,6 +98,7 @@ pub fn run_locally(
         spot_available: Some(false),
         block_storage_usd_per_gb_month: Some(0.0),
         egress_usd_per_gb: Some(0.0),
+        network_storage_usd_per_gb_month: Some(0.0),
         pricing_page: None,
     };
     let offer = Offer {
@@ -115,7 +116,9 @@ pub fn run_locally(
         source: String::new(),
     };
     let speed_found = timed.as_ref().and_then(|t| t.as_ref().ok());
-    let cost = speed_found.and_then(|s| cost(workload, model, &sized.memory, s, &offer, Some(&own), false, 0.0));
+    let cost = speed_found.and_then(|s| {
+        cost(workload, model, &sized.memory, s, &offer, Some(&own), Rental { spot: false, nodes: 1, startup_s: 0.0 })
+    });
 
     let mut verdict = Vec::new();
     let best = report.results.first();

@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod cost;
 pub mod error;
+pub mod fabric;
 pub mod gpu;
 pub mod hardware;
 pub mod keys;

@@ -4,11 +4,13 @@
 //! why, and advice drawn from the case.
 
 mod advice;
+mod cluster;
 mod report;
 
 pub use report::{Badge, Exclusion, RankedOffer, Report};
 
-use super::cost::{cost, rented_startup_s, spot_allowed, Costed};
+use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Rental};
+use super::fabric::{MultiNode, Placement};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::setup::{on_gpu, OnGpu};
@@ -47,6 +49,68 @@ struct Shape {
     fit: Result<Fit, Msg>,
     speed: Option<Arc<Speed>>,
     single_gpu_fits: bool,
+}
+
+/// Where a shape runs: `count` GPUs per node, on `nodes` nodes of the
+/// cluster fabric `fabric` (an index of `Snapshot::fabrics`; `usize::MAX`
+/// for one machine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ShapeKey {
+    count: u32,
+    nodes: u32,
+    fabric: usize,
+}
+
+/// The index of `key`'s shape in `shapes`, made by `make` the first time.
+fn shape_index(shapes: &mut Vec<(ShapeKey, Shape)>, key: ShapeKey, make: impl FnOnce() -> Shape) -> usize {
+    match shapes.iter().position(|(k, _)| *k == key) {
+        Some(at) => at,
+        None => {
+            shapes.push((key, make()));
+            shapes.len() - 1
+        }
+    }
+}
+
+/// Sizes and times `runs` on `placement`. Training that does not fit with
+/// the ZeRO stage asked for is sharded further, as far as ZeRO-3 / FSDP,
+/// and the speed says so.
+fn size_and_time(
+    runs: &Workload,
+    model: &super::Model,
+    gpu: &Gpu,
+    placement: Placement,
+    setup: &super::setup::Setup,
+    single_gpu_fits: bool,
+) -> Shape {
+    let training = matches!(runs.task, Task::Finetune | Task::Pretrain);
+    let stages = if training { runs.zero_stage..=3 } else { runs.zero_stage..=runs.zero_stage };
+    let mut first: Option<Shape> = None;
+    for stage in stages {
+        let sharded;
+        let w = if stage == runs.zero_stage {
+            runs
+        } else {
+            sharded = Workload { zero_stage: stage, ..runs.clone() };
+            &sharded
+        };
+        let shape = match fit(w, model, gpu, placement) {
+            Ok(f) if f.fits => {
+                // Speed only for what fits; sizing errors are the reason.
+                let timed = speed(w, model, gpu, placement, &f, setup).ok().map(|mut s| {
+                    if stage != runs.zero_stage {
+                        s.notes.push(msg!(phrases::NOTE_ZERO_RAISED, stage = stage, asked = runs.zero_stage));
+                    }
+                    Arc::new(s)
+                });
+                return Shape { fit: Ok(f), speed: timed, single_gpu_fits };
+            }
+            Ok(f) => Shape { fit: Ok(f), speed: None, single_gpu_fits },
+            Err(e) => return first.unwrap_or(Shape { fit: Err(e.message()), speed: None, single_gpu_fits }),
+        };
+        first.get_or_insert(shape);
+    }
+    first.unwrap_or(Shape { fit: Err(msg!(phrases::NO_ON_DEMAND_PRICE)), speed: None, single_gpu_fits })
 }
 
 /// Why `offer` is outside the user's filters, if it is.
@@ -103,6 +167,12 @@ fn badges(gpu: &Gpu, offer: &Offer, shape: &Shape, costed: Option<&Costed>, spot
     badges
 }
 
+/// The cluster a row runs on, for the row and its badges.
+struct OnCluster<'a> {
+    nodes: u32,
+    joinable: Option<cluster::Joinable<'a>>,
+}
+
 /// Sizes `workload` and ranks every offer of `snapshot` for it.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
@@ -110,6 +180,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let memory = estimate(workload, model, workload.planned_gpus())?;
     let spot_ok = spot_allowed(workload);
     let startup_s = rented_startup_s(workload, model);
+    let deadline = cluster::deadline_hours(workload);
     // Lookups by id, built once: offers name GPUs and providers thousands of
     // times. One map type for both (an index into their list) keeps the
     // page's WebAssembly to one copy of the hash table's code.
@@ -118,12 +189,18 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
         snapshot.providers.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
     // time each once. Per catalog GPU: whether one fits, and its shapes by
-    // GPU count (a handful each).
+    // GPU count, nodes and fabric (a handful each).
     let mut singles: Vec<Option<bool>> = vec![None; catalog.gpus.len()];
     let mut set_ups: Vec<Option<Result<OnGpu, Msg>>> = catalog.gpus.iter().map(|_| None).collect();
-    let mut shapes: Vec<Vec<(u32, Shape)>> = catalog.gpus.iter().map(|_| Vec::new()).collect();
+    let mut shapes: Vec<Vec<(ShapeKey, Shape)>> = catalog.gpus.iter().map(|_| Vec::new()).collect();
     let mut results = Vec::new();
     let mut excluded = Vec::new();
+    let mut spot_left_out_nodes: Option<u32> = None;
+    // For the note when nothing runs the job: the fastest cluster that
+    // missed the deadline (hours, nodes, offer), and the largest cluster
+    // any provider joins (GPUs, nodes, offer).
+    let mut fastest_missed: Option<(f64, u32, usize)> = None;
+    let mut largest_cluster: Option<(u32, u32, usize)> = None;
     for (index, offer) in snapshot.offers.iter().enumerate() {
         // The GPU and its place in the catalog.
         let found = gpu_index
@@ -152,58 +229,222 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             }
         };
         let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(runs, model, gpu, 1).is_ok_and(|f| f.fits));
+        let provider = provider_index.get(offer.provider.as_str()).map(|&i| &snapshot.providers[i]);
+        let provider_name = provider.map_or(offer.provider.as_str(), |p| p.name.as_str());
         let of_gpu = &mut shapes[g];
-        let at = match of_gpu.iter().position(|(count, _)| *count == offer.gpu_count) {
-            Some(at) => at,
-            None => {
-                let shape = match fit(runs, model, gpu, offer.gpu_count) {
-                    Ok(f) => {
-                        // Speed only for what fits; sizing errors are the reason.
-                        let timed = f
-                            .fits
-                            .then(|| speed(runs, model, gpu, offer.gpu_count, &f, setup).ok())
-                            .flatten()
-                            .map(Arc::new);
-                        Shape { fit: Ok(f), speed: timed, single_gpu_fits }
+        let make = |placement: Placement| size_and_time(runs, model, gpu, placement, setup, single_gpu_fits);
+        let hours_of = |shape: &Shape, nodes: u32, spot: bool| -> Option<f64> {
+            let f = shape.fit.as_ref().ok().filter(|f| f.fits)?;
+            cost::job_hours(runs, model, &f.memory, shape.speed.as_deref()?, Rental { spot, nodes, startup_s })
+        };
+
+        // One node first: the machine as listed.
+        let one = ShapeKey { count: offer.gpu_count, nodes: 1, fabric: usize::MAX };
+        let single_at = shape_index(of_gpu, one, || make(Placement::node(offer.gpu_count)));
+        let asked = cluster::asked_nodes(workload, offer);
+        // What makes a cluster necessary, if anything: more GPUs than one
+        // instance has, a model one instance does not hold, or a deadline
+        // one instance misses.
+        // (why, whether it is memory alone)
+        let need: Option<(Msg, bool)> = {
+            let single = &of_gpu[single_at].1;
+            if asked > 1 {
+                Some((msg!(phrases::NEEDS_GPUS, gpus = workload.gpus), false))
+            } else {
+                match &single.fit {
+                    Err(reason) => {
+                        excluded.push(Exclusion { offer: index, reason: reason.clone() });
+                        continue;
                     }
-                    Err(e) => Shape { fit: Err(e.message()), speed: None, single_gpu_fits },
+                    Ok(f) if !f.fits => Some((
+                        f.reason.clone().unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = offer.gpu_count + 1)),
+                        true,
+                    )),
+                    Ok(_) => match (deadline, hours_of(single, 1, offer.price.is_none())) {
+                        (Some(limit), Some(hours)) if hours > limit => Some((
+                            msg!(phrases::NEEDS_DEADLINE, time = Arg::Hours(hours), days = Arg::Num(limit / 24.0, 1)),
+                            false,
+                        )),
+                        _ => None,
+                    },
+                }
+            }
+        };
+        let (at, on_cluster) = match need {
+            None => (single_at, OnCluster { nodes: 1, joinable: None }),
+            Some((need, memory)) => {
+                let serving_runtime = (workload.task == Task::Infer).then_some(setup.runtime).flatten();
+                let joinable = match cluster::joinable(&snapshot.fabrics, offer, provider, workload, serving_runtime) {
+                    Ok(joinable) => joinable,
+                    // An instance too small for the model, at a provider the
+                    // data says nothing about: the size is the reason.
+                    Err(_)
+                        if memory && snapshot.fabric_of(offer).is_none_or(|f| f.multi_node == MultiNode::Unknown) =>
+                    {
+                        excluded.push(Exclusion { offer: index, reason: need });
+                        continue;
+                    }
+                    Err(why) => {
+                        excluded.push(Exclusion { offer: index, reason: cluster::needs_cluster(need, why) });
+                        continue;
+                    }
                 };
-                of_gpu.push((offer.gpu_count, shape));
-                of_gpu.len() - 1
+                let (min, max) = (asked.max(joinable.min_nodes), joinable.max_nodes);
+                let most = max * offer.gpu_count;
+                if largest_cluster.is_none_or(|(gpus, _, _)| most > gpus) {
+                    largest_cluster = Some((most, max, index));
+                }
+                if min > max {
+                    let why = cluster::too_many_nodes(min, &joinable, provider_name);
+                    excluded.push(Exclusion { offer: index, reason: cluster::needs_cluster(need, why) });
+                    continue;
+                }
+                let key = |nodes| ShapeKey { count: offer.gpu_count, nodes, fabric: joinable.index };
+                // The fewest nodes that hold the job.
+                let mut held = None;
+                let mut last_reason = None;
+                for nodes in min..=max {
+                    let at = shape_index(of_gpu, key(nodes), || make(joinable.placement(offer, nodes)));
+                    match &of_gpu[at].1.fit {
+                        Ok(f) if f.fits => {
+                            held = Some((nodes, at));
+                            break;
+                        }
+                        Ok(f) => last_reason = f.reason.clone(),
+                        Err(reason) => {
+                            last_reason = Some(reason.clone());
+                            break;
+                        }
+                    }
+                    // Memory per GPU falls with more nodes only for
+                    // sharded training and split serving; a few tries show it.
+                    if nodes >= min + 8 && nodes < max {
+                        let at = shape_index(of_gpu, key(max), || make(joinable.placement(offer, max)));
+                        if !of_gpu[at].1.fit.as_ref().is_ok_and(|f| f.fits) {
+                            last_reason = of_gpu[at].1.fit.as_ref().ok().and_then(|f| f.reason.clone());
+                            break;
+                        }
+                    }
+                }
+                let Some((mut nodes, mut at)) = held else {
+                    let why = msg!(
+                        phrases::CLUSTER_MEMORY,
+                        nodes = max,
+                        reason = last_reason.unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = workload.gpus))
+                    );
+                    excluded.push(Exclusion { offer: index, reason: why });
+                    continue;
+                };
+                // The fewest nodes that meet the deadline: time scales about
+                // as 1/nodes, so start from that guess and walk to the edge.
+                if let Some(limit) = deadline {
+                    let spot_only = offer.price.is_none();
+                    let mut hours = |n: u32, at_: &mut usize| {
+                        *at_ = shape_index(of_gpu, key(n), || make(joinable.placement(offer, n)));
+                        hours_of(&of_gpu[*at_].1, n, spot_only)
+                    };
+                    let mut probe = at;
+                    match hours(nodes, &mut probe) {
+                        Some(h) if h > limit => {
+                            let guess = ((f64::from(nodes) * h / limit).ceil() as u32).clamp(nodes + 1, max);
+                            let mut n = guess;
+                            let mut met = None;
+                            loop {
+                                let mut here = 0;
+                                match hours(n, &mut here) {
+                                    Some(h) if h <= limit => {
+                                        met = Some((n, here));
+                                        if n == nodes + 1 {
+                                            break;
+                                        }
+                                        n -= 1;
+                                    }
+                                    _ if met.is_some() => break,
+                                    _ if n >= max => break,
+                                    _ => n += 1,
+                                }
+                            }
+                            match met {
+                                Some((n, here)) => {
+                                    nodes = n;
+                                    at = here;
+                                }
+                                None => {
+                                    let mut last = 0;
+                                    let slowest = hours(max, &mut last).unwrap_or(f64::INFINITY);
+                                    let gpus = max * offer.gpu_count;
+                                    if fastest_missed.is_none_or(|(h, _, _)| slowest < h) {
+                                        fastest_missed = Some((slowest, max, index));
+                                    }
+                                    excluded.push(Exclusion {
+                                        offer: index,
+                                        reason: cluster::deadline_missed(max, gpus, slowest, limit),
+                                    });
+                                    continue;
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                (at, OnCluster { nodes, joinable: Some(joinable) })
             }
         };
         let shape = &of_gpu[at].1;
         let f = match &shape.fit {
-            Err(reason) => {
-                excluded.push(Exclusion { offer: index, reason: reason.clone() });
-                continue;
-            }
-            Ok(f) if !f.fits => {
-                // memory::fit gives every failed fit its reason.
+            Ok(f) if f.fits => f,
+            Ok(f) => {
                 if let Some(reason) = &f.reason {
                     excluded.push(Exclusion { offer: index, reason: reason.clone() });
                 }
                 continue;
             }
-            Ok(f) => f,
+            Err(reason) => {
+                excluded.push(Exclusion { offer: index, reason: reason.clone() });
+                continue;
+            }
         };
-        let provider = provider_index.get(offer.provider.as_str()).map(|&i| &snapshot.providers[i]);
-        // Spot rows where spot is allowed and the provider offers it.
-        let spot_row =
-            offer.spot_price.is_some() && spot_ok.is_ok() && provider.and_then(|p| p.spot_available) != Some(false);
+        let nodes = on_cluster.nodes;
+        // Spot rows where spot is allowed and the provider offers it, and
+        // where a cluster's interruptions leave time to work.
+        let survives = cost::spot_lost_share(runs, nodes, startup_s) < cost::SPOT_MAX_LOST_SHARE;
+        if !survives && offer.spot_price.is_some() && spot_ok.is_ok() {
+            spot_left_out_nodes = Some(spot_left_out_nodes.map_or(nodes, |n| n.min(nodes)));
+        }
+        let spot_row = offer.spot_price.is_some()
+            && spot_ok.is_ok()
+            && survives
+            && provider.and_then(|p| p.spot_available) != Some(false);
         let mut listed = false;
         let mut over_budget = false;
+        let mut late = false;
         for (spot, price) in [(false, offer.price), (true, offer.spot_price.filter(|_| spot_row))] {
             let Some(price) = price else { continue };
             if workload.max_price_per_hour.is_some_and(|max| price > max) {
                 over_budget = true;
                 continue;
             }
-            let costed =
-                shape.speed.as_ref().and_then(|s| cost(runs, model, &f.memory, s, offer, provider, spot, startup_s));
+            let rental = Rental { spot, nodes, startup_s };
+            let costed = shape.speed.as_ref().and_then(|s| cost(runs, model, &f.memory, s, offer, provider, rental));
+            // A spot row slower than the deadline is not listed.
+            if let (Some(limit), Some(c)) = (deadline, &costed) {
+                if c.job_hours > limit {
+                    late = true;
+                    continue;
+                }
+            }
             let mut row_badges = badges(gpu, offer, shape, costed.as_ref(), spot);
             if provider.and_then(|p| p.billing_increment_s).is_some_and(|step| step >= 3600) {
                 row_badges.push(Badge::PerHourBilling);
+            }
+            if let Some(joinable) = &on_cluster.joinable {
+                row_badges.push(Badge::Cluster);
+                if !joinable.network.known {
+                    row_badges.push(Badge::FabricUnknown);
+                }
+                if joinable.fabric.reserved_only == Some(true) {
+                    row_badges.push(Badge::ReservedOnly);
+                }
             }
             results.push(RankedOffer {
                 offer: index,
@@ -216,12 +457,17 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 cost: costed,
                 badges: row_badges,
                 pareto: false,
+                nodes,
+                total_gpus: nodes * offer.gpu_count,
+                fabric: on_cluster.joinable.as_ref().map(|j| j.index),
+                internode_gbps: on_cluster.joinable.as_ref().filter(|j| j.network.known).map(|j| j.network.gbps),
             });
             listed = true;
         }
         if !listed {
             let reason = match workload.max_price_per_hour {
                 Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
+                _ if late => msg!(phrases::DEADLINE_SPOT_LATE),
                 _ => msg!(phrases::NO_ON_DEMAND_PRICE),
             };
             excluded.push(Exclusion { offer: index, reason });
@@ -230,11 +476,32 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let objective = workload.objective();
     sort(&mut results, objective, workload.task, snapshot, catalog);
     mark_pareto(&mut results, workload.task);
-    let no_single_node =
-        if results.is_empty() { largest_node_shortfall(workload, model, catalog, snapshot) } else { None };
+    let no_single_node = if !results.is_empty() {
+        None
+    } else if let (Some(limit), Some((hours, nodes, at))) = (deadline, fastest_missed) {
+        Some(msg!(
+            phrases::NO_DEADLINE,
+            days = Arg::Num(limit / 24.0, 1),
+            nodes = nodes,
+            instance = &snapshot.offers[at].instance,
+            time = Arg::Hours(hours)
+        ))
+    } else if let (true, Some((gpus, nodes, at))) = (workload.gpus > 1, largest_cluster) {
+        (workload.gpus > gpus).then(|| {
+            msg!(
+                phrases::NO_CLUSTER,
+                asked = workload.gpus,
+                nodes = nodes,
+                instance = &snapshot.offers[at].instance,
+                gpus = gpus
+            )
+        })
+    } else {
+        largest_node_shortfall(workload, model, catalog, snapshot)
+    };
     let mut report =
         Report { memory, task: workload.task, objective, results, excluded, no_single_node, advice: Vec::new() };
-    report.advice = advice::advise(workload, &report, catalog, snapshot, spot_ok.err());
+    report.advice = advice::advise(workload, &report, catalog, snapshot, spot_ok.err(), spot_left_out_nodes);
     Ok(report)
 }
 
@@ -349,7 +616,7 @@ mod tests {
 
     fn snapshot(offers: Vec<Offer>) -> Snapshot {
         Snapshot {
-            schema_version: 1,
+            schema_version: crate::engine::snapshot::SCHEMA_VERSION,
             snapshot_date: "2026-09".into(),
             sources: vec![Source {
                 id: "s".into(),
@@ -360,6 +627,7 @@ mod tests {
             }],
             providers: vec![Provider::without_rules("lambda", "Lambda")],
             offers,
+            fabrics: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 //!
 //! The layout is documented in `docs/snapshot-schema.md`.
 
+use super::fabric::Fabric;
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Msg};
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,7 @@ use std::fmt;
 
 /// Version of the offer file layout. Bump it on any incompatible change;
 /// the loader refuses other versions with a message instead of misreading.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Where a set of offers came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,6 +45,10 @@ pub struct Provider {
     pub block_storage_usd_per_gb_month: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub egress_usd_per_gb: Option<f64>,
+    /// Network (shared) file storage, USD per GB-month: what a cluster's
+    /// nodes read their data from and write their checkpoints to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_storage_usd_per_gb_month: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pricing_page: Option<String>,
 }
@@ -108,6 +113,10 @@ pub struct Snapshot {
     pub sources: Vec<Source>,
     pub providers: Vec<Provider>,
     pub offers: Vec<Offer>,
+    /// Which offers join into multi-node clusters, and over what
+    /// (cluster_fabrics.csv, resolved to the offers' instance types).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fabrics: Vec<Fabric>,
 }
 
 /// What an offer file may say before it is refused as damaged. Not facts:
@@ -122,10 +131,19 @@ struct Limits {
     usd_per_hour: f64,
     billing_s: f64,
     usd_per_gb: f64,
+    internode_gbps: f64,
+    nodes: u32,
 }
 
-const LIMITS: Limits =
-    Limits { gpu_count: 1024, vram_gb: 4096.0, usd_per_hour: 100_000.0, billing_s: 2_592_000.0, usd_per_gb: 1_000.0 };
+const LIMITS: Limits = Limits {
+    gpu_count: 1024,
+    vram_gb: 4096.0,
+    usd_per_hour: 100_000.0,
+    billing_s: 2_592_000.0,
+    usd_per_gb: 1_000.0,
+    internode_gbps: 1e6,
+    nodes: 100_000,
+};
 
 /// `0 ≤ x ≤ max`.
 fn within(x: f64, max: f64) -> bool {
@@ -156,6 +174,7 @@ impl Provider {
             spot_available: None,
             block_storage_usd_per_gb_month: None,
             egress_usd_per_gb: None,
+            network_storage_usd_per_gb_month: None,
             pricing_page: None,
         }
     }
@@ -226,8 +245,13 @@ impl Snapshot {
         let known_source = |id: &str| self.sources.iter().any(|s| s.id == id);
         for provider in &self.providers {
             let billing = [provider.billing_increment_s, provider.minimum_charge_s].into_iter().flatten();
-            let mut charges =
-                [provider.block_storage_usd_per_gb_month, provider.egress_usd_per_gb].into_iter().flatten();
+            let mut charges = [
+                provider.block_storage_usd_per_gb_month,
+                provider.egress_usd_per_gb,
+                provider.network_storage_usd_per_gb_month,
+            ]
+            .into_iter()
+            .flatten();
             if billing.map(f64::from).any(|s| s > LIMITS.billing_s)
                 || charges.any(|usd| !within(usd, LIMITS.usd_per_gb))
             {
@@ -259,7 +283,22 @@ impl Snapshot {
                 }
             }
         }
+        for fabric in &self.fabrics {
+            let bad_gbps = fabric.internode_gbps.is_some_and(|g| !within(g, LIMITS.internode_gbps));
+            let bad_nodes = [fabric.max_nodes, fabric.min_nodes].into_iter().flatten().any(|n| n > LIMITS.nodes);
+            if !known_provider(&fabric.provider) || bad_gbps || bad_nodes {
+                return Err(SnapshotError::Invalid(format!(
+                    "cluster fabric of {}: unknown provider or numbers out of range",
+                    fabric.provider
+                )));
+            }
+        }
         Ok(())
+    }
+
+    /// The cluster fabric row that covers `offer`, if the data has one.
+    pub fn fabric_of(&self, offer: &Offer) -> Option<&Fabric> {
+        self.fabrics.iter().find(|f| f.provider == offer.provider && f.covers(&offer.instance))
     }
 
     pub fn provider(&self, id: &str) -> Option<&Provider> {
@@ -302,7 +341,7 @@ mod tests {
     use super::*;
 
     const TINY: &str = r#"{
-        "schema_version": 1,
+        "schema_version": 2,
         "snapshot_date": "2026-09-20",
         "sources": [{"id": "s", "name": "test", "upstream": "here", "as_of": "2026-09"}],
         "providers": [{"id": "lambda", "name": "Lambda"}],
@@ -339,8 +378,9 @@ mod tests {
         let err = Snapshot::from_json(r#"{"schema_version": 7, "offers": "columnar"}"#).unwrap_err();
         assert_eq!(err, SnapshotError::WrongVersion { found: 7 });
         assert!(err.to_string().contains("schema version 7"));
-        let same_shape = TINY.replacen("\"schema_version\": 1", "\"schema_version\": 2", 1);
-        assert_eq!(Snapshot::from_json(&same_shape).unwrap_err(), SnapshotError::WrongVersion { found: 2 });
+        // The previous layout (schema 1, no cluster fabrics) is named too.
+        let same_shape = TINY.replacen("\"schema_version\": 2", "\"schema_version\": 1", 1);
+        assert_eq!(Snapshot::from_json(&same_shape).unwrap_err(), SnapshotError::WrongVersion { found: 1 });
     }
 
     /// Property (issue 10): an offer file with any number at its edges
@@ -348,7 +388,7 @@ mod tests {
     /// either refused with a message or ranks with finite figures only.
     #[test]
     fn offer_files_with_numbers_at_their_edges_are_refused_or_rank_cleanly() {
-        let template = r#"{"schema_version": 1, "snapshot_date": "2026-09-20",
+        let template = r#"{"schema_version": 2, "snapshot_date": "2026-09-20",
             "sources": [{"id": "s", "name": "test", "upstream": "here", "as_of": "2026-09"}],
             "providers": [{"id": "aws", "name": "AWS", "billing_increment_s": %, "minimum_charge_s": %,
                            "spot_available": true, "block_storage_usd_per_gb_month": #, "egress_usd_per_gb": #},

@@ -2,6 +2,7 @@
 //! URL codec, the CLI and the JSON; its option enums carry their own
 //! spellings (`Display`/`FromStr`), so no parallel string tables exist.
 
+use super::fabric::Placement;
 use super::options::choices;
 use super::{KvPrecision, Precision, Task};
 use crate::msg;
@@ -117,9 +118,9 @@ impl Runtime {
         matches!(self, Runtime::Llamacpp | Runtime::Hf)
     }
 
-    /// How `gpus` GPUs share one copy of a model with `heads` attention
-    /// heads.
-    /// - A layer split is all stages: `tp` 1, `stages` = `gpus`.
+    /// How the GPUs of `placement` share one copy of a model with `heads`
+    /// attention heads.
+    /// - A layer split is all stages: `tp` 1, `stages` = the GPUs.
     /// - Tensor-parallel ranks must divide the heads (vLLM refuses
     ///   otherwise: "Total number of attention heads (64) must be divisible
     ///   by tensor parallel size (3)", `ModelConfig.
@@ -127,14 +128,29 @@ impl Runtime {
     ///   the ranks are the largest divisor of both and the rest of the GPUs
     ///   are stages (`--pipeline-parallel-size`): Llama 3.1 70B's 64 heads
     ///   on 3 GPUs run as 3 stages of 1, on 6 as 3 stages of TP2.
-    pub fn split(self, gpus: u32, heads: u32) -> Split {
-        let gpus = gpus.max(1);
+    /// - Tensor parallelism stays inside a node, where NVLink carries its
+    ///   two all-reduces per layer; nodes are pipeline stages (vLLM's
+    ///   multi-node serving: "tensor parallel size the number of GPUs in
+    ///   each node, pipeline parallel size the number of nodes").
+    pub fn split(self, placement: impl Into<Placement>, heads: u32) -> Split {
+        let placement = placement.into();
+        let gpus = placement.total_gpus();
+        let node = placement.gpus_per_node.clamp(1, gpus);
         let tp = if self.splits_by_layer() {
             1
         } else {
-            (1..=gpus).rev().find(|&t| gpus.is_multiple_of(t) && heads.max(1).is_multiple_of(t)).unwrap_or(1)
+            (1..=node).rev().find(|&t| node.is_multiple_of(t) && heads.max(1).is_multiple_of(t)).unwrap_or(1)
         };
         Split { tp, stages: gpus / tp }
+    }
+
+    /// Whether the runtime serves one model across several nodes: vLLM
+    /// (Ray or multiprocessing across nodes, "Distributed inference and
+    /// serving") and TensorRT-LLM (MPI across nodes) do; llama.cpp's RPC
+    /// backend is marked experimental and transformers' `device_map`
+    /// spreads a model over one machine's GPUs only.
+    pub const fn serves_across_nodes(self) -> bool {
+        matches!(self, Runtime::Vllm | Runtime::Trtllm)
     }
 }
 
@@ -353,6 +369,10 @@ pub struct Workload {
     pub requests_per_day: u32,
     /// Batch jobs and training: runs a month (4 for a weekly job). URL key `runs`.
     pub runs_per_month: u32,
+    /// Training: finish within this many days; the ranking then sizes each
+    /// offer's cluster to the fewest nodes that meet it. URL key `days`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_days: Option<f64>,
     /// Filters: provider ids, comma-separated (empty: all). URL key `provider`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub providers: String,
@@ -501,6 +521,7 @@ impl Default for Workload {
             uptime_hours: 24.0,
             requests_per_day: 0,
             runs_per_month: 1,
+            deadline_days: None,
             providers: String::new(),
             region: String::new(),
             max_price_per_hour: None,
@@ -540,6 +561,8 @@ pub const UPTIME_HOURS: (&str, f64, f64) = ("uptime", 0.1, 24.0);
 pub const REQUESTS_PER_DAY: (&str, u32, u32) = ("rpd", 0, 1_000_000_000);
 pub const RUNS_PER_MONTH: (&str, u32, u32) = ("runs", 1, 1_000);
 pub const MAX_PRICE_PER_HOUR: (&str, f64, f64) = ("max_ph", 0.01, 10_000.0);
+/// From an hour to ten years.
+pub const DEADLINE_DAYS: (&str, f64, f64) = ("days", 0.04, 3_650.0);
 pub const MAX_GPUS: (&str, u32, u32) = ("max_gpus", 1, 1_024);
 /// From a minute to a million hours of audio.
 pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);

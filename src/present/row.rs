@@ -3,10 +3,11 @@
 //! and what each row says, for a ranked offer or the visitor's own GPU.
 
 use crate::engine::cost::Costed;
+use crate::engine::fabric::Fabric;
 use crate::engine::local_run::{LocalRun, ELECTRICITY_USD_PER_KWH};
 use crate::engine::{Catalog, RankedOffer, Snapshot};
 use crate::msg;
-use crate::text::{phrases, Arg, Lang, Phrase};
+use crate::text::{phrases, Arg, Lang, Msg, Phrase};
 
 /// The offers table's columns, left to right.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +86,7 @@ impl Column {
     pub fn sort_key(self, row: &RankedOffer) -> Option<f64> {
         let cost = row.cost.as_ref();
         match self {
-            Column::Price => Some(row.price_per_hour),
+            Column::Price => Some(row.hourly_price()),
             Column::Speed => row.speed.as_ref().map(|s| s.seconds_per_unit()),
             Column::JobTime => cost.map(|c| c.job_hours),
             Column::JobCost => cost.map(|c| c.job_cost),
@@ -103,6 +104,10 @@ pub const COLUMN_COUNT: usize = Column::ALL.len();
 pub struct RowText {
     pub provider: String,
     pub instance: String,
+    /// A cluster's fabric under the instance ("EFA 3,200 Gbit/s"), and
+    /// its source's words as the cell's tooltip.
+    pub fabric: String,
+    pub fabric_title: String,
     pub gpus: String,
     /// Serving: the runtime that serves it there, under the GPUs.
     pub runtime: String,
@@ -110,6 +115,8 @@ pub struct RowText {
     pub regions: String,
     pub regions_title: String,
     pub price: String,
+    /// A cluster's price per node ("32 × $98.32"), as the price's tooltip.
+    pub price_title: String,
     pub spot: bool,
     pub speed: String,
     pub bound: Option<&'static str>,
@@ -139,6 +146,7 @@ impl RowText {
         let gpu_name = catalog.gpu_name(&offer.gpu).to_string();
         let provider = snapshot.provider(&offer.provider).map_or(offer.provider.clone(), |p| p.name.clone());
         let cost = ranked.cost.as_ref();
+        let fabric = ranked.fabric.and_then(|i| snapshot.fabrics.get(i));
         let (per_unit, unit) = per_unit_text(cost, lang);
         RowText {
             // A reseller's offer names the cloud that runs it.
@@ -146,13 +154,24 @@ impl RowText {
                 Some(cloud) => format!("{provider} · {cloud}"),
                 None => provider,
             },
-            instance: offer.instance.clone(),
-            gpus: msg!(phrases::GPU_COUNT, count = offer.gpu_count, gpu = gpu_name).render(lang),
+            instance: if ranked.nodes > 1 {
+                msg!(phrases::CLUSTER_NODES, nodes = ranked.nodes, instance = &offer.instance).render(lang)
+            } else {
+                offer.instance.clone()
+            },
+            fabric: fabric.map_or(String::new(), |f| fabric_label(f, ranked.internode_gbps).render(lang)),
+            fabric_title: fabric.map_or(String::new(), fabric_title),
+            gpus: msg!(phrases::GPU_COUNT, count = ranked.total_gpus, gpu = gpu_name).render(lang),
             runtime: ranked.runtime.map_or(String::new(), |r| lang.t(r.label()).to_string()),
-            vram: format!("{} GB", lang.number(offer.total_vram_gb(), 0)),
+            vram: format!("{} GB", lang.number(offer.total_vram_gb() * f64::from(ranked.nodes), 0)),
             regions: offer.regions_label(lang),
             regions_title: offer.regions.join(", "),
-            price: lang.usd(ranked.price_per_hour),
+            price: lang.usd(ranked.hourly_price()),
+            price_title: if ranked.nodes > 1 {
+                msg!(phrases::CLUSTER_PRICE, nodes = ranked.nodes, price = Arg::Usd(ranked.price_per_hour)).render(lang)
+            } else {
+                String::new()
+            },
             spot: ranked.spot,
             speed: ranked.speed.as_ref().map_or(String::from("–"), |s| s.headline().render(lang)),
             bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
@@ -211,7 +230,15 @@ impl RowText {
     pub fn cells(&self, lang: Lang) -> [(Column, Cell<'_>); 9] {
         let plain = |words| Cell { words, note: None, title: None };
         [
-            (Column::Instance, plain(&self.instance)),
+            // A cluster's fabric under its nodes.
+            (
+                Column::Instance,
+                Cell {
+                    words: &self.instance,
+                    note: (!self.fabric.is_empty()).then_some(("fabric", self.fabric.as_str())),
+                    title: (!self.fabric_title.is_empty()).then_some(self.fabric_title.as_str()),
+                },
+            ),
             // The runtime that serves it there, under the GPUs.
             (
                 Column::Gpus,
@@ -226,7 +253,11 @@ impl RowText {
             // A spot tag only on spot rows; the bound and the billing always.
             (
                 Column::Price,
-                Cell { words: &self.price, note: self.spot.then(|| ("spot", lang.t(&phrases::SPOT_TAG))), title: None },
+                Cell {
+                    words: &self.price,
+                    note: self.spot.then(|| ("spot", lang.t(&phrases::SPOT_TAG))),
+                    title: (!self.price_title.is_empty()).then_some(self.price_title.as_str()),
+                },
             ),
             (
                 Column::Speed,
@@ -246,6 +277,25 @@ impl RowText {
             ),
         ]
     }
+}
+
+/// A cluster's fabric as a row shows it: "EFA 3,200 Gbit/s", or
+/// "InfiniBand, speed not stated".
+pub fn fabric_label(fabric: &Fabric, gbps: Option<f64>) -> Msg {
+    match gbps {
+        Some(gbps) => msg!(phrases::FABRIC_SPEED, fabric = fabric.kind.label(), gbps = Arg::Num(gbps, 0)),
+        None => msg!(phrases::FABRIC_SPEED_UNSTATED, fabric = fabric.kind.label()),
+    }
+}
+
+/// The source's own words about a cluster: its fabric and how clusters are
+/// formed (the data's English).
+fn fabric_title(fabric: &Fabric) -> String {
+    [fabric.fabric.as_deref(), fabric.how.as_deref(), fabric.price_note.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// A row's cost per unit ("$0.547", or "–" without a cost) and what it is

@@ -6,6 +6,7 @@
 
 mod build_error;
 mod csv_table;
+mod fabrics;
 mod fsdl;
 mod gcp;
 mod gpu_names;
@@ -171,13 +172,10 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
         sources.iter().map(|s| s.as_of.clone()).filter(|d| d.starts_with("20")).max().unwrap_or_default();
     let mut anomalies = std::mem::take(&mut collected.anomalies);
     anomalies.sort();
-    let snapshot = Snapshot {
-        schema_version: SCHEMA_VERSION,
-        snapshot_date,
-        sources,
-        providers,
-        offers: std::mem::take(&mut collected.offers),
-    };
+    let offers = std::mem::take(&mut collected.offers);
+    let fabrics =
+        fabrics::read(from, &offers)?.into_iter().filter(|f| providers.iter().any(|p| p.id == f.provider)).collect();
+    let snapshot = Snapshot { schema_version: SCHEMA_VERSION, snapshot_date, sources, providers, offers, fabrics };
     let summary = summary::render(&snapshot, &anomalies, &collected.rows_read, &collected.skipped);
     Ok(Built { snapshot, catalog, summary, anomalies })
 }
@@ -409,6 +407,7 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
             },
             block_storage_usd_per_gb_month: row.number("block_storage_usd_per_gb_month")?,
             egress_usd_per_gb: row.number("egress_usd_per_gb")?,
+            network_storage_usd_per_gb_month: row.number("network_storage_usd_per_gb_month")?,
             pricing_page: row.optional("pricing_page").map(str::to_string),
         });
     }

@@ -1,6 +1,7 @@
 //! The human-readable summary written beside the snapshot (SUMMARY.md).
 
 use super::Anomaly;
+use crate::engine::fabric::MultiNode;
 use crate::engine::Snapshot;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -48,6 +49,30 @@ pub fn render(
         for ((reseller, cloud), offers) in &clouds {
             let _ = writeln!(out, "| {reseller} | {cloud} | {offers} |");
         }
+    }
+
+    // Which offers can join a multi-node job (cluster_fabrics.csv).
+    let _ = writeln!(
+        out,
+        "\n## Multi-node clusters (cluster_fabrics.csv)\n\n| provider | offers | join into clusters | fabric speed stated | single-node only | on request | unknown |\n|---|---:|---:|---:|---:|---:|---:|"
+    );
+    let mut per_provider: BTreeMap<&str, [usize; 6]> = BTreeMap::new();
+    for offer in &snapshot.offers {
+        let counts = per_provider.entry(offer.provider.as_str()).or_default();
+        counts[0] += 1;
+        let fabric = snapshot.fabric_of(offer);
+        match fabric.map_or(MultiNode::Unknown, |f| f.multi_node) {
+            MultiNode::Yes => {
+                counts[1] += 1;
+                counts[2] += usize::from(fabric.is_some_and(|f| f.internode_gbps.is_some()));
+            }
+            MultiNode::No => counts[3] += 1,
+            MultiNode::OnRequest => counts[4] += 1,
+            MultiNode::Unknown => counts[5] += 1,
+        }
+    }
+    for (provider, c) in &per_provider {
+        let _ = writeln!(out, "| {provider} | {} | {} | {} | {} | {} | {} |", c[0], c[1], c[2], c[3], c[4], c[5]);
     }
 
     let _ = writeln!(out, "\n## Sources\n\n| id | rows read | upstream | commit | as of |\n|---|---:|---|---|---|");

@@ -107,6 +107,15 @@ phrases! {
     BADGE_PER_HOUR = "per-hour billing", "facturación por horas";
     BADGE_SINGLE_GPU = "single GPU fits", "cabe en una GPU";
     BADGE_BILLING_UNKNOWN = "billing unknown", "facturación desconocida";
+    FABRIC_INFINIBAND = "InfiniBand", "InfiniBand";
+    FABRIC_EFA = "EFA", "EFA";
+    FABRIC_ROCE = "RoCE", "RoCE";
+    FABRIC_TCPX = "GPUDirect-TCPX", "GPUDirect-TCPX";
+    FABRIC_ETHERNET = "Ethernet", "Ethernet";
+    FABRIC_UNKNOWN = "unnamed fabric", "red sin especificar";
+    BADGE_CLUSTER = "multi-node cluster", "clúster de varios nodos";
+    BADGE_FABRIC_UNKNOWN = "fabric speed not stated", "velocidad de red no declarada";
+    BADGE_RESERVED_ONLY = "clusters reserved only", "clústeres solo con reserva";
     BADGE_PARETO = "best trade-off", "mejor equilibrio";
     BADGE_PARETO_TITLE = "Nothing else is both cheaper and faster", "Ninguna otra es a la vez más barata y más rápida";
     PART_WEIGHTS = "weights", "pesos";
@@ -160,6 +169,8 @@ phrases! {
     NOTE_QUEUE = "{running} of the {offered} requests run at once ({why}); the rest wait in the queue", "{running} de las {offered} peticiones se ejecutan a la vez ({why}); el resto espera en la cola";
     QUEUE_KV_FULL = "the KV cache holds no more", "la caché KV no admite más";
     QUEUE_BATCH_LIMIT = "the runtime's batch limit", "el límite de lote del entorno de ejecución";
+    NOTE_PIPELINE_NODES = "each replica spans {nodes} nodes: tensor parallelism over the {tp} GPUs of each node, and {stages} pipeline stages across the nodes (vLLM's multi-node layout)", "cada réplica ocupa {nodes} nodos: paralelismo de tensores entre las {tp} GPU de cada nodo y {stages} etapas de pipeline entre los nodos (la disposición multinodo de vLLM)";
+    NOTE_FABRIC_ASSUMED = "the fabric between these nodes has no stated speed: timed at {gbps} Gbit/s per node, the slowest cluster network in the data", "la red entre estos nodos no tiene una velocidad declarada: se calcula con {gbps} Gbit/s por nodo, la red de clúster más lenta de los datos";
     NOTE_PIPELINE = "the model's {heads} attention heads do not split evenly over {group} GPUs, as vLLM and TensorRT-LLM need for tensor parallelism: each replica runs as {stages} pipeline stages of {tp} GPU(s), which hold the model but decode no faster than {tp} GPU(s)", "las {heads} cabezas de atención del modelo no se reparten por igual entre {group} GPU, como exigen vLLM y TensorRT-LLM para el paralelismo de tensores: cada réplica funciona como {stages} etapas de pipeline de {tp} GPU, que contienen el modelo pero no decodifican más deprisa que {tp} GPU";
     NOTE_DECODE_MEMORY_BOUND = "decode stays memory-bound at {context}-token contexts: each sequence's KV cache read grows as fast as its arithmetic", "la decodificación sigue limitada por la memoria con contextos de {context} tokens: la lectura de la caché KV de cada secuencia crece tan deprisa como su aritmética";
     NOTE_LAUNCHES = "kernel launches take {percent}% of each step at this batch: a larger batch or torch.compile (CUDA graphs) would speed it up", "los lanzamientos de kernels ocupan el {percent}% de cada paso con este lote: un lote mayor o torch.compile (CUDA graphs) lo acelerarían";
@@ -216,7 +227,24 @@ phrases! {
     FILTER_VENDOR = "outside your filters: not a {vendor} GPU", "fuera de tus filtros: no es una GPU de {vendor}";
     FILTER_GPU = "outside your filters: a GPU matching none of \"{gpus}\"", "fuera de tus filtros: una GPU que no coincide con «{gpus}»";
     FILTER_PRICE = "outside your filters: more than {max}/h", "fuera de tus filtros: más de {max}/h";
+    NEEDS_GPUS = "needs {gpus} GPUs, more than one instance has", "necesita {gpus} GPU, más de las que tiene una instancia";
+    NEEDS_DEADLINE = "one instance takes {time}, past the {days}-day deadline", "una instancia tarda {time}, más que el plazo de {days} días";
+    EXCLUDED_NEEDS_CLUSTER = "{need}, and {why}", "{need}, y {why}";
+    CLUSTER_NOT_JOINED = "{provider} does not join {instance} instances into multi-node clusters", "{provider} no une instancias {instance} en clústeres de varios nodos";
+    CLUSTER_ON_REQUEST = "{provider} joins {instance} instances into clusters only by contract, on request", "{provider} une instancias {instance} en clústeres solo por contrato, bajo petición";
+    CLUSTER_UNKNOWN = "whether {provider} joins {instance} instances into clusters is not known", "no se sabe si {provider} une instancias {instance} en clústeres";
+    CLUSTER_RUNTIME = "{runtime} does not serve one model across nodes (vLLM and TensorRT-LLM do)", "{runtime} no sirve un modelo entre varios nodos (vLLM y TensorRT-LLM sí)";
+    CLUSTER_TP_SPANS = "tensor parallelism of {tp} would span nodes of {count} GPUs; keep it within a node", "un paralelismo de tensores de {tp} abarcaría nodos de {count} GPU; mantenlo dentro de un nodo";
+    CLUSTER_TOO_BIG = "it would take {nodes} nodes, and {provider} joins at most {limit}", "harían falta {nodes} nodos y {provider} une como máximo {limit}";
+    CLUSTER_LIMIT_STATED = "{max} (as stated)", "{max} (según sus datos)";
+    CLUSTER_LIMIT_ASSUMED = "{max} (no limit stated; the largest any provider states)", "{max} (no declara límite; el mayor que declara un proveedor)";
+    CLUSTER_MEMORY = "even {nodes} nodes do not hold it: {reason}", "ni {nodes} nodos lo contienen: {reason}";
+    DEADLINE_MISSED = "even {nodes} nodes ({gpus} GPUs) take {time}, past the {days}-day deadline", "incluso {nodes} nodos ({gpus} GPU) tardan {time}, más que el plazo de {days} días";
+    DEADLINE_SPOT_LATE = "its spot price is listed only where the job meets the deadline, and here it does not", "su precio spot solo se muestra si el trabajo cumple el plazo, y aquí no lo cumple";
+    NOTE_ZERO_RAISED = "sharded with ZeRO-{stage} (FSDP) to fit: ZeRO-{asked} does not", "fragmentado con ZeRO-{stage} (FSDP) para que quepa: con ZeRO-{asked} no cabe";
     NO_ON_DEMAND_PRICE = "no on-demand price in the snapshot", "sin precio bajo demanda en la instantánea";
+    NO_DEADLINE = "No offer finishes this job within {days} days: the fastest, {nodes} × {instance}, takes {time}. Allow more days, train on fewer tokens, or ask providers for a larger reserved cluster.", "Ninguna oferta termina este trabajo en {days} días: la más rápida, {nodes} × {instance}, tarda {time}. Da más días, entrena con menos tokens o pide a los proveedores un clúster reservado mayor.";
+    NO_CLUSTER = "No provider in the data joins {asked} GPUs into one cluster: the largest here is {nodes} × {instance} ({gpus} GPUs). Use fewer GPUs, or ask providers for a larger reserved cluster.", "Ningún proveedor de los datos une {asked} GPU en un clúster: el mayor aquí es {nodes} × {instance} ({gpus} GPU). Usa menos GPU o pide a los proveedores un clúster reservado mayor.";
     NO_SINGLE_NODE = "No single node holds this workload: even {count}× {gpu} ({vram} GB) would need {need} per GPU. Use a smaller precision, fewer concurrent requests, or several nodes.", "Ningún nodo admite esta carga: incluso {count}× {gpu} ({vram} GB) necesitaría {need} por GPU. Usa una precisión menor, menos peticiones simultáneas o varios nodos.";
     SPOT_REFUSED_NO = "spot not allowed (spot=no)", "spot no permitido (spot=no)";
     SPOT_REFUSED_ENDPOINT = "spot capacity can be taken back at any time, which an always-on endpoint must not suffer; set spot=yes to accept it", "la capacidad spot puede retirarse en cualquier momento, algo que un servicio siempre activo no debe sufrir; pon spot=yes para aceptarlo";
@@ -232,9 +260,15 @@ phrases! {
     SPOT_SAFE_BATCH = "safe here because batch work resumes where it stopped", "seguro aquí porque el trabajo por lotes se reanuda donde se detuvo";
     ADVICE_MEMORY_BOUND = "Decoding is memory-bound: every token streams the weights and the KV cache, so HBM bandwidth or FP8/INT8 weights and KV cache help more than arithmetic.", "La decodificación está limitada por la memoria: cada token lee los pesos y la caché KV, así que el ancho de banda HBM o pesos y caché KV en FP8/INT8 ayudan más que la aritmética.";
     ADVICE_INTERCONNECT = "GPUs wait on each other: NVLink, fewer GPUs per replica, or more work per step would help.", "Las GPU se esperan entre sí: ayudarían NVLink, menos GPU por réplica o más trabajo por paso.";
+    ADVICE_CLUSTER_FABRIC = "This job spans nodes: NVLink inside each node and InfiniBand, EFA or RoCE between them keep the GPUs busy; Ethernet-only and TCP fabrics ({slow} of the cluster rows) and PCIe-only nodes limit how far it scales.", "Este trabajo ocupa varios nodos: NVLink dentro de cada nodo e InfiniBand, EFA o RoCE entre ellos mantienen ocupadas las GPU; las redes solo Ethernet o TCP ({slow} de las filas de clúster) y los nodos solo con PCIe limitan cuánto escala.";
+    ADVICE_RESERVED_CLUSTER = "The best cluster runs {time} on {nodes} nodes: clusters that large, for that long, are usually reserved or committed capacity (AWS Capacity Blocks, Lambda 1-Click Clusters, provider contracts), priced below the on-demand rates ranked here and sure to be there; on-demand capacity of that size is often not available.", "El mejor clúster tarda {time} en {nodes} nodos: clústeres así de grandes y durante tanto tiempo suelen contratarse como capacidad reservada o comprometida (AWS Capacity Blocks, Lambda 1-Click Clusters, contratos con el proveedor), más barata que las tarifas bajo demanda mostradas y con disponibilidad asegurada; bajo demanda, esa capacidad a menudo no está disponible.";
+    ADVICE_SET_DEADLINE = "The best job takes {time} on one node: set \"Finish within (days)\" to size a cluster that meets a deadline, or the GPUs (gpus=) you plan to use.", "El mejor trabajo tarda {time} en un nodo: indica «Terminar en (días)» para dimensionar un clúster que cumpla un plazo, o las GPU (gpus=) que piensas usar.";
+    ADVICE_SPOT_CLUSTER = "Spot is left out for clusters of {nodes} or more nodes: an interruption of any node stops the whole job, and that many would spend more time restarting than training.", "Se deja fuera spot para clústeres de {nodes} nodos o más: la interrupción de cualquier nodo detiene todo el trabajo, y con tantos se pasaría más tiempo reiniciando que entrenando.";
     ADVICE_UNKNOWN_EXTRAS = "Storage or egress prices are unknown for {count} of the top 20 offers: their totals count GPU time and the known charges only.", "Se desconocen los precios de almacenamiento o de tráfico de salida de {count} de las 20 mejores ofertas: sus totales solo cuentan el tiempo de GPU y los cargos conocidos.";
 
     // ---- A row's breakdown ----
+    ROW_CLUSTER = "Cluster", "Clúster";
+    ROW_FABRIC = "Between nodes", "Entre nodos";
     ROW_CAPACITY = "Capacity", "Capacidad";
     CAPACITY_SPOT = "spot (can be interrupted)", "spot (puede interrumpirse)";
     CAPACITY_ON_DEMAND = "on-demand", "bajo demanda";
@@ -289,6 +323,10 @@ phrases! {
     BILLED = "billed {time}", "facturado: {time}";
     PER_UNIT = "per {unit}", "por {unit}";
     GPU_COUNT = "{count}× {gpu}", "{count}× {gpu}";
+    CLUSTER_NODES = "{nodes} × {instance}", "{nodes} × {instance}";
+    CLUSTER_PRICE = "{nodes} nodes × {price}/h", "{nodes} nodos × {price}/h";
+    FABRIC_SPEED = "{fabric} {gbps} Gbit/s", "{fabric} {gbps} Gbit/s";
+    FABRIC_SPEED_UNSTATED = "{fabric}, speed not stated", "{fabric}, velocidad no declarada";
     REGIONS_MORE = "{first} +{more} more", "{first} y {more} más";
     PAGE_ROWS = "Rows {first}–{last} of {total}", "Filas {first}–{last} de {total}";
     PAGER_LABEL = "Pages of ranked offers", "Páginas de ofertas ordenadas";
@@ -376,6 +414,7 @@ phrases! {
     FIELD_SEQ_LEN = "Sequence length", "Longitud de secuencia";
     FIELD_MICRO_BATCH = "Micro-batch per GPU", "Microlote por GPU";
     FIELD_GPUS = "GPUs", "GPU";
+    FIELD_DEADLINE_DAYS = "Finish within (days)", "Terminar en (días)";
     FIELD_ZERO = "ZeRO / FSDP stage (0–3)", "Etapa de ZeRO / FSDP (0–3)";
     FIELD_TENSOR_PARALLEL = "Tensor parallel", "Paralelismo de tensor";
     FIELD_PIPELINE = "Pipeline stages", "Etapas de pipeline";

@@ -3,7 +3,7 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 42] = [
+const SAME_IN_SPANISH: [&str; 49] = [
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",
@@ -48,6 +48,13 @@ const SAME_IN_SPANISH: [&str; 42] = [
     "RUNTIME_TRTLLM",
     "RUNTIME_LLAMACPP",
     "RUNTIME_HF",
+    "FABRIC_INFINIBAND",
+    "FABRIC_EFA",
+    "FABRIC_ROCE",
+    "FABRIC_TCPX",
+    "FABRIC_ETHERNET",
+    "FABRIC_SPEED",
+    "CLUSTER_NODES",
 ];
 
 #[test]

@@ -8,10 +8,10 @@
 use super::roving_focus;
 use crate::engine::keys;
 use crate::engine::workload::{
-    Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, EPOCHS, FRAMES, GPUS, HEADS, HIDDEN,
-    INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS,
-    PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS,
-    UPTIME_HOURS, ZERO_STAGE,
+    Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GPUS,
+    HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH,
+    OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL,
+    TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, RuntimeChoice, SpotPolicy,
@@ -141,6 +141,7 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=SEQ_LEN.0 label={&phrases::FIELD_SEQ_LEN} />
                 <NumberField catalog=catalog workload=workload key=MICRO_BATCH.0 label={&phrases::FIELD_MICRO_BATCH} />
                 <NumberField catalog=catalog workload=workload key=GPUS.0 label={&phrases::FIELD_GPUS} />
+                <NumberField catalog=catalog workload=workload key=DEADLINE_DAYS.0 label={&phrases::FIELD_DEADLINE_DAYS} />
                 <NumberField catalog=catalog workload=workload key=ZERO_STAGE.0 label={&phrases::FIELD_ZERO} />
                 <NumberField catalog=catalog workload=workload key=TENSOR_PARALLEL.0 label={&phrases::FIELD_TENSOR_PARALLEL} />
                 <NumberField catalog=catalog workload=workload key=PIPELINE_PARALLEL.0 label={&phrases::FIELD_PIPELINE} />

@@ -6,6 +6,7 @@ use crate::engine::{Catalog, Offer, Provider};
 
 fn provider(increment: Option<u32>, minimum: Option<u32>) -> Provider {
     Provider {
+        network_storage_usd_per_gb_month: None,
         id: "p".into(),
         name: "P".into(),
         billing_increment_s: increment,
@@ -67,7 +68,7 @@ fn costed(workload: &Workload, offer: &Offer, provider: &Provider, spot: bool) -
     let sized = fit(workload, &model, gpu, offer.gpu_count).unwrap();
     let timed = speed(workload, &model, gpu, offer.gpu_count, &sized, &Setup::default()).unwrap();
     let startup_s = rented_startup_s(workload, &model);
-    cost(workload, &model, &sized.memory, &timed, offer, Some(provider), spot, startup_s).unwrap()
+    cost(workload, &model, &sized.memory, &timed, offer, Some(provider), Rental { spot, nodes: 1, startup_s }).unwrap()
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 use super::breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, BYTES_PER_GB};
 use crate::engine::catalog::Shape;
+use crate::engine::fabric::Placement;
 use crate::engine::{Error, Model, Workload};
 
 /// Whether the KV cache is a compressed latent shared by all heads (MLA,
@@ -28,14 +29,16 @@ pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
     per_token * held * f64::from(workload.concurrency)
 }
 
-/// Sizes an LLM inference workload on `gpu_count` tensor-parallel GPUs.
+/// Sizes an LLM inference workload on the GPUs of `placement`, one
+/// replica split across them (`Runtime::split`).
 pub fn inference_memory(
     workload: &Workload,
     model: &Model,
     shape: &Shape,
-    gpu_count: u32,
+    placement: Placement,
 ) -> Result<MemoryBreakdown, Error> {
-    let n = f64::from(gpu_count.max(1));
+    let gpu_count = placement.total_gpus();
+    let n = f64::from(gpu_count);
     let runtime = runtime_memory(workload.serving_runtime());
 
     let weights = weights_bytes(model, workload.weight_precision);
@@ -44,7 +47,7 @@ pub fn inference_memory(
     // layers; within a stage, KV heads split across the tensor-parallel
     // ranks (replicated past their count), and an MLA latent is replicated
     // on every rank.
-    let split = workload.serving_runtime().split(gpu_count, shape.heads);
+    let split = workload.serving_runtime().split(placement, shape.heads);
     let per_stage = if is_latent_kv(shape) { 1 } else { split.tp.min(shape.kv_heads.max(1)) };
     let kv_shards = f64::from(per_stage * split.stages);
 

@@ -20,6 +20,7 @@ pub use breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, RuntimeMemor
 pub use llm::{inference_memory, kv_cache_bytes};
 
 use crate::engine::catalog::{Family, Segment};
+use crate::engine::fabric::Placement;
 use crate::engine::{Error, Gpu, Model, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
@@ -58,9 +59,15 @@ fn gpu_share(gpu: &Gpu) -> f64 {
 
 /// Sizes any workload on `gpu_count` GPUs: the one entry point the page,
 /// the CLI and the ranking use, so they never disagree about a task.
-pub fn estimate(workload: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
+///
+/// `placement` is a GPU count for one node, or the nodes of a cluster:
+/// serving keeps tensor parallelism inside a node; training shards over
+/// every GPU.
+pub fn estimate(workload: &Workload, model: &Model, placement: impl Into<Placement>) -> Result<MemoryBreakdown, Error> {
+    let placement = placement.into();
+    let gpu_count = placement.total_gpus();
     match model.family(workload.task)? {
-        Family::Serving(shape) => inference_memory(workload, model, shape, gpu_count),
+        Family::Serving(shape) => inference_memory(workload, model, shape, placement),
         // Training spreads over the GPUs at hand as data parallelism.
         Family::Training(shape) => {
             training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model, shape)
@@ -70,9 +77,12 @@ pub fn estimate(workload: &Workload, model: &Model, gpu_count: u32) -> Result<Me
     }
 }
 
-/// Sizes `workload` on `gpu_count` GPUs of `gpu` and says whether it fits.
-pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Result<Fit, Error> {
-    let memory = estimate(workload, model, gpu_count)?;
+/// Sizes `workload` on the GPUs of `placement` (a count for one node) of
+/// `gpu` and says whether it fits.
+pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, placement: impl Into<Placement>) -> Result<Fit, Error> {
+    let placement = placement.into();
+    let gpu_count = placement.total_gpus();
+    let memory = estimate(workload, model, placement)?;
     let serving = workload.task == Task::Infer;
     // A serving runtime reserves part of VRAM; a training process may use it all.
     let runtime_share = if serving { runtime_memory(workload.serving_runtime()).usable_share } else { 1.0 };
@@ -93,7 +103,7 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
 
     // Per-GPU need grows linearly with concurrency: find the most that fit.
     let at = |concurrency: u32| {
-        estimate(&Workload { concurrency, ..workload.clone() }, model, gpu_count).map(|m| m.per_gpu_bytes)
+        estimate(&Workload { concurrency, ..workload.clone() }, model, placement).map(|m| m.per_gpu_bytes)
     };
     let (one, two) = (at(1)?, at(2)?);
     let per_sequence = (two - one).max(1.0);
@@ -105,7 +115,7 @@ pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, gpu_count: u32) -> Res
     // sequence that fits. Sliding windows make it flatter past the window,
     // so the line through two short prompts is conservative.
     let with_prompt = |input_tokens: u32| {
-        estimate(&Workload { input_tokens, ..workload.clone() }, model, gpu_count).map(|m| m.per_gpu_bytes)
+        estimate(&Workload { input_tokens, ..workload.clone() }, model, placement).map(|m| m.per_gpu_bytes)
     };
     let (short, longer) = (with_prompt(1)?, with_prompt(1025)?);
     let per_token = ((longer - short) / 1024.0).max(1e-9);

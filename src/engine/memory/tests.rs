@@ -6,7 +6,7 @@ use crate::text::Lang;
 
 /// LLM serving memory for a model with a shape, as `estimate` hands it.
 fn inference_memory(w: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
-    super::inference_memory(w, model, model.shape().unwrap(), gpu_count)
+    super::inference_memory(w, model, model.shape().unwrap(), gpu_count.into())
 }
 
 fn catalog() -> &'static Catalog {

@@ -3,6 +3,7 @@
 //! safe, NVLink once a model spans GPUs, and what bounds the speed.
 
 use super::{Badge, Report};
+use crate::engine::fabric::FabricKind;
 use crate::engine::speed::Bound;
 use crate::engine::{Catalog, Snapshot, Task, Workload};
 use crate::msg;
@@ -14,11 +15,13 @@ pub fn advise(
     catalog: &Catalog,
     snapshot: &Snapshot,
     spot_refused: Option<&'static Phrase>,
+    spot_left_out_nodes: Option<u32>,
 ) -> Vec<Msg> {
     let mut advice = Vec::new();
     let Some(best) = report.results.iter().find(|r| r.cost.is_some()) else {
         return advice;
     };
+    cluster_advice(workload, report, best, snapshot, spot_left_out_nodes, &mut advice);
     let offer = |row: &super::RankedOffer| &snapshot.offers[row.offer];
     let gpu_name = |row: &super::RankedOffer| catalog.gpu_name(&offer(row).gpu).to_string();
 
@@ -33,9 +36,9 @@ pub fn advise(
         }
     }
 
-    // The model spans GPUs: NVLink.
+    // The model spans GPUs: NVLink (clusters have their own advice).
     let smallest = report.results.iter().map(|r| offer(r).gpu_count).min().unwrap_or(1);
-    if smallest > 1 {
+    if smallest > 1 && best.nodes == 1 {
         let nvlink = report.results.iter().filter(|r| r.badges.contains(&Badge::Nvlink)).count();
         advice.push(msg!(phrases::ADVICE_NVLINK, count = smallest, nvlink = nvlink, total = report.results.len()));
     }
@@ -118,4 +121,53 @@ pub fn advise(
         advice.push(msg!(phrases::ADVICE_UNKNOWN_EXTRAS, count = unknown));
     }
     advice
+}
+
+/// Days past which a job on a cluster is usually run on reserved capacity:
+/// a week, the shortest term most providers reserve clusters for (AWS
+/// Capacity Blocks from 1 day, Lambda 1-Click Clusters in weeks, Mithril
+/// reservations up to 2 weeks; cluster_fabrics.csv sources).
+const RESERVED_AFTER_DAYS: f64 = 7.0;
+
+/// Days past which a job on one node is long enough to want a deadline.
+const LONG_JOB_DAYS: f64 = 30.0;
+
+/// Advice for jobs across nodes, following the guide: NVLink inside the
+/// node and InfiniBand/EFA between nodes; reserved capacity for long runs;
+/// spot only where an interruption does not stop the job too often.
+fn cluster_advice(
+    workload: &Workload,
+    report: &Report,
+    best: &super::RankedOffer,
+    snapshot: &Snapshot,
+    spot_left_out_nodes: Option<u32>,
+    advice: &mut Vec<Msg>,
+) {
+    let days = best.cost.as_ref().map_or(0.0, |c| c.job_hours / 24.0);
+    if best.nodes > 1 {
+        let slow = report
+            .results
+            .iter()
+            .filter(|r| r.nodes > 1)
+            .filter(|r| r.fabric.and_then(|i| snapshot.fabrics.get(i)).is_some_and(|f| !fast_fabric(f.kind)))
+            .count();
+        advice.push(msg!(phrases::ADVICE_CLUSTER_FABRIC, slow = slow));
+        if days > RESERVED_AFTER_DAYS {
+            advice.push(msg!(phrases::ADVICE_RESERVED_CLUSTER, time = Arg::Hours(days * 24.0), nodes = best.nodes));
+        }
+    } else if matches!(workload.task, Task::Finetune | Task::Pretrain)
+        && workload.deadline_days.is_none()
+        && days > LONG_JOB_DAYS
+    {
+        advice.push(msg!(phrases::ADVICE_SET_DEADLINE, time = Arg::Hours(days * 24.0)));
+    }
+    if let Some(nodes) = spot_left_out_nodes {
+        advice.push(msg!(phrases::ADVICE_SPOT_CLUSTER, nodes = nodes));
+    }
+}
+
+/// Fabrics built for collectives between nodes: InfiniBand, EFA, RoCE
+/// (RDMA); GPUDirect-TCPX and plain Ethernet go through TCP.
+const fn fast_fabric(kind: FabricKind) -> bool {
+    matches!(kind, FabricKind::InfiniBand | FabricKind::Efa | FabricKind::Roce)
 }

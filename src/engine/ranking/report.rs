@@ -29,6 +29,12 @@ pub enum Badge {
     SingleGpuFits,
     /// The provider's billing increment is not known; use is billed as is.
     BillingUnknown,
+    /// Several instances joined into one cluster.
+    Cluster,
+    /// The cluster's fabric has no stated speed: timed at the slowest.
+    FabricUnknown,
+    /// Such clusters are sold as reserved capacity only.
+    ReservedOnly,
 }
 
 impl Badge {
@@ -42,6 +48,9 @@ impl Badge {
             Badge::PerHourBilling => &phrases::BADGE_PER_HOUR,
             Badge::SingleGpuFits => &phrases::BADGE_SINGLE_GPU,
             Badge::BillingUnknown => &phrases::BADGE_BILLING_UNKNOWN,
+            Badge::Cluster => &phrases::BADGE_CLUSTER,
+            Badge::FabricUnknown => &phrases::BADGE_FABRIC_UNKNOWN,
+            Badge::ReservedOnly => &phrases::BADGE_RESERVED_ONLY,
         }
     }
 }
@@ -74,6 +83,16 @@ pub struct RankedOffer {
     /// On the cost-vs-speed Pareto frontier: nothing else is both cheaper
     /// and faster.
     pub pareto: bool,
+    /// Instances of the offer joined into one cluster (1: one machine).
+    pub nodes: u32,
+    /// GPUs across those nodes.
+    pub total_gpus: u32,
+    /// The cluster's fabric: an index of `Snapshot::fabrics`.
+    #[serde(skip)]
+    pub fabric: Option<usize>,
+    /// Gbit/s per node between the nodes, where the data states it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub internode_gbps: Option<f64>,
 }
 
 /// An offer left out, with the reason a user reads.
@@ -104,6 +123,11 @@ pub struct Report {
 }
 
 impl RankedOffer {
+    /// USD per hour for all its nodes at this capacity type.
+    pub fn hourly_price(&self) -> f64 {
+        self.price_per_hour * f64::from(self.nodes.max(1))
+    }
+
     /// (cost, time) of a row for the frontier and the chart: serving weighs
     /// $/1M tokens against each user's wait per token; other jobs their
     /// cost against their hours. `None` without a cost or a speed.

@@ -6,6 +6,7 @@
 
 use super::{bandwidth_of, peak_of, Bound, Figures, ServingSpeed, Speed};
 use crate::engine::catalog::Shape;
+use crate::engine::fabric::{Network, Placement};
 use crate::engine::hardware::{compute_precision, fp16_accumulate_peak, link, ComputePrecision, Link};
 use crate::engine::memory::{weights_bytes, Fit};
 use crate::engine::{Error, Gpu, Model, Precision, Runtime, Workload};
@@ -185,6 +186,9 @@ struct Machine {
     link: Link,
     tp: f64,
     stages: f64,
+    /// Stage boundaries that cross between nodes, and the network there.
+    node_boundaries: f64,
+    network: Network,
 }
 
 /// Where the seconds of one pass go. Memory traffic and arithmetic overlap
@@ -249,7 +253,16 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
 fn exchange_time(a: &Anatomy, m: &Machine, tokens: f64) -> f64 {
     let (tp, stages) = (m.tp, m.stages);
     let bytes = tokens * a.hidden * 2.0;
-    let handovers = if stages > 1.0 { (stages - 1.0) * (m.link.latency + bytes / m.link.bandwidth) } else { 0.0 };
+    // Boundaries inside a node hand over on the GPUs' link; those between
+    // nodes over the fabric, one GPU's share of the node's network.
+    let across = m.node_boundaries.min((stages - 1.0).max(0.0));
+    let per_gpu = m.network.bytes_per_s() / m.tp.max(1.0);
+    let handovers = if stages > 1.0 {
+        (stages - 1.0 - across) * (m.link.latency + bytes / m.link.bandwidth)
+            + across * (m.network.kind.hop_latency_s() + bytes / per_gpu.max(1.0))
+    } else {
+        0.0
+    };
     let all_reduces = if tp > 1.0 { 2.0 * a.layers * m.link.all_reduce(bytes, tp) } else { 0.0 };
     handovers + all_reduces
 }
@@ -377,10 +390,10 @@ pub fn serving_speed(
     model: &Model,
     shape: &Shape,
     gpu: &Gpu,
-    gpu_count: u32,
+    placement: Placement,
     fit: &Fit,
 ) -> Result<Speed, Error> {
-    serving_speed_in(workload, model, shape, gpu, gpu_count, fit, Layouts::Best)
+    serving_speed_in(workload, model, shape, gpu, placement, fit, Layouts::Best)
 }
 
 /// Which layouts of the GPUs to consider.
@@ -397,10 +410,12 @@ pub fn serving_speed_in(
     model: &Model,
     shape: &Shape,
     gpu: &Gpu,
-    gpu_count: u32,
+    placement: impl Into<Placement>,
     fit: &Fit,
     layouts: Layouts,
 ) -> Result<Speed, Error> {
+    let placement = placement.into();
+    let gpu_count = placement.total_gpus();
     let r = runtime_speed(workload.serving_runtime());
     let compute = compute_precision(workload.weight_precision, gpu);
     let mut notes = Vec::new();
@@ -415,14 +430,20 @@ pub fn serving_speed_in(
     }
     let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
     let a = anatomy(workload, model, shape);
+    // A group of `gpus` GPUs: inside one node, or whole nodes of the
+    // cluster (stages across them).
     let machine = |gpus: u32| -> Result<Machine, Error> {
-        let split = workload.serving_runtime().split(gpus, a.heads);
+        let node = placement.gpus_per_node.max(1);
+        let within = if gpus > node { Placement { nodes: gpus / node, ..placement } } else { Placement::node(gpus) };
+        let split = workload.serving_runtime().split(within, a.heads);
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             link: link(gpu),
             tp: f64::from(split.tp),
             stages: f64::from(split.stages),
+            node_boundaries: f64::from(within.nodes - 1),
+            network: within.network,
         })
     };
     let packed = packed_bytes(workload.weight_precision);
@@ -442,8 +463,11 @@ pub fn serving_speed_in(
     );
     let mut best = (count, 1, whole);
     let smaller_groups = if layouts == Layouts::Best { 1..count } else { 0..0 };
-    for group in smaller_groups.filter(|g| count.is_multiple_of(*g)) {
-        let sized = crate::engine::memory::fit(workload, model, gpu, group)?;
+    let node = placement.gpus_per_node.max(1);
+    let placeable = |g: &u32| node.is_multiple_of(*g) || g.is_multiple_of(node);
+    for group in smaller_groups.filter(|g| count.is_multiple_of(*g) && placeable(g)) {
+        let within = if group > node { Placement { nodes: group / node, ..placement } } else { Placement::node(group) };
+        let sized = crate::engine::memory::fit(workload, model, gpu, within)?;
         let kv_cap = sized.max_concurrency.unwrap_or(0);
         if kv_cap == 0 {
             continue;
@@ -460,7 +484,14 @@ pub fn serving_speed_in(
     let m = machine(group)?;
     let stages = (!r.layer_split && m.stages > 1.0).then_some(m.stages as u32);
     if let Some(stages) = stages {
-        notes.push(msg!(phrases::NOTE_PIPELINE, heads = a.heads, group = group, stages = stages, tp = m.tp as u32));
+        if group > node {
+            notes.push(msg!(phrases::NOTE_PIPELINE_NODES, nodes = group / node, tp = m.tp as u32, stages = stages));
+            if !m.network.known {
+                notes.push(msg!(phrases::NOTE_FABRIC_ASSUMED, gbps = Arg::Num(m.network.gbps, 0)));
+            }
+        } else {
+            notes.push(msg!(phrases::NOTE_PIPELINE, heads = a.heads, group = group, stages = stages, tp = m.tp as u32));
+        }
     }
     let running = (timed.running * replicas).min(offered.max(timed.running));
     if running < offered {

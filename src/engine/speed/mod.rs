@@ -9,6 +9,7 @@
 // Calibration tables read ../shared/data with the native-only csv crate.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod calibration;
+pub mod collectives;
 mod datasheet;
 pub mod llm;
 mod media;
@@ -19,11 +20,13 @@ pub(crate) use datasheet::{bandwidth_of, peak_of};
 pub use result::{Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Speed, TrainingSpeed, VideoSpeed};
 
 use super::catalog::Family;
+use super::fabric::Placement;
 use super::memory::Fit;
 use super::setup::Setup;
 use super::{Error, Gpu, Model, Task, Workload};
 
-/// The speed of `workload` on `gpu_count` GPUs of `gpu`, given its memory
+/// The speed of `workload` on the GPUs of `placement` (a count for one
+/// node, or the nodes of a cluster) of `gpu`, given its memory
 /// fit (serving needs it to cap the running concurrency) and the software
 /// set-up that runs it there (`engine::setup`: `workload` already names its
 /// runtime; the set-up's fallbacks become notes).
@@ -31,14 +34,16 @@ pub fn speed(
     workload: &Workload,
     model: &Model,
     gpu: &Gpu,
-    gpu_count: u32,
+    placement: impl Into<Placement>,
     fit: &Fit,
     setup: &Setup,
 ) -> Result<Speed, Error> {
+    let placement = placement.into();
+    let gpu_count = placement.total_gpus();
     let mut speed = match model.family(workload.task)? {
-        Family::Serving(shape) => llm::serving_speed(workload, model, shape, gpu, gpu_count, fit),
+        Family::Serving(shape) => llm::serving_speed(workload, model, shape, gpu, placement, fit),
         Family::Training(shape) => {
-            training::training_speed(workload, model, shape, gpu, gpu_count, setup.flash_attention)
+            training::training_speed(workload, model, shape, gpu, placement, setup.flash_attention)
         }
         Family::Diffusion(pipeline) => media::diffusion_speed(workload, pipeline, gpu, gpu_count),
         Family::Speech(speech) => media::speech_speed(workload, speech, gpu, gpu_count),

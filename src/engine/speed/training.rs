@@ -4,10 +4,14 @@
 //! tensor peak; data-parallel gradient and parameter traffic overlaps the
 //! arithmetic until it is larger.
 
+use super::collectives::{across, Collective, Group};
 use super::{bandwidth_of, peak_of, Bound, Figures, Speed, TrainingSpeed};
-use crate::engine::catalog::{Architecture, Shape};
+use crate::engine::catalog::Shape;
+use crate::engine::fabric::Placement;
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg};
 
 /// Share of the tensor peak large training GEMMs reach, with the rest of a
 /// step (norms, softmax, optimizer) folded in. Calibrated on llm-foundry's
@@ -30,27 +34,20 @@ const SMALL_GEMM_HIDDEN: f64 = 250.0;
 /// s² score matrix.
 pub const NO_FLASH_ATTENTION_SLOWDOWN: f64 = 2.0;
 
-/// GPUs per node: beyond it, data-parallel traffic crosses the network.
-const GPUS_PER_NODE: u32 = 8;
-
-/// Network bandwidth per GPU between nodes, bytes/s: one 200 Gb/s HDR
-/// InfiniBand adapter per GPU (NVIDIA DGX A100: 8 × 200 Gb/s for 8 GPUs);
-/// H100-generation clusters double it (DGX H100: 8 × 400 Gb/s NDR).
-fn inter_node_bandwidth(gpu: &Gpu) -> f64 {
-    match gpu.architecture {
-        Some(Architecture::Hopper | Architecture::Blackwell) => 50e9,
-        _ => 25e9,
-    }
-}
+/// Share of the step above which waiting for the network makes a job
+/// interconnect-bound in the table: a quarter of the time spent waiting
+/// (a presentation threshold, not a measurement).
+const WAITING_SHARE: f64 = 0.25;
 
 pub fn training_speed(
     workload: &Workload,
     model: &Model,
     shape: &Shape,
     gpu: &Gpu,
-    gpu_count: u32,
+    placement: Placement,
     flash_attention: bool,
 ) -> Result<Speed, Error> {
+    let gpu_count = placement.total_gpus();
     let mut notes = Vec::new();
     // Training runs in BF16 (FP32 if asked; FP8 with Transformer Engine where
     // the GPU has it).
@@ -114,28 +111,70 @@ pub fn training_speed(
         0.0
     };
 
-    // Data-parallel traffic per step and GPU: gradients all-reduced (or
-    // reduce-scattered and parameters all-gathered, ZeRO-1/2: the same
-    // 2 × 2 bytes per trained parameter); ZeRO-3 / FSDP also all-gathers the
-    // parameters again for the backward pass (3 × 2 bytes). A ring moves
-    // (n − 1)/n of it over each GPU's slowest link.
+    // Data-parallel traffic per micro-batch step, 16-bit: DDP all-reduces
+    // the gradients; ZeRO-1/2 reduce-scatters them and all-gathers the
+    // updated parameters after the optimizer step; ZeRO-3 / FSDP also
+    // all-gathers the parameters for the forward and again for the backward
+    // pass (Rajbhandari et al. 2019, ZeRO, §7: 2Ψ, 2Ψ and 3Ψ per step).
     let trained = if full { params } else { crate::engine::memory::training::trainable_params(workload, model, shape) };
-    let per_param = if workload.zero_stage >= 3 { 6.0 } else { 4.0 };
-    let slowest = if gpu_count > GPUS_PER_NODE { inter_node_bandwidth(gpu) } else { link(gpu).bandwidth };
-    let comm_s = if data_parallel > 1.0 {
-        trained / model_parallel * per_param * (data_parallel - 1.0) / data_parallel / slowest
+    let bytes = trained / model_parallel * 2.0;
+    let group = data_parallel_group(workload, placement, data_parallel);
+    let (link, network) = (link(gpu), placement.network);
+    let collective = |kind| if data_parallel > 1.0 { across(kind, bytes, group, link, network) } else { 0.0 };
+    // Pipeline stages on different nodes hand over their activations, forward
+    // and backward, over the fabric.
+    let handover_s = if placement.multi_node() && stages > 1.0 {
+        let activations = tokens_per_replica_step / stages * hidden * 2.0;
+        let per_gpu = network.bytes_per_s() / f64::from(placement.gpus_per_node.max(1));
+        2.0 * (stages - 1.0).min(f64::from(placement.nodes - 1))
+            * (activations / per_gpu + network.kind.hop_latency_s())
     } else {
         0.0
     };
 
-    let busy_s = compute_s + dequant_s + tp_s;
-    let step_s = busy_s.max(comm_s);
+    // What overlaps what, as the frameworks schedule it: DDP all-reduces
+    // gradient buckets during the backward pass (Li et al. 2020, PyTorch
+    // Distributed, §3.2.3); DeepSpeed's ZeRO-1/2 overlap the reduce-scatter
+    // with the backward pass and gather the parameters after the step; FSDP
+    // prefetches each layer's all-gather during the previous layer's forward
+    // and backward, and reduce-scatters during the backward, leaving the
+    // first layer's gather exposed.
+    let busy_s = compute_s + dequant_s + tp_s + handover_s;
+    let forward_flops = 2.0 * params + (attention + attention_cost) / 3.0;
+    let forward_s = busy_s * forward_flops / hardware_flops.max(f64::MIN_POSITIVE);
+    let backward_s = busy_s - forward_s;
+    let step_s = match workload.zero_stage {
+        0 => forward_s + backward_s.max(collective(Collective::AllReduce)),
+        1 | 2 => forward_s + backward_s.max(collective(Collective::ReduceScatter)) + collective(Collective::AllGather),
+        _ => {
+            let gather = collective(Collective::AllGather);
+            forward_s.max(gather)
+                + backward_s.max(gather + collective(Collective::ReduceScatter))
+                + gather / f64::from(shape.layers.max(1))
+        }
+    };
     let tokens_per_s = tokens_per_replica_step * data_parallel / step_s;
-    let interconnect = comm_s > busy_s || tp_s > compute_s;
+    let waiting_s = step_s - busy_s;
+    let interconnect = waiting_s > WAITING_SHARE * step_s || tp_s > compute_s;
+    if !network.known && placement.multi_node() {
+        notes.push(msg!(phrases::NOTE_FABRIC_ASSUMED, gbps = Arg::Num(network.gbps, 0)));
+    }
     let figures = Figures::Training(TrainingSpeed {
         train_tokens_per_s: tokens_per_s,
         mfu: tokens_per_s / gpus * model_flops / peak,
     });
     let bound = if interconnect { Bound::Interconnect } else { Bound::Compute };
     Ok(Speed { bound, compute_precision: compute, figures, notes })
+}
+
+/// Where a data-parallel group's ranks sit: tensor parallelism inside a
+/// node, pipeline stages spread over the nodes first, and the data-parallel
+/// replicas of each rank over the rest.
+fn data_parallel_group(workload: &Workload, placement: Placement, data_parallel: f64) -> Group {
+    let nodes = f64::from(placement.nodes.max(1));
+    let stages = f64::from(workload.pipeline_parallel.max(1));
+    let node_spans = (nodes / stages.min(nodes)).max(1.0);
+    let members_per_node = (data_parallel / node_spans).max(1.0);
+    let groups_per_node = (f64::from(placement.gpus_per_node.max(1)) / members_per_node).max(1.0);
+    Group { nodes: node_spans, members_per_node, groups_per_node }
 }
