@@ -4,9 +4,11 @@
 //! ```text
 //! whichgpu snapshot --from ../shared/data --out public/data
 //! whichgpu rank --config 'model=llama-3.1-70b&wq=int4' [--top N] [--json] [--offers FILE]
-//! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N] [--json]
+//! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N]
+//!     [--node-gpus G [--internode-gbps B] [--fabric NAME]] [--json]
 //! ```
 
+use crate::engine::fabric::{FabricKind, Network, Placement, UNKNOWN_FABRIC_GBPS};
 use crate::engine::memory::fit;
 use crate::engine::setup::{on_gpu, OnGpu};
 use crate::engine::speed;
@@ -27,9 +29,13 @@ usage:
   whichgpu rank --config QUERY [--top N] [--json] [--offers FILE]
       rank offers for a workload; QUERY is the page's URL query string
       (default --offers public/data/offers.json)
-  whichgpu estimate --config QUERY --gpu GPU_ID [--count N] [--json]
+  whichgpu estimate --config QUERY --gpu GPU_ID [--count N] [--node-gpus G]
+                    [--internode-gbps B] [--fabric NAME] [--json]
       size a workload on N GPUs of one kind (gpu_id of gpus.csv); N = 1
-      by default, split with tensor parallelism
+      by default, split with tensor parallelism; with --node-gpus, N GPUs
+      in N/G nodes of G joined by B Gbit/s per node (unstated: timed at
+      100, the slowest cluster fabric the data states) over NAME
+      (InfiniBand, EFA, RoCE, TCPX, Ethernet)
   whichgpu url --config QUERY [--base URL]
       print the share link for a workload: the page's canonical query
       (defaults left out, keys in order, `v=1`), after URL when given
@@ -268,18 +274,50 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 }
 
 fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--config", "--gpu", "--count"], &["--json"])?;
+    let flags = Flags::parse(
+        args,
+        &["--config", "--gpu", "--count", "--node-gpus", "--internode-gbps", "--fabric"],
+        &["--json"],
+    )?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = url_codec::decode(flags.value("--config").unwrap_or(""), catalog);
     let gpu_id = flags.value("--gpu").ok_or("estimate needs --gpu GPU_ID (a gpu_id of gpus.csv, e.g. h100_sxm)")?;
     let gpu = catalog.gpu(gpu_id).map_err(|e| e.to_string())?;
-    let count = match flags.value("--count") {
-        None => 1,
-        Some(text) => match text.parse::<u32>() {
-            Ok(n) if (1..=1024).contains(&n) => n,
-            _ => return Err(format!("--count: \"{text}\" is not a GPU count (1 to 1024)")),
+    let whole = |flag: &str, max: u32| -> Result<Option<u32>, String> {
+        match flags.value(flag) {
+            None => Ok(None),
+            Some(text) => match text.parse::<u32>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                _ => Err(format!("{flag}: \"{text}\" is not a GPU count (1 to {max})")),
+            },
+        }
+    };
+    // `--count` GPUs in all; `--node-gpus` per node makes them a cluster of
+    // count / node-gpus nodes (issue 24), joined by `--internode-gbps` per
+    // node over `--fabric` (unstated: timed at the slowest fabric the data
+    // states, never assumed fast).
+    let count = whole("--count", 100_000)?.unwrap_or(1);
+    let per_node = match whole("--node-gpus", 1024)? {
+        Some(per_node) => per_node,
+        None if count <= 1024 => count,
+        None => {
+            return Err(format!(
+                "--count {count}: one node holds at most 1024 GPUs; name the node size with --node-gpus"
+            ))
+        }
+    };
+    if !count.is_multiple_of(per_node) {
+        return Err(format!("--count {count} is not a whole number of nodes of --node-gpus {per_node}"));
+    }
+    let kind = FabricKind::from_description(flags.value("--fabric").unwrap_or(""));
+    let network = match flags.value("--internode-gbps") {
+        None => Network { gbps: UNKNOWN_FABRIC_GBPS, kind, known: false },
+        Some(text) => match text.parse::<f64>() {
+            Ok(gbps) if gbps > 0.0 && gbps <= 1e6 => Network { gbps, kind, known: true },
+            _ => return Err(format!("--internode-gbps: \"{text}\" is not a bandwidth in Gbit/s per node")),
         },
     };
+    let placement = Placement { nodes: count / per_node, gpus_per_node: per_node, network };
     let model = decoded.workload.resolve_model(catalog).map_err(|e| e.to_string())?;
     let model = model.as_ref();
     // The software that runs it on this GPU (issue 23): with `runtime=auto`
@@ -287,11 +325,11 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     // not timed, and the reason is said.
     let OnGpu { setup, workload } =
         on_gpu(&decoded.workload, model, gpu, &catalog.support).map_err(|e| e.to_string())?;
-    let sized = fit(&workload, model, gpu, count).map_err(|e| e.to_string())?;
+    let sized = fit(&workload, model, gpu, placement).map_err(|e| e.to_string())?;
     // Speed is an estimate on top of the sizing; when it cannot be made
     // (a GPU without the figures it needs) the sizing still stands.
     let speed = match &setup {
-        Ok(setup) => speed::speed(&workload, model, gpu, count, &sized, setup).map_err(|e| e.to_string()),
+        Ok(setup) => speed::speed(&workload, model, gpu, placement, &sized, setup).map_err(|e| e.to_string()),
         Err(reason) => Err(format!("does not run: {reason}")),
     };
     let job = speed.as_ref().ok().and_then(|s| speed::job(&workload, s));
@@ -299,6 +337,8 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let document = json!({
             "workload": decoded.workload,
             "gpu": {"id": gpu.id, "name": gpu.name, "vram_gb": gpu.vram_gb, "count": count},
+            "nodes": placement.nodes,
+            "internode_gbps": (placement.multi_node() && network.known).then_some(network.gbps),
             "runs": setup.is_ok(),
             "cannot_run": setup.as_ref().err(),
             "runtime": setup.as_ref().ok().and_then(|s| s.runtime),
@@ -317,7 +357,12 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     } else {
         print_notes(&decoded, out);
         let m = &sized.memory;
-        let _ = writeln!(out, "{} ({}) on {count}× {}:", model.name, workload_label(&workload), gpu.name);
+        let nodes = if placement.multi_node() {
+            format!(" ({} nodes of {per_node}, {} Gbit/s between them)", placement.nodes, network.gbps)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "{} ({}) on {count}× {}{nodes}:", model.name, workload_label(&workload), gpu.name);
         if let Ok(Some(runtime)) = setup.as_ref().map(|s| s.runtime) {
             let _ = writeln!(out, "  runtime      {}", runtime.label().en);
         }

@@ -150,9 +150,43 @@ fn estimate_refuses_unknown_gpus_and_impossible_counts() {
         (&["estimate", "--gpu", "h100_sxm", "--count", "0"][..], "--count: \"0\" is not a GPU count"),
         (&["estimate", "--gpu", "h100_sxm", "--count", "-2"][..], "--count: \"-2\" is not a GPU count"),
         (&["estimate"][..], "estimate needs --gpu"),
+        (&["estimate", "--gpu", "h100_sxm", "--count", "2048"][..], "one node holds at most 1024 GPUs"),
+        (&["estimate", "--gpu", "h100_sxm", "--count", "20", "--node-gpus", "8"][..], "not a whole number of nodes"),
+        (
+            &["estimate", "--gpu", "h100_sxm", "--count", "16", "--node-gpus", "8", "--internode-gbps", "fast"][..],
+            "--internode-gbps: \"fast\" is not a bandwidth",
+        ),
     ] {
         assert_fails_with(args, expected);
     }
+}
+
+#[test]
+fn estimate_times_a_cluster_by_its_fabric() {
+    // Llama 3.1 70B pretraining with FSDP on 256 H100s in 32 nodes (issue
+    // 24): over p5's 3,200 Gbit/s EFA it is compute-bound and takes days;
+    // with the fabric unstated it is timed at 100 Gbit/s, interconnect-bound,
+    // and says so.
+    let run = |extra: &[&str]| {
+        let mut args = vec!["estimate", "--config", "task=pretrain&model=llama-3.1-70b&zero=3&tokens=1e11"];
+        args.extend(["--gpu", "h100_sxm", "--count", "256", "--node-gpus", "8", "--json"]);
+        args.extend(extra);
+        let output = whichgpu(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str::<serde_json::Value>(&stdout(&output)).unwrap()
+    };
+    let efa = run(&["--internode-gbps", "3200", "--fabric", "EFA"]);
+    assert_eq!(efa["nodes"], 32);
+    assert_eq!(efa["internode_gbps"], 3200.0);
+    assert_eq!(efa["speed"]["bound"], "compute");
+    let days = efa["job"]["hours"].as_f64().unwrap() / 24.0;
+    assert!((0.1..5.0).contains(&days), "{days}");
+    let unstated = run(&[]);
+    assert_eq!(unstated["speed"]["bound"], "interconnect");
+    assert!(unstated["internode_gbps"].is_null());
+    let notes = unstated["speed"]["notes"].to_string();
+    assert!(notes.contains("timed at 100 Gbit/s per node"), "{notes}");
+    assert!(unstated["job"]["hours"].as_f64().unwrap() > 5.0 * efa["job"]["hours"].as_f64().unwrap());
 }
 
 #[test]

@@ -891,6 +891,121 @@ mod tests {
         assert!(billing.to_string().contains("billed as 20 min on"), "{billing}");
     }
 
+    /// The issue's queries against the committed snapshot (issue 24).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn ranked(query: &str) -> (Report, Snapshot) {
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = crate::engine::snapshot::committed();
+        let workload = crate::url_codec::decode(query, catalog).workload;
+        (rank(&workload, catalog, &snapshot).unwrap(), snapshot)
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pretraining_on_256_gpus_ranks_clusters_that_hold_it_in_days() {
+        for query in [
+            "task=pretrain&model=llama-3.1-70b&gpus=256&zero=3&tokens=1e12",
+            // Without zero=3 the stage is raised until it fits, and said.
+            "task=pretrain&model=llama-3.1-70b&gpus=256&tokens=1e12",
+        ] {
+            let (report, snapshot) = ranked(query);
+            assert!(report.results.len() > 20, "{query}: {}", report.results.len());
+            for row in &report.results {
+                let offer = &snapshot.offers[row.offer];
+                assert!(row.total_gpus >= 256 && row.nodes > 1, "{query}: {} {}", offer.instance, row.nodes);
+                assert_eq!(row.total_gpus, row.nodes * offer.gpu_count);
+                assert!(row.badges.contains(&Badge::Cluster));
+                // Only providers whose data says they join these instances.
+                let fabric = &snapshot.fabrics[row.fabric.unwrap()];
+                assert_eq!(fabric.multi_node, crate::engine::fabric::MultiNode::Yes);
+                assert_eq!(row.badges.contains(&Badge::FabricUnknown), fabric.internode_gbps.is_none());
+            }
+            // Days, not years: the best takes under two months.
+            let best = report.results[0].cost.as_ref().unwrap();
+            assert!(best.job_hours < 60.0 * 24.0, "{query}: {} h", best.job_hours);
+            assert_eq!(best.nodes, report.results[0].nodes);
+            // Spot is left out of 32-node clusters (an interruption every 38
+            // minutes), kept for 16 nodes of 16, and the advice says why.
+            assert!(report.results.iter().filter(|r| r.spot).all(|r| r.nodes < 32));
+            assert!(report.results.iter().any(|r| !r.spot && r.nodes == 32));
+            let advice: Vec<String> = report.advice.iter().map(ToString::to_string).collect();
+            assert!(advice.iter().any(|a| a.starts_with("Spot is left out for clusters of 32")), "{advice:?}");
+            assert!(advice.iter().any(|a| a.starts_with("This job spans nodes")), "{advice:?}");
+            // Providers whose instances do not form clusters say so.
+            let lambda =
+                report.excluded.iter().find(|e| snapshot.offers[e.offer].instance == "gpu_8x_h100_sxm5").unwrap();
+            assert_eq!(
+                lambda.reason.to_string(),
+                "needs 256 GPUs, more than one instance has, and Lambda (Lambda Cloud) does not join gpu_8x_h100_sxm5 instances into multi-node clusters"
+            );
+        }
+        let (raised, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=256&tokens=1e12");
+        let notes = raised.results[0].speed.as_ref().unwrap().notes.iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert!(notes.iter().any(|n| n.starts_with("sharded with ZeRO-")), "{notes:?}");
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_405b_in_bf16_is_served_on_one_big_node_or_on_two_joined_ones() {
+        let (report, snapshot) = ranked("model=llama-3.1-405b&wq=bf16");
+        let one = report.results.iter().find(|r| r.nodes == 1 && snapshot.offers[r.offer].gpu == "h200_sxm");
+        assert!(one.is_some());
+        let two = report
+            .results
+            .iter()
+            .find(|r| r.nodes == 2 && snapshot.offers[r.offer].instance == "p5.48xlarge")
+            .expect("2 × p5.48xlarge");
+        assert_eq!(two.total_gpus, 16);
+        assert_eq!(two.internode_gbps, Some(3200.0));
+        let serving = two.speed.as_ref().unwrap().serving().unwrap();
+        assert_eq!((serving.gpus_per_replica, serving.pipeline_stages), (16, Some(2)));
+        // Two nodes of eight: the hourly price is both of them.
+        assert_eq!(two.hourly_price(), 2.0 * two.price_per_hour);
+        let cost = two.cost.as_ref().unwrap();
+        assert!((cost.gpu_cost - 2.0 * two.price_per_hour * cost.billed_hours).abs() < 1e-6);
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_deadline_sizes_each_cluster_and_says_when_none_meets_it() {
+        let base = "task=pretrain&model=llama-3.1-70b&gpus=256&zero=3&tokens=1e12";
+        let (open, snapshot) = ranked(base);
+        let (month, _) = ranked(&format!("{base}&days=30"));
+        let nodes_of = |report: &Report, instance: &str| {
+            report.results.iter().find(|r| snapshot.offers[r.offer].instance == instance).map(|r| r.nodes)
+        };
+        // Without a deadline, 32 nodes of p5 as asked; within 30 days, the
+        // fewest that finish in time, more than 32.
+        assert_eq!(nodes_of(&open, "p5.48xlarge"), Some(32));
+        let sized = nodes_of(&month, "p5.48xlarge").unwrap();
+        assert!(sized > 32, "{sized}");
+        for row in &month.results {
+            assert!(row.cost.as_ref().unwrap().job_hours <= 30.0 * 24.0);
+        }
+        // One node fewer would miss it.
+        let fewer = month.results.iter().find(|r| snapshot.offers[r.offer].instance == "p5.48xlarge").unwrap();
+        let per_node = fewer.cost.as_ref().unwrap().job_hours * f64::from(sized);
+        assert!(per_node / f64::from(sized - 1) > 30.0 * 24.0 * 0.98);
+        // Ten days: nothing in the data is big enough, and the note says so.
+        let (none, _) = ranked(&format!("{base}&days=10"));
+        assert!(none.results.is_empty());
+        let note = none.no_single_node.unwrap().to_string();
+        assert!(note.starts_with("No offer finishes this job within 10.0 days: the fastest, 64 × "), "{note}");
+        assert!(none.excluded.iter().any(|e| e.reason.to_string().contains("past the 10.0-day deadline")));
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn more_gpus_than_any_provider_joins_is_said_not_answered_on_one_node() {
+        let (report, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=5000&zero=3");
+        assert!(report.results.is_empty());
+        let note = report.no_single_node.unwrap().to_string();
+        assert!(
+            note.starts_with("No provider in the data joins 5,000 GPUs into one cluster: the largest here is 64 × "),
+            "{note}"
+        );
+    }
+
     #[test]
     fn an_unknown_model_is_an_error_not_an_empty_list() {
         let catalog = Catalog::bundled().unwrap();
