@@ -59,6 +59,19 @@ fn main() {
         });
         println!("  {:<10} median {ms:.2} ms", task.key());
     }
+    // Clusters (issue 24): jobs that span nodes, and a deadline that sizes them.
+    println!("clusters:");
+    for query in [
+        "task=pretrain&model=llama-3.1-70b&gpus=256&zero=3&tokens=1e12",
+        "task=pretrain&model=llama-3.1-70b&gpus=256&tokens=1e12&days=30",
+        "model=llama-3.1-405b&wq=bf16",
+    ] {
+        let workload = url_codec::decode(query, catalog).workload;
+        let ms = median_ms(21, || {
+            rank(&workload, catalog, &snapshot).expect("rank");
+        });
+        println!("  {query:<64} median {ms:.2} ms");
+    }
     let serving = url_codec::decode("model=llama-3.1-70b&conc=32", catalog).workload;
     println!("synthetic snapshots, {}:", url_codec::encode(&serving));
     let mut per_offer = Vec::new();

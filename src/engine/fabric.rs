@@ -146,16 +146,30 @@ pub const UNSTATED_MAX_NODES: u32 = 64;
 pub const NETWORK_EFFICIENCY: f64 = 0.68;
 
 /// Whether `name` matches `pattern`, where `*` stands for any run of
-/// characters.
+/// characters. Greedy with one backtrack point (the last star), so a
+/// hostile pattern from an offer file costs at most length × length steps,
+/// never exponential time.
 pub fn matches(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, rest)) => {
-            let Some(tail) = name.strip_prefix(head) else { return false };
-            // Try every place the rest could start.
-            (0..=tail.len()).filter(|&i| tail.is_char_boundary(i)).any(|i| matches(rest, &tail[i..]))
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && p[i] == b'*' {
+            star = Some((i, j));
+            i += 1;
+        } else if i < p.len() && p[i] == n[j] {
+            i += 1;
+            j += 1;
+        } else if let Some((at, from)) = star {
+            // Let the last star take one more character.
+            i = at + 1;
+            j = from + 1;
+            star = Some((at, from + 1));
+        } else {
+            return false;
         }
     }
+    p[i..].iter().all(|&c| c == b'*')
 }
 
 impl Fabric {
@@ -247,6 +261,10 @@ mod tests {
         assert!(matches("gpu-*x8-*", "gpu-h100x8-640gb"));
         assert!(!matches("gpu-*x8-*", "gpu-h100x1-80gb"));
         assert!(matches("*", ""));
+        assert!(matches("a*b*c", "aXbYc") && !matches("a*b*c", "aXbY"));
+        // A hostile pattern is decided in at most length² steps.
+        let pattern = "*a".repeat(200) + "b";
+        assert!(!matches(&pattern, &"a".repeat(5000)));
     }
 
     #[test]

@@ -181,6 +181,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let spot_ok = spot_allowed(workload);
     let startup_s = rented_startup_s(workload, model);
     let deadline = cluster::deadline_hours(workload);
+    let fabric_index = cluster::FabricIndex::new(&snapshot.fabrics);
     // Lookups by id, built once: offers name GPUs and providers thousands of
     // times. One map type for both (an index into their list) keeps the
     // page's WebAssembly to one copy of the hash table's code.
@@ -260,30 +261,36 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                         f.reason.clone().unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = offer.gpu_count + 1)),
                         true,
                     )),
-                    Ok(_) => match (deadline, hours_of(single, 1, offer.price.is_none())) {
-                        (Some(limit), Some(hours)) if hours > limit => Some((
-                            msg!(phrases::NEEDS_DEADLINE, time = Arg::Hours(hours), days = Arg::Num(limit / 24.0, 1)),
-                            false,
-                        )),
-                        _ => None,
-                    },
+                    // Timed here only when a deadline asks.
+                    Ok(_) => {
+                        match deadline.and_then(|limit| Some((limit, hours_of(single, 1, offer.price.is_none())?))) {
+                            Some((limit, hours)) if hours > limit => Some((
+                                msg!(
+                                    phrases::NEEDS_DEADLINE,
+                                    time = Arg::Hours(hours),
+                                    days = Arg::Num(limit / 24.0, 1)
+                                ),
+                                false,
+                            )),
+                            _ => None,
+                        }
+                    }
                 }
             }
         };
         let (at, on_cluster) = match need {
             None => (single_at, OnCluster { nodes: 1, joinable: None }),
             Some((need, memory)) => {
+                let found = fabric_index.fabric_of(offer);
+                // An instance too small for the model, at a provider the
+                // data says nothing about: the size is the reason.
+                if memory && found.is_none_or(|(_, f)| f.multi_node == MultiNode::Unknown) {
+                    excluded.push(Exclusion { offer: index, reason: need });
+                    continue;
+                }
                 let serving_runtime = (workload.task == Task::Infer).then_some(setup.runtime).flatten();
-                let joinable = match cluster::joinable(&snapshot.fabrics, offer, provider, workload, serving_runtime) {
+                let joinable = match cluster::joinable(found, offer, provider, workload, serving_runtime) {
                     Ok(joinable) => joinable,
-                    // An instance too small for the model, at a provider the
-                    // data says nothing about: the size is the reason.
-                    Err(_)
-                        if memory && snapshot.fabric_of(offer).is_none_or(|f| f.multi_node == MultiNode::Unknown) =>
-                    {
-                        excluded.push(Exclusion { offer: index, reason: need });
-                        continue;
-                    }
                     Err(why) => {
                         excluded.push(Exclusion { offer: index, reason: cluster::needs_cluster(need, why) });
                         continue;
@@ -936,7 +943,7 @@ mod tests {
                 report.excluded.iter().find(|e| snapshot.offers[e.offer].instance == "gpu_8x_h100_sxm5").unwrap();
             assert_eq!(
                 lambda.reason.to_string(),
-                "needs 256 GPUs, more than one instance has, and Lambda (Lambda Cloud) does not join gpu_8x_h100_sxm5 instances into multi-node clusters"
+                "needs 256 GPUs, more than one instance has, and Lambda (Lambda Cloud) does not join these instances into multi-node clusters"
             );
         }
         let (raised, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=256&tokens=1e12");

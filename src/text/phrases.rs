@@ -230,9 +230,9 @@ phrases! {
     NEEDS_GPUS = "needs {gpus} GPUs, more than one instance has", "necesita {gpus} GPU, más de las que tiene una instancia";
     NEEDS_DEADLINE = "one instance takes {time}, past the {days}-day deadline", "una instancia tarda {time}, más que el plazo de {days} días";
     EXCLUDED_NEEDS_CLUSTER = "{need}, and {why}", "{need}, y {why}";
-    CLUSTER_NOT_JOINED = "{provider} does not join {instance} instances into multi-node clusters", "{provider} no une instancias {instance} en clústeres de varios nodos";
-    CLUSTER_ON_REQUEST = "{provider} joins {instance} instances into clusters only by contract, on request", "{provider} une instancias {instance} en clústeres solo por contrato, bajo petición";
-    CLUSTER_UNKNOWN = "whether {provider} joins {instance} instances into clusters is not known", "no se sabe si {provider} une instancias {instance} en clústeres";
+    CLUSTER_NOT_JOINED = "{provider} does not join these instances into multi-node clusters", "{provider} no une estas instancias en clústeres de varios nodos";
+    CLUSTER_ON_REQUEST = "{provider} joins these instances into clusters only by contract, on request", "{provider} une estas instancias en clústeres solo por contrato, bajo petición";
+    CLUSTER_UNKNOWN = "whether {provider} joins these instances into clusters is not known", "no se sabe si {provider} une estas instancias en clústeres";
     CLUSTER_RUNTIME = "{runtime} does not serve one model across nodes (vLLM and TensorRT-LLM do)", "{runtime} no sirve un modelo entre varios nodos (vLLM y TensorRT-LLM sí)";
     CLUSTER_TP_SPANS = "tensor parallelism of {tp} would span nodes of {count} GPUs; keep it within a node", "un paralelismo de tensores de {tp} abarcaría nodos de {count} GPU; mantenlo dentro de un nodo";
     CLUSTER_TOO_BIG = "it would take {nodes} nodes, and {provider} joins at most {limit}", "harían falta {nodes} nodos y {provider} une como máximo {limit}";

@@ -140,8 +140,14 @@ test('a custom model is sized from its numbers and kept in the link', async () =
   assert.deepEqual([...app.consoleErrors, ...reopened.consoleErrors], []);
 });
 
-test('a workload no node holds says what even the largest node would need', async () => {
-  const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=custom&params=2e12&layers=200&hidden=32768&wq=fp32');
+test('a workload no node holds is served on clusters, or says what even the largest node would need', async () => {
+  // 2 trillion parameters in FP32: only clusters of nodes hold it (issue 24)…
+  const query = '?model=custom&params=2e12&layers=200&hidden=32768&wq=fp32';
+  const app = await WhichGpuPage.open(env.browser, env.server.url + query);
+  await app.waitForResults();
+  assert.match(await app.rows().first().locator('td').nth(1).textContent(), /^\d+ × /);
+  // …and with llama.cpp, which does not serve across nodes, nothing does.
+  await app.page.goto(env.server.url + query + '&runtime=llamacpp');
   await app.page.getByText(/^None of the [\d,]+ offers holds this workload\. No single node holds this workload: even \d+×/).waitFor();
   assert.equal(await app.rows().count(), 0);
   assert.deepEqual(app.consoleErrors, []);

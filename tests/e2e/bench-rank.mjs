@@ -84,6 +84,9 @@ async function updateTimes(browser, url, field, values) {
   for (const [what, query, field, values] of [
     ['serving, concurrency', '', '#conc', Array.from({ length: edits }, (_, i) => String(2 + i))],
     ['image batch, images', '?task=image', '#n', Array.from({ length: edits }, (_, i) => String(1000 + 500 * i))],
+    // Clusters (issue 24): 256 GPUs in nodes, and a deadline that sizes them.
+    ['pretraining on 256 GPUs, tokens', '?task=pretrain&model=llama-3.1-70b&gpus=256&zero=3', '#tokens', Array.from({ length: edits }, (_, i) => String(1e11 * (i + 1)))],
+    ['pretraining on 256 GPUs, deadline days', '?task=pretrain&model=llama-3.1-70b&gpus=256&zero=3&tokens=1e12', '#days', Array.from({ length: edits }, (_, i) => String(20 + 2 * i))],
   ]) {
     const { dom, laidOut } = await updateTimes(browser, server.url + query, field, values);
     console.log(

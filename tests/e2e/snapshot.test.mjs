@@ -92,12 +92,12 @@ test('a truncated snapshot is reported as damaged, not a blank page', async () =
 });
 
 test('a snapshot of another schema version is refused with its version', async () => {
-  const future = realSnapshot.replace('"schema_version":1', '"schema_version":2');
+  const future = realSnapshot.replace('"schema_version":2', '"schema_version":3');
   await withOffers(json(future), async (server) => {
     const app = await WhichGpuPage.open(browser, server.url);
     const error = app.page.getByTestId('load-error');
     await error.waitFor();
-    assert.match(await error.textContent(), /schema version 2 but this page reads version 1/);
+    assert.match(await error.textContent(), /schema version 3 but this page reads version 2/);
     assert.deepEqual(scriptErrors(app), []);
   });
 });

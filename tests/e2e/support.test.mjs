@@ -9,15 +9,30 @@ import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
 
 const env = sharedBrowserAndServer();
 
+/** The cells of one CSV line, with RFC 4180 quotes ("1,234 tokens/s"). */
+function csvCells(line) {
+  const cells = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i];
+    if (quoted && c === '"' && line[i + 1] === '"') { cell += '"'; i += 1; }
+    else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) { cells.push(cell); cell = ''; }
+    else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
+
 /** Every ranked row of the page, from its CSV export (the table shows a page at a time). */
 async function exportedRows(app) {
   const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('export-csv').click()]);
   const lines = (await fs.readFile(await download.path(), 'utf8')).slice(1).trim().split('\n');
-  const header = lines[0].split(',');
-  // Neither GPU ids nor runtimes hold commas or quotes.
+  const header = csvCells(lines[0]);
   return lines.slice(1).map((line) => {
-    const cells = line.split(',');
-    return { gpu: cells[header.indexOf('gpu')], runtime: cells.at(-1) };
+    const cells = csvCells(line);
+    return { gpu: cells[header.indexOf('gpu')], runtime: cells[header.indexOf('runtime')] };
   });
 }
 

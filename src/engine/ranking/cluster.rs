@@ -28,6 +28,33 @@ pub fn deadline_hours(workload: &Workload) -> Option<f64> {
     }
 }
 
+/// The fabric rows of each provider, in file order: built once per ranking,
+/// so an offer's row is found among its provider's few.
+pub struct FabricIndex<'a> {
+    by_provider: Vec<(&'a str, Vec<usize>)>,
+    fabrics: &'a [Fabric],
+}
+
+impl<'a> FabricIndex<'a> {
+    pub fn new(fabrics: &'a [Fabric]) -> FabricIndex<'a> {
+        let mut by_provider: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (i, fabric) in fabrics.iter().enumerate() {
+            match by_provider.iter_mut().find(|(p, _)| *p == fabric.provider) {
+                Some((_, rows)) => rows.push(i),
+                None => by_provider.push((fabric.provider.as_str(), vec![i])),
+            }
+        }
+        FabricIndex { by_provider, fabrics }
+    }
+
+    /// The row that covers `offer` (the first of its provider's that
+    /// matches), with its index.
+    pub fn fabric_of(&self, offer: &Offer) -> Option<(usize, &'a Fabric)> {
+        let (_, rows) = self.by_provider.iter().find(|(p, _)| *p == offer.provider)?;
+        rows.iter().map(|&i| (i, &self.fabrics[i])).find(|(_, f)| f.covers(&offer.instance))
+    }
+}
+
 /// A provider's cluster of `offer`'s instances: the fabric row, its network
 /// and its node limits.
 #[derive(Debug, Clone, Copy)]
@@ -50,24 +77,24 @@ impl Joinable<'_> {
 
 /// Whether the provider joins `offer`'s instances into a cluster that can
 /// run `workload` with `runtime`, and if not, why.
+/// `found` is the fabric row that covers the offer (`fabric_of`).
 pub fn joinable<'a>(
-    fabrics: &'a [Fabric],
+    found: Option<(usize, &'a Fabric)>,
     offer: &Offer,
     provider: Option<&Provider>,
     workload: &Workload,
     runtime: Option<Runtime>,
 ) -> Result<Joinable<'a>, Msg> {
     let name = provider.map_or(offer.provider.as_str(), |p| p.name.as_str());
-    let found = fabrics.iter().enumerate().find(|(_, f)| f.provider == offer.provider && f.covers(&offer.instance));
     let (index, fabric) = match found {
         Some((index, fabric)) if fabric.multi_node == MultiNode::Yes => (index, fabric),
         Some((_, fabric)) if fabric.multi_node == MultiNode::No => {
-            return Err(msg!(phrases::CLUSTER_NOT_JOINED, provider = name, instance = &offer.instance))
+            return Err(msg!(phrases::CLUSTER_NOT_JOINED, provider = name))
         }
         Some((_, fabric)) if fabric.multi_node == MultiNode::OnRequest => {
-            return Err(msg!(phrases::CLUSTER_ON_REQUEST, provider = name, instance = &offer.instance))
+            return Err(msg!(phrases::CLUSTER_ON_REQUEST, provider = name))
         }
-        _ => return Err(msg!(phrases::CLUSTER_UNKNOWN, provider = name, instance = &offer.instance)),
+        _ => return Err(msg!(phrases::CLUSTER_UNKNOWN, provider = name)),
     };
     // Serving across nodes needs a runtime that does it.
     if let Some(runtime) = runtime.filter(|r| !r.serves_across_nodes()) {
