@@ -73,8 +73,10 @@ fn shape_index(shapes: &mut Vec<(ShapeKey, Shape)>, key: ShapeKey, make: impl Fn
 }
 
 /// Sizes and times `runs` on `placement`. Training that does not fit with
-/// the ZeRO stage asked for is sharded further, as far as ZeRO-3 / FSDP,
-/// and the speed says so.
+/// the ZeRO stage asked for is sharded further: of the higher stages that
+/// fit, the fastest (ZeRO-3 / FSDP overlaps its gathers where ZeRO-1/2
+/// gather after the step, so more sharding can also be quicker), and the
+/// speed says so.
 fn size_and_time(
     runs: &Workload,
     model: &super::Model,
@@ -83,34 +85,37 @@ fn size_and_time(
     setup: &super::setup::Setup,
     single_gpu_fits: bool,
 ) -> Shape {
-    let training = matches!(runs.task, Task::Finetune | Task::Pretrain);
-    let stages = if training { runs.zero_stage..=3 } else { runs.zero_stage..=runs.zero_stage };
-    let mut first: Option<Shape> = None;
-    for stage in stages {
-        let sharded;
-        let w = if stage == runs.zero_stage {
-            runs
-        } else {
-            sharded = Workload { zero_stage: stage, ..runs.clone() };
-            &sharded
-        };
-        let shape = match fit(w, model, gpu, placement) {
-            Ok(f) if f.fits => {
-                // Speed only for what fits; sizing errors are the reason.
-                let timed = speed(w, model, gpu, placement, &f, setup).ok().map(|mut s| {
-                    if stage != runs.zero_stage {
-                        s.notes.push(msg!(phrases::NOTE_ZERO_RAISED, stage = stage, asked = runs.zero_stage));
-                    }
-                    Arc::new(s)
-                });
-                return Shape { fit: Ok(f), speed: timed, single_gpu_fits };
-            }
-            Ok(f) => Shape { fit: Ok(f), speed: None, single_gpu_fits },
-            Err(e) => return first.unwrap_or(Shape { fit: Err(e.message()), speed: None, single_gpu_fits }),
-        };
-        first.get_or_insert(shape);
+    let shape = |fit: Result<Fit, Msg>, speed: Option<Arc<Speed>>| Shape { fit, speed, single_gpu_fits };
+    // Speed only for what fits; sizing errors are the reason.
+    let asked = match fit(runs, model, gpu, placement) {
+        Ok(f) if f.fits => {
+            let timed = speed(runs, model, gpu, placement, &f, setup).ok().map(Arc::new);
+            return shape(Ok(f), timed);
+        }
+        Ok(f) => f,
+        Err(e) => return shape(Err(e.message()), None),
+    };
+    if !matches!(runs.task, Task::Finetune | Task::Pretrain) {
+        return shape(Ok(asked), None);
     }
-    first.unwrap_or(Shape { fit: Err(msg!(phrases::NO_ON_DEMAND_PRICE)), speed: None, single_gpu_fits })
+    let mut best: Option<(Fit, Speed)> = None;
+    for stage in runs.zero_stage + 1..=3 {
+        let sharded = Workload { zero_stage: stage, ..runs.clone() };
+        let Ok(f) = fit(&sharded, model, gpu, placement) else { continue };
+        if !f.fits {
+            continue;
+        }
+        let Ok(mut timed) = speed(&sharded, model, gpu, placement, &f, setup) else { continue };
+        let faster = |b: &(Fit, Speed)| timed.train_tokens_per_s() > b.1.train_tokens_per_s();
+        if best.as_ref().is_none_or(faster) {
+            timed.notes.push(msg!(phrases::NOTE_ZERO_RAISED, stage = stage, asked = runs.zero_stage));
+            best = Some((f, timed));
+        }
+    }
+    match best {
+        Some((f, timed)) => shape(Ok(f), Some(Arc::new(timed))),
+        None => shape(Ok(asked), None),
+    }
 }
 
 /// Why `offer` is outside the user's filters, if it is.

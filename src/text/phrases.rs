@@ -241,7 +241,7 @@ phrases! {
     CLUSTER_MEMORY = "even {nodes} nodes do not hold it: {reason}", "ni {nodes} nodos lo contienen: {reason}";
     DEADLINE_MISSED = "even {nodes} nodes ({gpus} GPUs) take {time}, past the {days}-day deadline", "incluso {nodes} nodos ({gpus} GPU) tardan {time}, más que el plazo de {days} días";
     DEADLINE_SPOT_LATE = "its spot price is listed only where the job meets the deadline, and here it does not", "su precio spot solo se muestra si el trabajo cumple el plazo, y aquí no lo cumple";
-    NOTE_ZERO_RAISED = "sharded with ZeRO-{stage} (FSDP) to fit: ZeRO-{asked} does not", "fragmentado con ZeRO-{stage} (FSDP) para que quepa: con ZeRO-{asked} no cabe";
+    NOTE_ZERO_RAISED = "sharded with ZeRO-{stage}, the fastest stage that fits: ZeRO-{asked} does not fit", "fragmentado con ZeRO-{stage}, la etapa más rápida que cabe: con ZeRO-{asked} no cabe";
     NO_ON_DEMAND_PRICE = "no on-demand price in the snapshot", "sin precio bajo demanda en la instantánea";
     NO_DEADLINE = "No offer finishes this job within {days} days: the fastest, {nodes} × {instance}, takes {time}. Allow more days, train on fewer tokens, or ask providers for a larger reserved cluster.", "Ninguna oferta termina este trabajo en {days} días: la más rápida, {nodes} × {instance}, tarda {time}. Da más días, entrena con menos tokens o pide a los proveedores un clúster reservado mayor.";
     NO_CLUSTER = "No provider in the data joins {asked} GPUs into one cluster: the largest here is {nodes} × {instance} ({gpus} GPUs). Use fewer GPUs, or ask providers for a larger reserved cluster.", "Ningún proveedor de los datos une {asked} GPU en un clúster: el mayor aquí es {nodes} × {instance} ({gpus} GPU). Usa menos GPU o pide a los proveedores un clúster reservado mayor.";
