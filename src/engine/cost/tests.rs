@@ -174,3 +174,43 @@ fn media_storage_and_egress_follow_the_models_own_output() {
     let expected = 10.0 * 33.0 / 24.0 * VIDEO_BYTES_PER_SECOND / BYTES_PER_GB * 0.09;
     assert!((c.egress_cost.unwrap() - expected).abs() < 1e-9 * expected);
 }
+
+#[test]
+fn a_cluster_bills_every_node_keeps_its_data_once_and_loses_more_to_spot() {
+    // Pretraining Llama 3.1 8B on 4 nodes of 8 H100s (issue 24): every node
+    // is billed for the whole run, the shared data and checkpoints sit once
+    // on network storage, and a spot interruption of any node stops all.
+    let catalog = Catalog::bundled().unwrap();
+    let w = Workload { zero_stage: 3, gpus: 32, ..Workload::for_task(Task::Pretrain) };
+    let model = w.resolve_model(catalog).unwrap();
+    let gpu = catalog.gpu("h100_sxm").unwrap();
+    let network =
+        crate::engine::fabric::Network { gbps: 3200.0, kind: crate::engine::fabric::FabricKind::Efa, known: true };
+    let placement = crate::engine::fabric::Placement { nodes: 4, gpus_per_node: 8, network };
+    let sized = fit(&w, &model, gpu, placement).unwrap();
+    let timed = speed(&w, &model, gpu, placement, &sized, &Setup::default()).unwrap();
+    let startup_s = rented_startup_s(&w, &model);
+    let node = offer("h100_sxm", 8, 30.0, Some(12.0));
+    let shared = Provider { network_storage_usd_per_gb_month: Some(0.07), ..provider(Some(1), Some(60)) };
+    let on = |spot, nodes, p: &Provider| {
+        cost(&w, &model, &sized.memory, &timed, &node, Some(p), Rental { spot, nodes, startup_s }).unwrap()
+    };
+    let cluster = on(false, 4, &shared);
+    assert_eq!(cluster.nodes, 4);
+    assert!((cluster.gpu_cost - 4.0 * 30.0 * cluster.billed_hours).abs() < 1e-6);
+    assert!((cluster.gpu_hours - 32.0 * cluster.billed_hours).abs() < 1e-6);
+    // Storage at the network-storage price, once; without one, at the
+    // block-storage price (0.10), still once.
+    let block = on(false, 4, &provider(Some(1), Some(60)));
+    let ratio = cluster.storage_cost.unwrap() / block.storage_cost.unwrap();
+    assert!((ratio - 0.7).abs() < 1e-9, "{ratio}");
+    // Spot: four nodes lose four times the share one node loses.
+    let one = spot_lost_share(&w, 1, startup_s);
+    assert!((spot_lost_share(&w, 4, startup_s) - 4.0 * one).abs() < 1e-12);
+    assert!(on(true, 4, &shared).job_hours > on(true, 1, &shared).job_hours);
+    // Past half of its time lost, a spot cluster is not worth it: at one
+    // interruption per 20 node-hours, 40 nodes checkpointing every 30
+    // minutes lose about 60%, 32 nodes just under half.
+    assert!(spot_lost_share(&w, 40, startup_s) > SPOT_MAX_LOST_SHARE);
+    assert!(spot_lost_share(&w, 32, startup_s) < SPOT_MAX_LOST_SHARE);
+}
