@@ -312,30 +312,44 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                     continue;
                 }
                 let key = |nodes| ShapeKey { count: offer.gpu_count, nodes, fabric: joinable.index };
-                // The fewest nodes that hold the job.
+                // The fewest nodes that hold the job. Memory per GPU falls
+                // as nodes are added (sharded training, pipelined serving),
+                // so after a few tries one at the limit says whether any
+                // count does, and halving finds the fewest.
                 let mut held = None;
                 let mut last_reason = None;
-                for nodes in min..=max {
+                let mut fits = |nodes: u32, last_reason: &mut Option<Msg>| -> Option<usize> {
                     let at = shape_index(of_gpu, key(nodes), || make(joinable.placement(offer, nodes)));
                     match &of_gpu[at].1.fit {
-                        Ok(f) if f.fits => {
-                            held = Some((nodes, at));
-                            break;
+                        Ok(f) if f.fits => Some(at),
+                        Ok(f) => {
+                            *last_reason = f.reason.clone();
+                            None
                         }
-                        Ok(f) => last_reason = f.reason.clone(),
                         Err(reason) => {
-                            last_reason = Some(reason.clone());
-                            break;
+                            *last_reason = Some(reason.clone());
+                            None
                         }
                     }
-                    // Memory per GPU falls with more nodes only for
-                    // sharded training and split serving; a few tries show it.
-                    if nodes >= min + 8 && nodes < max {
-                        let at = shape_index(of_gpu, key(max), || make(joinable.placement(offer, max)));
-                        if !of_gpu[at].1.fit.as_ref().is_ok_and(|f| f.fits) {
-                            last_reason = of_gpu[at].1.fit.as_ref().ok().and_then(|f| f.reason.clone());
-                            break;
+                };
+                let tries = min.saturating_add(4).min(max);
+                for nodes in min..=tries {
+                    if let Some(at) = fits(nodes, &mut last_reason) {
+                        held = Some((nodes, at));
+                        break;
+                    }
+                }
+                if held.is_none() && tries < max {
+                    if let Some(at) = fits(max, &mut last_reason) {
+                        let (mut low, mut high) = (tries, (max, at));
+                        while high.0 - low > 1 {
+                            let middle = low + (high.0 - low) / 2;
+                            match fits(middle, &mut None) {
+                                Some(at) => high = (middle, at),
+                                None => low = middle,
+                            }
                         }
+                        held = Some(high);
                     }
                 }
                 let Some((mut nodes, mut at)) = held else {
@@ -347,56 +361,36 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                     excluded.push(Exclusion { offer: index, reason: why });
                     continue;
                 };
-                // The fewest nodes that meet the deadline: time scales about
-                // as 1/nodes, so start from that guess and walk to the edge.
+                // The fewest nodes that meet the deadline. A job's time falls
+                // as nodes are added (or stays, where the fabric bounds it),
+                // so the largest cluster says whether any does, and halving
+                // between finds the fewest: a few probes, whatever the limit.
                 if let Some(limit) = deadline {
                     let spot_only = offer.price.is_none();
-                    let mut hours = |n: u32, at_: &mut usize| {
-                        *at_ = shape_index(of_gpu, key(n), || make(joinable.placement(offer, n)));
-                        hours_of(&of_gpu[*at_].1, n, spot_only)
+                    let mut hours = |n: u32| -> (usize, f64) {
+                        let at = shape_index(of_gpu, key(n), || make(joinable.placement(offer, n)));
+                        (at, hours_of(&of_gpu[at].1, n, spot_only).unwrap_or(f64::INFINITY))
                     };
-                    let mut probe = at;
-                    match hours(nodes, &mut probe) {
-                        Some(h) if h > limit => {
-                            let guess = ((f64::from(nodes) * h / limit).ceil() as u32).clamp(nodes + 1, max);
-                            let mut n = guess;
-                            let mut met = None;
-                            loop {
-                                let mut here = 0;
-                                match hours(n, &mut here) {
-                                    Some(h) if h <= limit => {
-                                        met = Some((n, here));
-                                        if n == nodes + 1 {
-                                            break;
-                                        }
-                                        n -= 1;
-                                    }
-                                    _ if met.is_some() => break,
-                                    _ if n >= max => break,
-                                    _ => n += 1,
-                                }
+                    if hours(nodes).1 > limit {
+                        let (at_max, slowest) = hours(max);
+                        if slowest > limit {
+                            let gpus = max * offer.gpu_count;
+                            if fastest_missed.is_none_or(|(h, _, _)| slowest < h) {
+                                fastest_missed = Some((slowest, max, index));
                             }
-                            match met {
-                                Some((n, here)) => {
-                                    nodes = n;
-                                    at = here;
-                                }
-                                None => {
-                                    let mut last = 0;
-                                    let slowest = hours(max, &mut last).unwrap_or(f64::INFINITY);
-                                    let gpus = max * offer.gpu_count;
-                                    if fastest_missed.is_none_or(|(h, _, _)| slowest < h) {
-                                        fastest_missed = Some((slowest, max, index));
-                                    }
-                                    excluded.push(Exclusion {
-                                        offer: index,
-                                        reason: cluster::deadline_missed(max, gpus, slowest, limit),
-                                    });
-                                    continue;
-                                }
+                            let reason = cluster::deadline_missed(max, gpus, slowest, limit);
+                            excluded.push(Exclusion { offer: index, reason });
+                            continue;
+                        }
+                        let (mut low, mut high) = (nodes, (max, at_max));
+                        while high.0 - low > 1 {
+                            let middle = low + (high.0 - low) / 2;
+                            match hours(middle) {
+                                (at, h) if h <= limit => high = (middle, at),
+                                _ => low = middle,
                             }
                         }
-                        _ => {}
+                        (nodes, at) = high;
                     }
                 }
                 (at, OnCluster { nodes, joinable: Some(joinable) })
@@ -999,6 +993,11 @@ mod tests {
         let per_node = fewer.cost.as_ref().unwrap().job_hours * f64::from(sized);
         assert!(per_node / f64::from(sized - 1) > 30.0 * 24.0 * 0.98);
         // Ten days: nothing in the data is big enough, and the note says so.
+        // Asked for the largest cluster already (64 × p5 = 512 GPUs) and a
+        // day: nothing to grow, said, not a crash.
+        let (most, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=512&zero=3&tokens=1e12&days=1&provider=aws");
+        assert!(most.results.is_empty());
+        assert!(most.excluded.iter().any(|e| e.reason.to_string().starts_with("even 64 nodes (512 GPUs) take ")));
         let (none, _) = ranked(&format!("{base}&days=10"));
         assert!(none.results.is_empty());
         let note = none.no_single_node.unwrap().to_string();
