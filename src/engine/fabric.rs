@@ -127,6 +127,33 @@ pub struct Fabric {
     pub as_of: String,
 }
 
+/// The fabric rows of each provider, in file order, built once (per
+/// ranking, per summary) so an offer's row is found among its provider's
+/// few: the first that covers the instance holds for it.
+pub struct FabricIndex<'a> {
+    by_provider: Vec<(&'a str, Vec<usize>)>,
+    fabrics: &'a [Fabric],
+}
+
+impl<'a> FabricIndex<'a> {
+    pub fn new(fabrics: &'a [Fabric]) -> FabricIndex<'a> {
+        let mut by_provider: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (i, fabric) in fabrics.iter().enumerate() {
+            match by_provider.iter_mut().find(|(p, _)| *p == fabric.provider) {
+                Some((_, rows)) => rows.push(i),
+                None => by_provider.push((fabric.provider.as_str(), vec![i])),
+            }
+        }
+        FabricIndex { by_provider, fabrics }
+    }
+
+    /// The row that covers `provider`'s `instance`, with its index.
+    pub fn fabric_of(&self, provider: &str, instance: &str) -> Option<(usize, &'a Fabric)> {
+        let (_, rows) = self.by_provider.iter().find(|(p, _)| *p == provider)?;
+        rows.iter().map(|&i| (i, &self.fabrics[i])).find(|(_, f)| f.covers(instance))
+    }
+}
+
 /// Gbit/s per node assumed where a cluster's fabric speed is not stated:
 /// the slowest multi-node fabric cluster_fabrics.csv states (GCP A2's
 /// gVNIC Ethernet and AWS g5/g6/g4dn with one EFA interface, 100 Gbit/s),
@@ -239,6 +266,17 @@ impl Placement {
     pub fn multi_node(self) -> bool {
         self.nodes > 1
     }
+
+    /// The part of this placement that `gpus` of its GPUs take: inside one
+    /// node, or whole nodes joined by its network.
+    pub fn group(self, gpus: u32) -> Placement {
+        let node = self.gpus_per_node.max(1);
+        if gpus > node {
+            Placement { nodes: gpus / node, ..self }
+        } else {
+            Placement::node(gpus)
+        }
+    }
 }
 
 impl From<u32> for Placement {
@@ -307,6 +345,9 @@ mod tests {
         assert_eq!(stated.timed_gbps(), (3200.0, true));
         assert_eq!(stated.node_limit(), (8, true));
         assert_eq!(Placement::node(8).total_gpus(), 8);
-        assert_eq!(Placement { nodes: 32, ..Placement::node(8) }.total_gpus(), 256);
+        let cluster = Placement { nodes: 32, ..Placement::node(8) };
+        assert_eq!(cluster.total_gpus(), 256);
+        assert_eq!(cluster.group(4), Placement::node(4));
+        assert_eq!(cluster.group(16).nodes, 2);
     }
 }

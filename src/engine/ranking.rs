@@ -10,7 +10,7 @@ mod report;
 pub use report::{Badge, Exclusion, RankedOffer, Report};
 
 use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Rental};
-use super::fabric::{MultiNode, Placement};
+use super::fabric::{FabricIndex, MultiNode, Placement};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::setup::{on_gpu, OnGpu};
@@ -186,7 +186,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let spot_ok = spot_allowed(workload);
     let startup_s = rented_startup_s(workload, model);
     let deadline = cluster::deadline_hours(workload);
-    let fabric_index = cluster::FabricIndex::new(&snapshot.fabrics);
+    let fabric_index = FabricIndex::new(&snapshot.fabrics);
     // Lookups by id, built once: offers name GPUs and providers thousands of
     // times. One map type for both (an index into their list) keeps the
     // page's WebAssembly to one copy of the hash table's code.
@@ -236,7 +236,6 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
         };
         let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(runs, model, gpu, 1).is_ok_and(|f| f.fits));
         let provider = provider_index.get(offer.provider.as_str()).map(|&i| &snapshot.providers[i]);
-        let provider_name = provider.map_or(offer.provider.as_str(), |p| p.name.as_str());
         let of_gpu = &mut shapes[g];
         let make = |placement: Placement| size_and_time(runs, model, gpu, placement, setup, single_gpu_fits);
         let hours_of = |shape: &Shape, nodes: u32, spot: bool| -> Option<f64> {
@@ -286,7 +285,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
         let (at, on_cluster) = match need {
             None => (single_at, OnCluster { nodes: 1, joinable: None }),
             Some((need, memory)) => {
-                let found = fabric_index.fabric_of(offer);
+                let found = fabric_index.fabric_of(&offer.provider, &offer.instance);
                 // An instance too small for the model, at a provider the
                 // data says nothing about: the size is the reason.
                 if memory && found.is_none_or(|(_, f)| f.multi_node == MultiNode::Unknown) {
@@ -307,7 +306,8 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                     largest_cluster = Some((most, max, index));
                 }
                 if min > max {
-                    let why = cluster::too_many_nodes(min, &joinable, provider_name);
+                    let name = provider.map_or(offer.provider.as_str(), |p| p.name.as_str());
+                    let why = cluster::too_many_nodes(min, &joinable, name);
                     excluded.push(Exclusion { offer: index, reason: cluster::needs_cluster(need, why) });
                     continue;
                 }
@@ -341,15 +341,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 }
                 if held.is_none() && tries < max {
                     if let Some(at) = fits(max, &mut last_reason) {
-                        let (mut low, mut high) = (tries, (max, at));
-                        while high.0 - low > 1 {
-                            let middle = low + (high.0 - low) / 2;
-                            match fits(middle, &mut None) {
-                                Some(at) => high = (middle, at),
-                                None => low = middle,
-                            }
-                        }
-                        held = Some(high);
+                        held = Some(cluster::fewest_nodes(tries, (max, at), |n| fits(n, &mut None)));
                     }
                 }
                 let Some((mut nodes, mut at)) = held else {
@@ -382,15 +374,10 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                             excluded.push(Exclusion { offer: index, reason });
                             continue;
                         }
-                        let (mut low, mut high) = (nodes, (max, at_max));
-                        while high.0 - low > 1 {
-                            let middle = low + (high.0 - low) / 2;
-                            match hours(middle) {
-                                (at, h) if h <= limit => high = (middle, at),
-                                _ => low = middle,
-                            }
-                        }
-                        (nodes, at) = high;
+                        (nodes, at) = cluster::fewest_nodes(nodes, (max, at_max), |n| {
+                            let (at, h) = hours(n);
+                            (h <= limit).then_some(at)
+                        });
                     }
                 }
                 (at, OnCluster { nodes, joinable: Some(joinable) })

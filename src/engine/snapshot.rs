@@ -296,11 +296,6 @@ impl Snapshot {
         Ok(())
     }
 
-    /// The cluster fabric row that covers `offer`, if the data has one.
-    pub fn fabric_of(&self, offer: &Offer) -> Option<&Fabric> {
-        self.fabrics.iter().find(|f| f.provider == offer.provider && f.covers(&offer.instance))
-    }
-
     pub fn provider(&self, id: &str) -> Option<&Provider> {
         self.providers.iter().find(|p| p.id == id)
     }

@@ -1,7 +1,7 @@
 //! The human-readable summary written beside the snapshot (SUMMARY.md).
 
 use super::Anomaly;
-use crate::engine::fabric::MultiNode;
+use crate::engine::fabric::{FabricIndex, MultiNode};
 use crate::engine::Snapshot;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -57,10 +57,11 @@ pub fn render(
         "\n## Multi-node clusters (cluster_fabrics.csv)\n\n| provider | offers | join into clusters | fabric speed stated | single-node only | on request | unknown |\n|---|---:|---:|---:|---:|---:|---:|"
     );
     let mut per_provider: BTreeMap<&str, [usize; 6]> = BTreeMap::new();
+    let fabrics = FabricIndex::new(&snapshot.fabrics);
     for offer in &snapshot.offers {
         let counts = per_provider.entry(offer.provider.as_str()).or_default();
         counts[0] += 1;
-        let fabric = snapshot.fabric_of(offer);
+        let fabric = fabrics.fabric_of(&offer.provider, &offer.instance).map(|(_, f)| f);
         match fabric.map_or(MultiNode::Unknown, |f| f.multi_node) {
             MultiNode::Yes => {
                 counts[1] += 1;

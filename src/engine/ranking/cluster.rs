@@ -28,33 +28,6 @@ pub fn deadline_hours(workload: &Workload) -> Option<f64> {
     }
 }
 
-/// The fabric rows of each provider, in file order: built once per ranking,
-/// so an offer's row is found among its provider's few.
-pub struct FabricIndex<'a> {
-    by_provider: Vec<(&'a str, Vec<usize>)>,
-    fabrics: &'a [Fabric],
-}
-
-impl<'a> FabricIndex<'a> {
-    pub fn new(fabrics: &'a [Fabric]) -> FabricIndex<'a> {
-        let mut by_provider: Vec<(&str, Vec<usize>)> = Vec::new();
-        for (i, fabric) in fabrics.iter().enumerate() {
-            match by_provider.iter_mut().find(|(p, _)| *p == fabric.provider) {
-                Some((_, rows)) => rows.push(i),
-                None => by_provider.push((fabric.provider.as_str(), vec![i])),
-            }
-        }
-        FabricIndex { by_provider, fabrics }
-    }
-
-    /// The row that covers `offer` (the first of its provider's that
-    /// matches), with its index.
-    pub fn fabric_of(&self, offer: &Offer) -> Option<(usize, &'a Fabric)> {
-        let (_, rows) = self.by_provider.iter().find(|(p, _)| *p == offer.provider)?;
-        rows.iter().map(|&i| (i, &self.fabrics[i])).find(|(_, f)| f.covers(&offer.instance))
-    }
-}
-
 /// A provider's cluster of `offer`'s instances: the fabric row, its network
 /// and its node limits.
 #[derive(Debug, Clone, Copy)]
@@ -117,6 +90,23 @@ pub fn joinable<'a>(
     })
 }
 
+/// The fewest nodes above `low` for which `holds` gives a shape, given that
+/// `high` (its node count and shape) holds: halving, on the premise the
+/// ranking's searches share, that what holds for some count holds for
+/// more (memory per GPU falls and a job's time shrinks as nodes are
+/// added). A few probes, whatever node limit an offer file states.
+pub fn fewest_nodes(low: u32, high: (u32, usize), mut holds: impl FnMut(u32) -> Option<usize>) -> (u32, usize) {
+    let (mut low, mut high) = (low, high);
+    while high.0 - low > 1 {
+        let middle = low + (high.0 - low) / 2;
+        match holds(middle) {
+            Some(at) => high = (middle, at),
+            None => low = middle,
+        }
+    }
+    high
+}
+
 /// "needs 32 nodes; Mithril joins at most 16 (stated)".
 pub fn too_many_nodes(nodes: u32, cluster: &Joinable<'_>, provider: &str) -> Msg {
     let limit = if cluster.max_stated {
@@ -141,4 +131,25 @@ pub fn deadline_missed(nodes: u32, gpus: u32, hours: f64, deadline_hours: f64) -
         time = Arg::Hours(hours),
         days = Arg::Num(deadline_hours / 24.0, 1)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fewest_nodes_are_found_by_halving() {
+        // Holds from 37 nodes on: found between 4 and 64 in a few probes.
+        let mut probes = 0;
+        let found = fewest_nodes(4, (64, 640), |n| {
+            probes += 1;
+            (n >= 37).then_some(n as usize * 10)
+        });
+        assert_eq!(found, (37, 370));
+        assert!(probes <= 6, "{probes}");
+        // The limit itself when nothing below holds; nothing probed when
+        // there is nothing between.
+        assert_eq!(fewest_nodes(5, (6, 1), |_| unreachable!()), (6, 1));
+        assert_eq!(fewest_nodes(1, (100_000, 7), |_| None), (100_000, 7));
+    }
 }

@@ -433,8 +433,7 @@ pub fn serving_speed_in(
     // A group of `gpus` GPUs: inside one node, or whole nodes of the
     // cluster (stages across them).
     let machine = |gpus: u32| -> Result<Machine, Error> {
-        let node = placement.gpus_per_node.max(1);
-        let within = if gpus > node { Placement { nodes: gpus / node, ..placement } } else { Placement::node(gpus) };
+        let within = placement.group(gpus);
         let split = workload.serving_runtime().split(within, a.heads);
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
@@ -466,8 +465,7 @@ pub fn serving_speed_in(
     let node = placement.gpus_per_node.max(1);
     let placeable = |g: &u32| node.is_multiple_of(*g) || g.is_multiple_of(node);
     for group in smaller_groups.filter(|g| count.is_multiple_of(*g) && placeable(g)) {
-        let within = if group > node { Placement { nodes: group / node, ..placement } } else { Placement::node(group) };
-        let sized = crate::engine::memory::fit(workload, model, gpu, within)?;
+        let sized = crate::engine::memory::fit(workload, model, gpu, placement.group(group))?;
         let kv_cap = sized.max_concurrency.unwrap_or(0);
         if kv_cap == 0 {
             continue;
