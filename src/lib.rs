@@ -5,6 +5,7 @@
 //! - [`url_codec`]: the workload ⇄ URL query string.
 //! - [`present`]: what the page shows that is computed: row texts, captions.
 //! - [`presets`]: starting points for common jobs, as link queries.
+//! - [`model_import`]: a config.json, safetensors or GGUF header read into a model.
 //! - [`model_search`]: what the model picker's typed words find.
 //! - [`export`]: the ranked offers as JSON and CSV.
 //! - [`sorting`]: stable sorts that cost the page little WebAssembly.
@@ -17,6 +18,7 @@
 pub mod engine;
 pub mod export;
 pub mod hardening;
+pub mod model_import;
 pub mod model_search;
 pub mod present;
 pub mod presets;

@@ -11,7 +11,9 @@ use crate::engine::workload::{
     TRAINING_TOKENS,
 };
 use crate::engine::workload::{
-    CustomModel, ACTIVE_PARAMS, CUSTOM_MODEL, EXPERTS, HEADS, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, PARAMS, VOCAB,
+    CustomModel, ACTIVE_PARAMS, CONTEXT, CUSTOM_MODEL, EXPERTS, EXPERTS_PER_TOKEN, FFN, HEADS, HEAD_DIM, HIDDEN,
+    KV_HEADS, KV_LAYERS, KV_LORA, LAYERS, NAME_CHARS, PARAMS, ROPE_DIM, SHARED_FFN, STATE_BYTES, VOCAB, WEIGHT_BYTES,
+    WINDOW, WINDOW_LAYERS,
 };
 use crate::engine::workload::{
     CHECKPOINT_MINUTES, DEADLINE_DAYS, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
@@ -19,9 +21,7 @@ use crate::engine::workload::{
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
 };
-#[cfg(test)]
-use crate::engine::Precision;
-use crate::engine::{Catalog, Task, Workload};
+use crate::engine::{Catalog, Precision, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Lang, Msg};
 
@@ -253,7 +253,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 50] = [
+const FIELDS: [Field; 64] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -410,7 +410,65 @@ const FIELDS: [Field; 50] = [
     custom_count_field!(HEAD_DIM, head_dim),
     custom_count_field!(EXPERTS, experts),
     custom_count_field!(VOCAB, vocab),
+    // What an imported model adds (issue 25), so a link needs no file.
+    custom_count_field!(FFN, ffn),
+    custom_count_field!(EXPERTS_PER_TOKEN, experts_per_token),
+    custom_count_field!(SHARED_FFN, shared_ffn),
+    custom_count_field!(KV_LAYERS, kv_layers),
+    custom_count_field!(WINDOW, window),
+    custom_count_field!(WINDOW_LAYERS, window_layers),
+    custom_count_field!(KV_LORA, kv_lora),
+    custom_count_field!(ROPE_DIM, rope_dim),
+    Field {
+        key: STATE_BYTES.0,
+        bounds: Some((STATE_BYTES.1, STATE_BYTES.2)),
+        set: |w, v, _| parse_amount(v, STATE_BYTES).map(|value| custom(w).state_bytes = Some(value)),
+        get: |w| custom_value(w, |c| c.state_bytes),
+    },
+    custom_count_field!(CONTEXT, context),
+    Field {
+        key: keys::TIED,
+        bounds: None,
+        set: |w, v, _| parse_switch(v).map(|value| custom(w).tied = value),
+        get: |w| custom_value(w, |c| c.tied.then_some(1.0)),
+    },
+    Field {
+        key: keys::MODEL_NAME,
+        bounds: None,
+        set: |w, v, _| parse_model_name(v).map(|value| custom(w).name = value),
+        get: |w| match (&w.custom, w.model == CUSTOM_MODEL) {
+            (Some(custom), true) => custom.name.clone().unwrap_or_default(),
+            _ => String::new(),
+        },
+    },
+    Field {
+        key: WEIGHT_BYTES.0,
+        bounds: Some((WEIGHT_BYTES.1, WEIGHT_BYTES.2)),
+        set: |w, v, _| parse_amount(v, WEIGHT_BYTES).map(|value| custom(w).weight_bytes = Some(value)),
+        get: |w| custom_value(w, |c| c.weight_bytes),
+    },
+    Field {
+        key: keys::WEIGHT_FORMAT,
+        bounds: None,
+        set: |w, v, _| optional(v, parse_option::<Precision>).map(|value| custom(w).weight_format = value),
+        get: |w| match (&w.custom, w.model == CUSTOM_MODEL) {
+            (Some(custom), true) => custom.weight_format.map(|p| p.to_string()).unwrap_or_default(),
+            _ => String::new(),
+        },
+    },
 ];
+
+/// A model's name as its file or repo gives it ("Qwen/Qwen2.5-Coder-32B"):
+/// letters, digits and `-_./:+() `, at most `NAME_CHARS`. Empty clears it.
+fn parse_model_name(value: &str) -> Result<Option<String>, Msg> {
+    let value = value.trim();
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "-_./:+() ".contains(c);
+    match value.chars().count() {
+        0 => Ok(None),
+        n if n <= NAME_CHARS && value.chars().all(allowed) => Ok(Some(value.to_string())),
+        _ => Err(msg!(phrases::LINK_NOT_NAME, given = shorten(value))),
+    }
+}
 /// What a link says beyond the workload: how the page shows it.
 #[derive(Default)]
 struct Page {

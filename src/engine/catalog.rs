@@ -35,9 +35,22 @@ pub struct Model {
     pub params: f64,
     /// Parameters active per token, for MoE.
     pub active_params: Option<f64>,
+    /// The released weights' exact size, where a file header or the Hub's
+    /// index gives it (imported models).
+    pub checkpoint: Option<Checkpoint>,
     /// How the model is built, which decides the family of the engine that
     /// sizes and times it.
     pub kind: ModelKind,
+}
+
+/// The exact bytes of a model's released weights, and their format where
+/// it is one the engine sizes (GGUF Q4_K_M, BF16 …; `None` for mixes such
+/// as gpt-oss's MXFP4 experts beside BF16 attention).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub bytes: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<super::Precision>,
 }
 
 /// How a model is built, as far as the engine can size it: one family's
@@ -139,6 +152,8 @@ struct ModelRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     active_params: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    checkpoint: Option<Checkpoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     shape: Option<Shape>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     diffusion: Option<Diffusion>,
@@ -157,8 +172,8 @@ impl TryFrom<ModelRecord> for Model {
             (None, None, None) => ModelKind::Unsized,
             _ => return Err(format!("model {} has the structure of more than one kind", r.id)),
         };
-        let ModelRecord { id, name, family, modality, params, active_params, .. } = r;
-        Ok(Model { id, name, family, modality, params, active_params, kind })
+        let ModelRecord { id, name, family, modality, params, active_params, checkpoint, .. } = r;
+        Ok(Model { id, name, family, modality, params, active_params, checkpoint, kind })
     }
 }
 
@@ -177,6 +192,7 @@ impl From<Model> for ModelRecord {
             modality: m.modality,
             params: m.params,
             active_params: m.active_params,
+            checkpoint: m.checkpoint,
             shape,
             diffusion,
             speech,
@@ -287,6 +303,9 @@ pub struct Shape {
     pub experts: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experts_per_token: Option<u32>,
+    /// Total MLP width of the always-on shared experts of a MoE.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_ffn: Option<u32>,
     #[serde(default)]
     pub tie_embeddings: bool,
     /// KV-cache bytes per token at 16 bits, all layers. models.csv computes
@@ -299,6 +318,20 @@ pub struct Shape {
     pub sliding_window: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sliding_window_layer_share: Option<f64>,
+    /// Recurrent state per sequence at 16 bits, whatever its length: the
+    /// Mamba or linear-attention layers of a hybrid or SSM model
+    /// (models_more.csv `ssm_state_bytes_per_seq_bf16`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_bytes_per_sequence_16bit: Option<f64>,
+}
+
+impl Shape {
+    /// The MLP width a token runs through: its routed experts' (4 × hidden
+    /// where the data gives no width) and the shared experts'.
+    pub fn active_ffn(&self) -> f64 {
+        let routed = f64::from(self.ffn.unwrap_or(4 * self.hidden)) * f64::from(self.experts_per_token.unwrap_or(1));
+        routed + f64::from(self.shared_ffn.unwrap_or(0))
+    }
 }
 
 /// GPUs and models the engine knows by id.

@@ -25,6 +25,13 @@ pub const VENDOR: &str = "vendor";
 /// GPU models to keep: words one of which the offer's GPU id or name holds.
 /// Also the field the engine names when a GPU lacks a figure.
 pub const GPU: &str = "gpu";
+/// A custom model's input embedding and LM head are one matrix (`tie=1`).
+pub const TIED: &str = "tie";
+/// A custom model's name, as its file or repo gives it.
+pub const MODEL_NAME: &str = "mname";
+/// The format of a custom model's released weights (`wfmt=bf16`), which
+/// its exact size `wbytes` is for.
+pub const WEIGHT_FORMAT: &str = "wfmt";
 
 // The page's state beyond the workload.
 /// The link format (`v=1`).

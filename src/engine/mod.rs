@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod cost;
+pub mod custom_model;
 pub mod error;
 pub mod fabric;
 pub mod gpu;

@@ -398,91 +398,11 @@ pub struct Workload {
     pub custom: Option<CustomModel>,
 }
 
-/// The model id that selects [`Workload::custom`].
-pub const CUSTOM_MODEL: &str = "custom";
-
-/// A transformer described by its numbers (URL keys `params`, `layers`,
-/// `hidden`, `heads`, `kv_heads`, `head_dim`, `experts`, `active_params`,
-/// `vocab`). Unset parts follow the usual conventions: 128-wide heads, as
-/// many KV heads as heads, no experts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CustomModel {
-    pub params: f64,
-    pub layers: u32,
-    pub hidden: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub heads: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kv_heads: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub head_dim: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub experts: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub active_params: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vocab: Option<u32>,
-}
-
-impl Default for CustomModel {
-    /// Llama-3.1-8B-like numbers, a starting point to edit.
-    fn default() -> Self {
-        CustomModel {
-            params: 8e9,
-            layers: 32,
-            hidden: 4096,
-            heads: None,
-            kv_heads: None,
-            head_dim: None,
-            experts: None,
-            active_params: None,
-            vocab: None,
-        }
-    }
-}
-
-impl CustomModel {
-    /// The catalog-shaped model these numbers describe.
-    pub fn to_model(&self) -> super::Model {
-        let heads = self.heads.unwrap_or((self.hidden / 128).max(1));
-        let kv_heads = self.kv_heads.unwrap_or(heads).min(heads).max(1);
-        let head_dim = self.head_dim.unwrap_or((self.hidden / heads).max(1));
-        let h = f64::from(self.hidden);
-        let experts = f64::from(self.experts.unwrap_or(1).max(1));
-        // Per layer: attention 2·h·(q + kv) weights, and a SwiGLU MLP of
-        // 3·h·ffn per expert; solve for the MLP width the count implies.
-        let q = f64::from(heads * head_dim);
-        let kv = f64::from(kv_heads * head_dim);
-        let attention = h * (2.0 * q + 2.0 * kv);
-        let per_layer = self.params / f64::from(self.layers);
-        let ffn = ((per_layer - attention) / (3.0 * h * experts)).max(h);
-        super::Model {
-            id: CUSTOM_MODEL.to_string(),
-            name: format!("Custom {:.1}B model", self.params / 1e9),
-            family: "custom".to_string(),
-            modality: "text LLM".to_string(),
-            params: self.params,
-            active_params: self.active_params,
-            kind: super::catalog::ModelKind::Llm(super::catalog::Shape {
-                layers: self.layers,
-                hidden: self.hidden,
-                heads,
-                kv_heads,
-                head_dim,
-                ffn: Some(ffn as u32),
-                vocab: self.vocab,
-                max_context: None,
-                experts: self.experts,
-                experts_per_token: self.experts.map(|_| 2),
-                tie_embeddings: false,
-                // K and V for every layer and KV head, 16-bit.
-                kv_bytes_per_token_16bit: 2.0 * f64::from(self.layers) * kv * 2.0,
-                sliding_window: None,
-                sliding_window_layer_share: None,
-            }),
-        }
-    }
-}
+pub use super::custom_model::{
+    CustomModel, ACTIVE_PARAMS, CONTEXT, CUSTOM_MODEL, EXPERTS, EXPERTS_PER_TOKEN, FFN, HEADS, HEAD_DIM, HIDDEN,
+    KV_HEADS, KV_LAYERS, KV_LORA, LAYERS, NAME_CHARS, PARAMS, ROPE_DIM, SHARED_FFN, STATE_BYTES, VOCAB, WEIGHT_BYTES,
+    WINDOW, WINDOW_LAYERS,
+};
 
 impl Default for Workload {
     fn default() -> Self {
@@ -566,16 +486,6 @@ pub const DEADLINE_DAYS: (&str, f64, f64) = ("days", 0.04, 3_650.0);
 pub const MAX_GPUS: (&str, u32, u32) = ("max_gpus", 1, 1_024);
 /// From a minute to a million hours of audio.
 pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);
-/// Custom models from a million to ten trillion parameters.
-pub const PARAMS: (&str, f64, f64) = ("params", 1e6, 1e13);
-pub const LAYERS: (&str, u32, u32) = ("layers", 1, 2_000);
-pub const HIDDEN: (&str, u32, u32) = ("hidden", 64, 131_072);
-pub const ACTIVE_PARAMS: (&str, f64, f64) = ("active_params", 1e6, 1e13);
-pub const HEADS: (&str, u32, u32) = ("heads", 1, 4_096);
-pub const KV_HEADS: (&str, u32, u32) = ("kv_heads", 1, 4_096);
-pub const HEAD_DIM: (&str, u32, u32) = ("head_dim", 1, 1_024);
-pub const EXPERTS: (&str, u32, u32) = ("experts", 1, 1_024);
-pub const VOCAB: (&str, u32, u32) = ("vocab", 1, 2_000_000);
 
 impl Workload {
     /// The objective in effect: the user's, or the task's default.

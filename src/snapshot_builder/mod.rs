@@ -11,6 +11,8 @@ mod fsdl;
 mod gcp;
 mod gpu_names;
 mod media_models;
+mod model_shape;
+mod more_models;
 mod offers;
 mod skypilot;
 mod summary;
@@ -20,7 +22,7 @@ mod tpu;
 pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
-use crate::engine::catalog::{Architecture, Catalog, Gpu, Model, ModelKind, Segment, Shape, CATALOG_SCHEMA_VERSION};
+use crate::engine::catalog::{Architecture, Catalog, Gpu, ModelKind, Segment, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
@@ -307,28 +309,18 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
             (None, None, Some(d)) => d.denoiser_params + d.text_encoder_params + d.vae_params.unwrap_or(0.0),
             (None, None, None) => continue,
         };
-        let active_params = match row.number("params_computed_active")? {
-            Some(exact) => Some(exact),
-            None => row.number("params_active_b")?.map(|b| b * 1e9),
+        let kind = match (model_shape::model_shape(&row, &sliding)?, pipeline, speech.get(id).cloned()) {
+            (Some(shape), None, None) => ModelKind::Llm(shape),
+            (None, Some(pipeline), None) => ModelKind::Diffusion(pipeline),
+            (None, None, Some(speech)) => ModelKind::Speech(speech),
+            (None, None, None) => ModelKind::Unsized,
+            _ => {
+                return Err(row.invalid(format!("{id} has the structure of more than one kind of model")));
+            }
         };
-        models.push(Model {
-            id: id.to_string(),
-            name: row.text("model")?.to_string(),
-            family: row.text("family")?.to_string(),
-            modality: row.text("modality")?.to_string(),
-            params,
-            active_params,
-            kind: match (model_shape(&row, &sliding)?, pipeline, speech.get(id).cloned()) {
-                (Some(shape), None, None) => ModelKind::Llm(shape),
-                (None, Some(pipeline), None) => ModelKind::Diffusion(pipeline),
-                (None, None, Some(speech)) => ModelKind::Speech(speech),
-                (None, None, None) => ModelKind::Unsized,
-                _ => {
-                    return Err(row.invalid(format!("{id} has the structure of more than one kind of model")));
-                }
-            },
-        });
+        models.push(model_shape::model(&row, params, kind)?);
     }
+    models.extend(more_models::more_models(&from.join("models_more.csv"), &sliding)?);
     // A fact about a model models.csv does not list would silently vanish.
     for id in diffusion.keys().chain(speech.keys()) {
         if !models.iter().any(|m| &m.id == id) {
@@ -343,51 +335,6 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
     let gpus: Vec<Gpu> = gpus.into_values().collect();
     let support = support_matrix::support_matrix(&gpus)?;
     Ok(Catalog { schema_version: CATALOG_SCHEMA_VERSION, gpus, models, support })
-}
-
-/// The transformer shape of an LLM row; `None` for rows without one
-/// (diffusion, audio, or LLMs whose config models.csv lacks).
-fn model_shape(
-    row: &csv_table::Row<'_>,
-    sliding: &BTreeMap<String, (Option<u32>, Option<f64>)>,
-) -> Result<Option<Shape>, BuildError> {
-    // Leading integer of cells like "768 per expert (moe_intermediate_size)"
-    // or "18432 (dense layers)"; "128K" contexts.
-    let leading = |column: &str| -> Option<u32> {
-        let text = row.optional(column)?;
-        let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
-        let value: u32 = digits.parse().ok()?;
-        Some(if text[digits.len()..].starts_with('K') { value * 1024 } else { value })
-    };
-    let (Some(layers), Some(hidden), Some(heads), Some(kv_bytes)) = (
-        leading("num_layers"),
-        leading("hidden_size"),
-        leading("num_attention_heads"),
-        row.number("kv_cache_bytes_per_token_bf16")?,
-    ) else {
-        return Ok(None);
-    };
-    let head_dim = leading("head_dim").unwrap_or(hidden / heads.max(1));
-    // MLA rows leave num_kv_heads empty: their KV bytes come precomputed.
-    let kv_heads = leading("num_kv_heads").unwrap_or(heads);
-    let (sliding_window, sliding_window_layer_share) =
-        sliding.get(row.text("model_id")?).copied().unwrap_or((None, None));
-    Ok(Some(Shape {
-        layers,
-        hidden,
-        heads,
-        kv_heads,
-        head_dim,
-        ffn: leading("ffn_size"),
-        vocab: leading("vocab_size"),
-        max_context: leading("max_context"),
-        experts: leading("num_experts"),
-        experts_per_token: leading("experts_per_token"),
-        tie_embeddings: row.optional("tie_embeddings") == Some("true"),
-        kv_bytes_per_token_16bit: kv_bytes,
-        sliding_window,
-        sliding_window_layer_share,
-    }))
 }
 
 fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {

@@ -17,7 +17,7 @@ use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, RuntimeChoice, SpotPolicy,
     Task, Workload,
 };
-use crate::model_search::{echo, search, Found};
+use crate::model_search::{echo, search, Entry, Found};
 use crate::present::form::options;
 use crate::presets::PRESETS;
 use crate::text::{phrases, Msg, Phrase};
@@ -47,10 +47,9 @@ pub fn WorkloadForm(
     // Memos: a list that did not change does not redraw its options.
     let models = Memo::new(move |_| {
         let task = task.get();
-        let mut models: Vec<(String, String)> =
-            catalog.models.iter().filter(|m| m.suits(task)).map(|m| (m.id.clone(), m.name.clone())).collect();
+        let mut models: Vec<Entry> = catalog.models.iter().filter(|m| m.suits(task)).map(Entry::of).collect();
         if matches!(task, Task::Infer | Task::Finetune | Task::Pretrain) {
-            models.push((CUSTOM_MODEL.to_string(), lang.t(&phrases::CUSTOM_MODEL).to_string()));
+            models.push(Entry::named(CUSTOM_MODEL, lang.t(&phrases::CUSTOM_MODEL)));
         }
         models
     });
@@ -251,8 +250,8 @@ fn tab_label(task: Task) -> &'static Phrase {
 fn ModelField(
     catalog: &'static Catalog,
     workload: RwSignal<Workload>,
-    /// The picker's (id, name) entries for the task.
-    models: Memo<Vec<(String, String)>>,
+    /// The picker's entries for the task.
+    models: Memo<Vec<Entry>>,
 ) -> impl IntoView {
     let lang = super::use_lang();
     let problem = RwSignal::new(None::<String>);
@@ -261,7 +260,7 @@ fn ModelField(
     let name = Memo::new(move |_| {
         workload.with(|w| {
             models
-                .with(|entries| entries.iter().find(|(id, _)| *id == w.model).map(|(_, name)| name.clone()))
+                .with(|entries| entries.iter().find(|e| e.id == w.model).map(|e| e.name.clone()))
                 .unwrap_or_else(|| w.model.clone())
         })
     });
@@ -278,7 +277,7 @@ fn ModelField(
         let found = models.with_untracked(|entries| search(entries, &text));
         if let Found::Exact(at) | Found::One(at) = found {
             if done || matches!(found, Found::Exact(_)) {
-                let (id, name) = models.with_untracked(|entries| entries[at].clone());
+                let Entry { id, name, .. } = models.with_untracked(|entries| entries[at].clone());
                 problem.set(None);
                 element.set_value(&name);
                 if workload.with_untracked(|w| w.model != id) {
@@ -325,7 +324,12 @@ fn ModelField(
                 on:change=move |_| settle(true)
                 on:blur=move |_| settle(true)
             />
-            <datalist id="model-list">{option_list(models.into(), Signal::stored(String::new()))}</datalist>
+            <datalist id="model-list">
+                {option_list(
+                    Signal::derive(move || models.with(|m| m.iter().map(|e| (e.id.clone(), e.name.clone())).collect())),
+                    Signal::stored(String::new()),
+                )}
+            </datalist>
             <span class="field-error" id=error_id role="alert">{move || problem.get()}</span>
         </span>
     }

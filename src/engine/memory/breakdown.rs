@@ -102,11 +102,17 @@ fn embedding_params(shape: &Shape) -> f64 {
     vocab * f64::from(shape.hidden) * copies
 }
 
-/// Bytes to hold every weight of `model` in `workload.weight_precision`.
+/// Bytes to hold every weight of `model` in `workload.weight_precision`:
+/// the checkpoint's exact bytes where the model ships in that format.
 /// MoE models keep all experts resident. Formats that quantize only the
 /// linear layers (AWQ, GPTQ, NF4, weight-only int/fp) keep embeddings and
 /// the LM head in 16-bit.
 pub fn weights_bytes(model: &Model, precision: Precision) -> f64 {
+    // A file header or the Hub's index gave the released weights' exact
+    // size: it holds when they run in the format they ship in.
+    if let Some(checkpoint) = model.checkpoint.filter(|c| c.format == Some(precision)) {
+        return checkpoint.bytes;
+    }
     let bits = precision.bits_per_weight();
     match (model.shape(), precision.covers_embeddings()) {
         (Some(shape), false) => {

@@ -17,7 +17,8 @@ fn is_latent_kv(shape: &Shape) -> bool {
     shape.kv_bytes_per_token_16bit < 0.5 * per_head_cache
 }
 
-/// KV-cache bytes for the workload's sequences, across all GPUs.
+/// KV-cache bytes for the workload's sequences, across all GPUs, with the
+/// recurrent state of a hybrid's or SSM's state-space layers.
 pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
     let tokens = workload.tokens_per_sequence();
     // Sliding-window layers keep at most `window` tokens.
@@ -26,7 +27,11 @@ pub fn kv_cache_bytes(shape: &Shape, workload: &Workload) -> f64 {
         _ => tokens,
     };
     let per_token = shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0;
-    per_token * held * f64::from(workload.concurrency)
+    // Mamba and linear-attention layers keep a fixed state per sequence
+    // instead, at the model's 16 bits: vLLM's `mamba_ssm_cache_dtype`
+    // defaults to the model's dtype, not the KV cache's.
+    let state = shape.state_bytes_per_sequence_16bit.unwrap_or(0.0);
+    (per_token * held + state) * f64::from(workload.concurrency)
 }
 
 /// Sizes an LLM inference workload on the GPUs of `placement`, one
@@ -56,7 +61,7 @@ pub fn inference_memory(
     // width tensors (residual, norm, attention in/out), 16-bit, for the
     // tokens in flight; plus FP32 logits for each running sequence.
     let hidden = f64::from(shape.hidden);
-    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden)) * f64::from(shape.experts_per_token.unwrap_or(1));
+    let ffn = shape.active_ffn();
     let concurrency = f64::from(workload.concurrency);
     let tokens_in_flight = runtime.tokens_per_pass.unwrap_or(f64::from(workload.input_tokens) * concurrency);
     let pass_bytes = tokens_in_flight * (2.0 * ffn + 4.0 * hidden) * 2.0;

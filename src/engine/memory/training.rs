@@ -47,13 +47,13 @@ pub fn trainable_params(workload: &Workload, model: &Model, shape: &Shape) -> f6
 /// Activation bytes per token per layer kept for the backward pass, 16-bit:
 /// the inputs and outputs of both norms (4h), Q, K, V (h + 2·kv), the
 /// attention output (h) and the MLP's gate, up, activation and product
-/// (4·ffn, × experts routed per token), with FlashAttention (no s² scores).
+/// (4·ffn, × experts routed per token, plus any shared experts), with FlashAttention (no s² scores).
 /// The structure of Korthikanti et al. 2022 ("Reducing Activation
 /// Recomputation in Large Transformer Models", §4) for a SwiGLU MLP.
 fn activation_bytes_per_token_layer(shape: &Shape) -> f64 {
     let h = f64::from(shape.hidden);
     let kv = f64::from(shape.kv_heads * shape.head_dim);
-    let ffn = f64::from(shape.ffn.unwrap_or(4 * shape.hidden)) * f64::from(shape.experts_per_token.unwrap_or(1));
+    let ffn = shape.active_ffn();
     2.0 * (6.0 * h + 2.0 * kv + 4.0 * ffn)
 }
 

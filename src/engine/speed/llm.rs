@@ -143,6 +143,8 @@ struct Anatomy {
     experts_per_token: f64,
     /// KV bytes per token of context, all layers, at the cache precision.
     kv_bytes_per_token: f64,
+    /// Recurrent state per sequence of state-space layers (16-bit).
+    state_bytes: f64,
     /// KV heads split across this many tensor-parallel ranks at most.
     kv_heads: f64,
     /// Attention (query) heads, which tensor parallelism splits evenly.
@@ -172,6 +174,7 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
         experts,
         experts_per_token: top_k,
         kv_bytes_per_token: shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0,
+        state_bytes: shape.state_bytes_per_sequence_16bit.unwrap_or(0.0),
         kv_heads: f64::from(shape.kv_heads.max(1)),
         heads: shape.heads.max(1),
     }
@@ -236,7 +239,8 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     let touched = 1.0 - (1.0 - a.experts_per_token / a.experts).powf(batch);
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
-    let kv_bytes = batch * context * a.kv_bytes_per_token;
+    // A state-space layer reads its state and writes it back every step.
+    let kv_bytes = batch * (context * a.kv_bytes_per_token + 2.0 * a.state_bytes);
     let memory = weight_bytes / weight_split / (m.bandwidth * weight_share)
         + kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth);
     // 2 FLOPs per active parameter per token, and attention's QK and AV
