@@ -36,6 +36,10 @@ usage:
       in N/G nodes of G joined by B Gbit/s per node (unstated: timed at
       100, the slowest cluster fabric the data states) over NAME
       (InfiniBand, EFA, RoCE, TCPX, Ethernet)
+  --model-config FILE (rank, estimate, url; may be given twice)
+      the model of a Hugging Face config.json (with its
+      model.safetensors.index.json for the exact weight bytes), or the
+      header of a .safetensors or .gguf file, in place of model=
   whichgpu url --config QUERY [--base URL]
       print the share link for a workload: the page's canonical query
       (defaults left out, keys in order, `v=1`), after URL when given
@@ -94,9 +98,50 @@ impl<'a> Flags<'a> {
         self.args.get(at + 1).map(String::as_str)
     }
 
+    /// Every value of a flag given more than once.
+    fn values(&self, flag: &str) -> Vec<&'a str> {
+        self.args.windows(2).filter(|pair| pair[0] == flag).map(|pair| pair[1].as_str()).collect()
+    }
+
     fn has(&self, switch: &str) -> bool {
         self.args.iter().any(|a| a == switch)
     }
+}
+
+/// A model described by its files (issue 25): a config.json (with its
+/// model.safetensors.index.json), a .safetensors or a .gguf.
+const MODEL_CONFIG: &str = "--model-config";
+
+/// The workload of `--config`, with the model of `--model-config` files
+/// where given: the same numbers the page reads from them, so `url`
+/// prints the link that sizes it without the files.
+fn workload(flags: &Flags<'_>, catalog: &Catalog) -> Result<url_codec::Decoded, String> {
+    let query = flags.value("--config").unwrap_or("");
+    let mut decoded = url_codec::decode(query, catalog);
+    let paths = flags.values(MODEL_CONFIG);
+    if paths.is_empty() {
+        return Ok(decoded);
+    }
+    let mut files = Vec::new();
+    for path in &paths {
+        // Only a header is read: a 100 GB .gguf costs its first bytes.
+        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, crate::model_import::HEADER_BYTES), &mut bytes)
+            .map_err(|e| format!("{path}: {e}"))?;
+        files.push(bytes);
+    }
+    let slices: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+    let imported = crate::model_import::import(&slices).map_err(|e| format!("{}: {e}", paths.join(", ")))?;
+    let given_format = url_codec::decode(query, catalog).workload.weight_precision != decoded.workload.weight_precision
+        || query.split('&').any(|pair| pair.split('=').next() == Some(crate::engine::keys::WEIGHTS));
+    // The weights run in the format they ship in, unless `wq` says otherwise.
+    if let (Some(format), false) = (imported.model.weight_format, given_format) {
+        decoded.workload.weight_precision = format;
+    }
+    decoded.workload.model = crate::engine::custom_model::CUSTOM_MODEL.to_string();
+    decoded.workload.custom = Some(imported.model);
+    Ok(decoded)
 }
 
 /// "LLM inference / serving, bf16" or "Fine-tune, qlora".
@@ -124,9 +169,9 @@ fn print_notes(decoded: &url_codec::Decoded, out: &mut dyn Write) {
 /// The share link for `--config`: what the page would put in its address
 /// bar for the same workload and language.
 fn url(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--config", "--base"], &[])?;
+    let flags = Flags::parse(args, &["--config", "--base", MODEL_CONFIG], &[])?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
-    let decoded = url_codec::decode(flags.value("--config").unwrap_or(""), catalog);
+    let decoded = workload(&flags, catalog)?;
     if !decoded.notes.is_empty() {
         let problems: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
         return Err(format!("the config does not make a clean link: {}", problems.join("; ")));
@@ -163,8 +208,7 @@ fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 }
 
 fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--config", "--top", "--offers"], &["--json"])?;
-    let query = flags.value("--config").unwrap_or("");
+    let flags = Flags::parse(args, &["--config", "--top", "--offers", MODEL_CONFIG], &["--json"])?;
     let top = match flags.value("--top") {
         None => 10,
         Some(text) => text.parse::<usize>().map_err(|_| format!("--top: \"{text}\" is not a count"))?,
@@ -173,7 +217,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let text = std::fs::read_to_string(&offers_path).map_err(|e| format!("{}: {e}", offers_path.display()))?;
     let snapshot = Snapshot::from_json(&text).map_err(|e| e.to_string())?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
-    let decoded = url_codec::decode(query, catalog);
+    let decoded = workload(&flags, catalog)?;
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
 
     let results = crate::export::results_json(&report, &snapshot, catalog, &decoded.workload.region, top);
@@ -276,11 +320,11 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let flags = Flags::parse(
         args,
-        &["--config", "--gpu", "--count", "--node-gpus", "--internode-gbps", "--fabric"],
+        &["--config", "--gpu", "--count", "--node-gpus", "--internode-gbps", "--fabric", MODEL_CONFIG],
         &["--json"],
     )?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
-    let decoded = url_codec::decode(flags.value("--config").unwrap_or(""), catalog);
+    let decoded = workload(&flags, catalog)?;
     let gpu_id = flags.value("--gpu").ok_or("estimate needs --gpu GPU_ID (a gpu_id of gpus.csv, e.g. h100_sxm)")?;
     let gpu = catalog.gpu(gpu_id).map_err(|e| e.to_string())?;
     let whole = |flag: &str, max: u32| -> Result<Option<u32>, String> {

@@ -313,7 +313,16 @@ fn count(f: &Fields<'_>, model_type: &str, layout: Layout) -> Result<CustomModel
         _ if multi_query => 1,
         _ => heads,
     };
-    let head_dim = f.count(&["head_dim"], HEAD_DIM)?.unwrap_or(hidden / heads.max(1)).max(1);
+    // MLA's query heads are qk_nope + qk_rope wide (192 on DeepSeek-V3),
+    // whatever hidden / heads is.
+    let mla_head = match (f.count(&["qk_nope_head_dim"], HEAD_DIM)?, f.count(&["qk_rope_head_dim"], HEAD_DIM)?) {
+        (Some(nope), Some(rope)) if f.map.contains_key("kv_lora_rank") => Some(nope + rope),
+        _ => None,
+    };
+    let head_dim = match mla_head {
+        Some(width) => width,
+        None => f.count(&["head_dim"], HEAD_DIM)?.unwrap_or(hidden / heads.max(1)).max(1),
+    };
     let vocab = f.required(&["vocab_size", "padded_vocab_size"], VOCAB)?;
     let context = f.count(&["max_position_embeddings", "seq_length", "n_positions", "max_sequence_length"], CONTEXT)?;
     // GPT-NeoX and Falcon default to a 4 × hidden MLP.

@@ -12,6 +12,7 @@ mod bounds;
 pub mod config_json;
 mod error;
 pub mod gguf;
+pub mod hub;
 mod imported;
 pub mod safetensors;
 

@@ -6,6 +6,8 @@
 //! - [`excluded`]: the offers left out, grouped by reason.
 //! - [`form`]: the workload form's choices.
 //! - [`memory`]: the memory line above the bar.
+//! - [`model_facts`]: a model's facts where it is picked, and what an
+//!   import read.
 //! - [`row`]: the offers table's columns, and each row's words (an offer,
 //!   or the visitor's own GPU) in named cells shared by the header and the
 //!   rows.
@@ -20,6 +22,7 @@ pub mod chart;
 pub mod excluded;
 pub mod form;
 pub mod memory;
+pub mod model_facts;
 pub mod row;
 pub mod selection;
 pub mod support;

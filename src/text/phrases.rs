@@ -17,6 +17,30 @@ macro_rules! phrases {
 }
 
 phrases! {
+    // ---- Model import (issue 25) ----
+    IMPORT_EMPTY = "Nothing to read: give a config.json, a .safetensors or a .gguf file.", "No hay nada que leer: da un config.json o un archivo .safetensors o .gguf.";
+    IMPORT_TOO_LARGE = "{size} is more than a model description can be ({limit} at most): give the config.json, or the .safetensors or .gguf file itself, whose header alone is read.", "{size} es más de lo que puede ocupar la descripción de un modelo ({limit} como máximo): da el config.json, o el propio archivo .safetensors o .gguf, del que solo se lee la cabecera.";
+    IMPORT_UNKNOWN_FORMAT = "This is neither a config.json, a safetensors index, nor a .safetensors or .gguf file.", "Esto no es un config.json, ni un índice safetensors, ni un archivo .safetensors o .gguf.";
+    IMPORT_NOT_JSON = "This is not valid JSON ({detail}).", "Esto no es JSON válido ({detail}).";
+    IMPORT_UNSUPPORTED = "{architecture} is not an architecture this page sizes yet: enter its numbers as a custom model.", "{architecture} no es una arquitectura que esta página sepa dimensionar todavía: introduce sus cifras como modelo personalizado.";
+    IMPORT_MISSING_FIELD = "{architecture} needs «{field}», which this file lacks.", "{architecture} necesita «{field}», que falta en este archivo.";
+    IMPORT_BAD_VALUE = "«{field}» holds {detail}, which no real model has.", "«{field}» vale {detail}, algo que ningún modelo real tiene.";
+    IMPORT_TRUNCATED = "The {format} header runs past what was read ({available} of at least {needed} bytes): the file is cut short, or not a {format} file.", "La cabecera {format} va más allá de lo leído ({available} de al menos {needed} bytes): el archivo está cortado o no es un archivo {format}.";
+    IMPORT_BAD_HEADER = "The {format} header contradicts itself: {detail}.", "La cabecera {format} se contradice: {detail}.";
+    IMPORT_DONE = "Read a {architecture} from its {source}: the numbers below are its own, and the link keeps them.", "Leído un {architecture} de su {source}: las cifras de abajo son las suyas y el enlace las conserva.";
+    FACT_PARAMS = "{params} B parameters", "{params} B parámetros";
+    FACT_ACTIVE = "{active} B active", "{active} B activos";
+    FACT_CONTEXT = "context {context} tokens", "contexto de {context} tokens";
+    FACT_KV = "KV cache {kv} KiB per token", "caché KV de {kv} KiB por token";
+    FACT_WINDOW = "{window}-token window on {share}% of layers", "ventana de {window} tokens en el {share} % de las capas";
+    FACT_STATE = "{state} MiB of state per sequence", "{state} MiB de estado por secuencia";
+    FACT_CHECKPOINT = "weights file {size} in {format}", "archivo de pesos de {size} en {format}";
+    HUB_BAD_ID = "«{given}» is not a Hugging Face id: give owner/name, such as Qwen/Qwen2.5-7B-Instruct.", "«{given}» no es un id de Hugging Face: escribe propietario/nombre, como Qwen/Qwen2.5-7B-Instruct.";
+    HUB_DENIED = "The Hub asks for a sign-in for {repo}: it is gated or private, or no repo has this id. Check the id; for a gated model, accept its terms on huggingface.co, download its config.json and drop it here.", "El Hub pide iniciar sesión para {repo}: es un repositorio restringido o privado, o no existe ninguno con ese id. Revisa el id; para un modelo restringido, acepta sus condiciones en huggingface.co, descarga su config.json y suéltalo aquí.";
+    HUB_NOT_FOUND = "{repo} has no config.json on its main branch: check the id, or drop the model's config.json here.", "{repo} no tiene config.json en su rama principal: revisa el id o suelta aquí el config.json del modelo.";
+    HUB_UNREACHABLE = "The Hugging Face Hub could not be reached ({detail}). Try again, or drop the model's config.json here.", "No se ha podido contactar con el Hub de Hugging Face ({detail}). Inténtalo de nuevo o suelta aquí el config.json del modelo.";
+    IMPORT_NO_WEIGHTS = "This {format} file holds no transformer weights this page can size.", "Este archivo {format} no contiene pesos de transformer que esta página sepa dimensionar.";
+
     // ---- The page ----
     PAGE_TITLE = "whichgpu: which rented GPU for this generative-AI job?", "whichgpu: ¿qué GPU alquilar para este trabajo de IA generativa?";
     TAGLINE = "Which rented GPU should I use for this generative-AI job?", "¿Qué GPU de alquiler me conviene para este trabajo de IA generativa?";

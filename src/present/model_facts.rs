@@ -1,0 +1,98 @@
+//! A model's facts where it is picked (issue 25): its parameters (and the
+//! active ones of a mixture of experts), context, KV cache per token,
+//! recurrent state, and the exact size of an imported checkpoint.
+
+use crate::engine::Model;
+use crate::model_import::{FileFormat, Imported};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg};
+
+const BILLION: f64 = 1e9;
+const KIB: f64 = 1024.0;
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// The facts, each a short message the page joins with " · ".
+pub fn model_facts(model: &Model) -> Vec<Msg> {
+    let billions = |count: f64| Arg::Num(count / BILLION, if count < 10.0 * BILLION { 2 } else { 1 });
+    let mut facts = vec![msg!(phrases::FACT_PARAMS, params = billions(model.params))];
+    if let Some(active) = model.active_params {
+        facts.push(msg!(phrases::FACT_ACTIVE, active = billions(active)));
+    }
+    if let Some(shape) = model.shape() {
+        if let Some(context) = shape.max_context {
+            facts.push(msg!(phrases::FACT_CONTEXT, context = Arg::Int(i64::from(context))));
+        }
+        facts.push(msg!(phrases::FACT_KV, kv = Arg::Num(shape.kv_bytes_per_token_16bit / KIB, 0)));
+        if let Some(window) = shape.sliding_window {
+            let share = shape.sliding_window_layer_share.unwrap_or(1.0);
+            facts.push(msg!(
+                phrases::FACT_WINDOW,
+                window = Arg::Int(i64::from(window)),
+                share = Arg::Num(share * 100.0, 0)
+            ));
+        }
+        if let Some(state) = shape.state_bytes_per_sequence_16bit {
+            facts.push(msg!(phrases::FACT_STATE, state = Arg::Num(state / MIB, 1)));
+        }
+    }
+    if let Some(checkpoint) = model.checkpoint {
+        let format = checkpoint.format.map_or_else(|| "?".to_string(), |f| f.to_string());
+        facts.push(msg!(phrases::FACT_CHECKPOINT, size = Arg::Bytes(checkpoint.bytes), format = format));
+    }
+    facts
+}
+
+/// What an import read, said once it is the workload's model.
+pub fn imported(imported: &Imported) -> Msg {
+    let source = match imported.format {
+        FileFormat::ConfigJson => "config.json",
+        FileFormat::SafetensorsIndex => "model.safetensors.index.json",
+        FileFormat::Safetensors => "safetensors",
+        FileFormat::Gguf => "GGUF",
+    };
+    msg!(phrases::IMPORT_DONE, architecture = imported.architecture.as_str(), source = source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Catalog;
+    use crate::text::Lang;
+
+    fn said(model: &Model, lang: Lang) -> String {
+        model_facts(model).iter().map(|m| m.render(lang)).collect::<Vec<_>>().join(" · ")
+    }
+
+    #[test]
+    fn a_moe_says_its_active_parameters_context_and_kv_per_token() {
+        let catalog = Catalog::bundled().unwrap();
+        // models.csv: 30,532,122,624 parameters, 3,353,032,704 active, 40,960
+        // positions, 2 × 48 × 4 × 128 × 2 = 98,304 KV bytes per token.
+        let en = said(catalog.model("qwen3-30b-a3b").unwrap(), Lang::En);
+        assert_eq!(en, "30.5 B parameters · 3.35 B active · context 40,960 tokens · KV cache 96 KiB per token");
+        let es = said(catalog.model("qwen3-30b-a3b").unwrap(), Lang::Es);
+        assert!(es.contains("30,5") && es.contains("40.960"), "{es}");
+    }
+
+    #[test]
+    fn windows_state_and_checkpoints_are_said_where_the_model_has_them() {
+        let catalog = Catalog::bundled().unwrap();
+        // models_more.csv: gpt-oss alternates a 128-token window (18 of 36 layers).
+        let oss = said(catalog.model("gpt-oss-120b").unwrap(), Lang::En);
+        assert!(oss.contains("128-token window on 50% of layers"), "{oss}");
+        // Mamba 2.8B: no KV cache, 13,107,200 bytes of state per sequence.
+        let mamba = said(catalog.model("mamba-2.8b").unwrap(), Lang::En);
+        assert!(mamba.contains("KV cache 0 KiB") && mamba.contains("12.5 MiB of state per sequence"), "{mamba}");
+        let custom = crate::engine::custom_model::CustomModel {
+            weight_bytes: Some(16_060_522_496.0),
+            weight_format: Some(crate::engine::Precision::Bf16),
+            ..Default::default()
+        };
+        let file = said(&custom.to_model(), Lang::En);
+        // 16,060,522,496 bytes are 15 GiB, as the page writes every size.
+        assert!(file.contains("weights file 15 GB in bf16"), "{file}");
+        for m in model_facts(&custom.to_model()) {
+            assert!(m.figures().iter().all(|f| f.is_finite()));
+        }
+    }
+}
