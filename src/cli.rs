@@ -133,8 +133,10 @@ fn workload(flags: &Flags<'_>, catalog: &Catalog) -> Result<url_codec::Decoded, 
     }
     let slices: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
     let imported = crate::model_import::import(&slices).map_err(|e| format!("{}: {e}", paths.join(", ")))?;
-    let given_format = url_codec::decode(query, catalog).workload.weight_precision != decoded.workload.weight_precision
-        || query.split('&').any(|pair| pair.split('=').next() == Some(crate::engine::keys::WEIGHTS));
+    let given_format = query
+        .trim_start_matches('?')
+        .split('&')
+        .any(|pair| pair.split('=').next() == Some(crate::engine::keys::WEIGHTS));
     // The weights run in the format they ship in, unless `wq` says otherwise.
     if let (Some(format), false) = (imported.model.weight_format, given_format) {
         decoded.workload.weight_precision = format;

@@ -498,3 +498,29 @@ fn rank_compares_the_visitors_gpu_with_renting() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert!(json["local"].is_null());
 }
+
+/// Issue 25: a model file sizes the same as the link it makes, so a
+/// shared link needs no file.
+#[test]
+fn a_model_file_and_the_link_it_makes_size_the_same() {
+    for config in ["qwen3-30b-a3b.json", "deepseek-v3.json", "gemma-2-9b-it.json", "gpt-oss-120b.json"] {
+        let path = format!("tests/fixtures/model_configs/{config}");
+        let link = whichgpu(&["url", "--model-config", &path]);
+        assert!(link.status.success(), "{config}: {}", stderr(&link));
+        let query = stdout(&link).trim().trim_start_matches('?').to_string();
+        assert!(query.contains("model=custom"), "{query}");
+        let from_file = whichgpu(&["estimate", "--model-config", &path, "--gpu", "h200_sxm", "--count", "8", "--json"]);
+        let from_link = whichgpu(&["estimate", "--config", &query, "--gpu", "h200_sxm", "--count", "8", "--json"]);
+        assert!(from_file.status.success(), "{config}: {}", stderr(&from_file));
+        assert_eq!(stdout(&from_file), stdout(&from_link), "{config}");
+    }
+    // gpt-oss ships MXFP4 experts: its weights are sized as such unless `wq` says otherwise.
+    let oss = whichgpu(&["url", "--model-config", "tests/fixtures/model_configs/gpt-oss-120b.json"]);
+    assert!(stdout(&oss).contains("wq=mxfp4"), "{}", stdout(&oss));
+    let asked =
+        whichgpu(&["url", "--config", "wq=bf16", "--model-config", "tests/fixtures/model_configs/gpt-oss-120b.json"]);
+    assert!(!stdout(&asked).contains("wq=mxfp4"), "{}", stdout(&asked));
+    // A file that is not a model says so, and what to give.
+    assert_fails_with(&["url", "--model-config", "README.md"], "not valid JSON");
+    assert_fails_with(&["url", "--model-config", "no/such/file.json"], "no/such/file.json");
+}

@@ -43,7 +43,7 @@ fn has_fp8(gpu: &Gpu) -> bool {
 pub fn compute_precision(precision: Precision, gpu: &Gpu) -> ComputePrecision {
     match precision {
         Precision::Fp32 => ComputePrecision::Fp32,
-        Precision::Fp4 if gpu.fp4_tflops.is_some() => ComputePrecision::Fp4,
+        Precision::Fp4 | Precision::Mxfp4 if gpu.fp4_tflops.is_some() => ComputePrecision::Fp4,
         Precision::Fp8 | Precision::Fp4 if has_fp8(gpu) => ComputePrecision::Fp8,
         _ => ComputePrecision::Fp16,
     }

@@ -29,6 +29,8 @@ choices! {
         Int4 = "int4", phrases::PRECISION_INT4;
         /// Blackwell NVFP4: 4-bit values with an FP8 scale per 16.
         Fp4 = "fp4", phrases::PRECISION_FP4;
+        /// OCP Microscaling MXFP4: gpt-oss's MoE experts.
+        Mxfp4 = "mxfp4", phrases::PRECISION_MXFP4;
         Awq = "awq", phrases::PRECISION_AWQ;
         Gptq = "gptq", phrases::PRECISION_GPTQ;
         /// bitsandbytes 4-bit NormalFloat with double quantization (QLoRA).
@@ -55,6 +57,9 @@ impl Precision {
             Precision::Int4 => 4.0 + 16.0 / 128.0,
             // NVFP4: E2M1 values + one E4M3 scale per 16 (NVIDIA Blackwell docs).
             Precision::Fp4 => 4.0 + 8.0 / 16.0,
+            // MXFP4: E2M1 values + one E8M0 scale per 32 (OCP Microscaling
+            // Formats spec v1.0, section 5.3).
+            Precision::Mxfp4 => 4.0 + 8.0 / 32.0,
             // AWQ and GPTQ: 4-bit, group size 128, FP16 scale and 4-bit zero
             // per group (AutoAWQ / AutoGPTQ default packing).
             Precision::Awq | Precision::Gptq => 4.0 + (16.0 + 4.0) / 128.0,
@@ -82,7 +87,8 @@ impl Precision {
     /// Whether the format's stated size already covers the embedding and
     /// output layers (GGUF files and plain formats). AWQ, GPTQ, NF4 and the
     /// weight-only int/fp formats quantize the transformer's linear layers
-    /// and keep embeddings and the LM head in 16-bit.
+    /// and keep embeddings and the LM head in 16-bit (gpt-oss's MXFP4
+    /// checkpoints too: its config's `modules_to_not_convert`).
     pub const fn covers_embeddings(self) -> bool {
         !matches!(
             self,
@@ -93,6 +99,7 @@ impl Precision {
                 | Precision::Int8
                 | Precision::Fp8
                 | Precision::Fp4
+                | Precision::Mxfp4
         )
     }
 }

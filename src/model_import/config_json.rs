@@ -216,7 +216,9 @@ fn weight_format(config: &Map<String, Value>) -> Option<Precision> {
             "fp8" | "compressed-tensors" => Some(Precision::Fp8),
             "awq" => Some(Precision::Awq),
             "gptq" => Some(Precision::Gptq),
-            // MXFP4 (gpt-oss) and other mixes: no single format the engine sizes.
+            // gpt-oss: MXFP4 experts, the rest in BF16.
+            "mxfp4" => Some(Precision::Mxfp4),
+            // Other mixes: no single format the engine sizes.
             _ => None,
         };
     }

@@ -105,6 +105,7 @@ phrases! {
     PRECISION_INT8 = "INT8 (8-bit)", "INT8 (8 bits)";
     PRECISION_INT4 = "INT4 (4-bit)", "INT4 (4 bits)";
     PRECISION_FP4 = "FP4 / NVFP4 (Blackwell)", "FP4 / NVFP4 (Blackwell)";
+    PRECISION_MXFP4 = "MXFP4 (gpt-oss)", "MXFP4 (gpt-oss)";
     PRECISION_Q8_0 = "GGUF Q8_0", "GGUF Q8_0";
     PRECISION_Q6_K = "GGUF Q6_K", "GGUF Q6_K";
     PRECISION_Q5_K_M = "GGUF Q5_K_M", "GGUF Q5_K_M";

@@ -3,11 +3,12 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 49] = [
+const SAME_IN_SPANISH: [&str; 50] = [
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",
     "PRECISION_FP4",
+    "PRECISION_MXFP4",
     "PRECISION_Q8_0",
     "PRECISION_Q6_K",
     "PRECISION_Q5_K_M",

@@ -125,7 +125,8 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
 /// weight.
 fn packed_bytes(precision: Precision) -> Option<f64> {
     let bits = precision.bits_per_weight();
-    (bits < 15.9 && !matches!(precision, Precision::Fp8 | Precision::Fp4 | Precision::Int8)).then_some(bits / 8.0)
+    (bits < 15.9 && !matches!(precision, Precision::Fp8 | Precision::Fp4 | Precision::Mxfp4 | Precision::Int8))
+        .then_some(bits / 8.0)
 }
 
 /// The model's numbers the speed model needs.

@@ -126,8 +126,11 @@ fn the_release_format_comes_from_the_quantization_or_the_dtype() {
     assert_eq!(import("deepseek-v3.json").model.weight_format, Some(Precision::Fp8));
     assert_eq!(import("llama-3.1-8b.json").model.weight_format, Some(Precision::Bf16));
     assert_eq!(import("pythia-6.9b.json").model.weight_format, Some(Precision::Fp16));
-    // MXFP4 experts beside BF16 attention: no one format the engine sizes.
-    assert_eq!(import("gpt-oss-120b.json").model.weight_format, None);
+    // gpt-oss: MXFP4 experts beside BF16 attention and embeddings.
+    assert_eq!(import("gpt-oss-120b.json").model.weight_format, Some(Precision::Mxfp4));
+    // The fixture reconstructed from MaxText has neither a
+    // quantization_config nor a dtype: the workload's format stands.
+    assert_eq!(import("gpt-oss-20b.json").model.weight_format, None);
 }
 
 #[test]
