@@ -462,10 +462,11 @@ const FIELDS: [Field; 64] = [
 /// letters, digits and `-_./:+() `, at most `NAME_CHARS`. Empty clears it.
 fn parse_model_name(value: &str) -> Result<Option<String>, Msg> {
     let value = value.trim();
-    let allowed = |c: char| c.is_ascii_alphanumeric() || "-_./:+() ".contains(c);
     match value.chars().count() {
         0 => Ok(None),
-        n if n <= NAME_CHARS && value.chars().all(allowed) => Ok(Some(value.to_string())),
+        n if n <= NAME_CHARS && value.chars().all(crate::engine::custom_model::is_name_char) => {
+            Ok(Some(value.to_string()))
+        }
         _ => Err(msg!(phrases::LINK_NOT_NAME, given = shorten(value))),
     }
 }

@@ -141,6 +141,12 @@ pub const WEIGHT_BYTES: (&str, f64, f64) = ("wbytes", 1e5, 1e14);
 /// Longest model name a link keeps.
 pub const NAME_CHARS: usize = 96;
 
+/// The characters a model name in a link may hold: a Hub id's and a file
+/// name's ("Qwen/Qwen2.5-7B", "Meta-Llama-3-8B.Q4_K_M", "(fine-tune)").
+pub fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-_./:+() ".contains(c)
+}
+
 impl CustomModel {
     /// Attention heads: given, or 128-wide.
     fn heads(&self) -> u32 {

@@ -9,7 +9,7 @@
 //! `Gemma3TextConfig`, `FalconConfig` …), which is what a config that
 //! leaves a field out means.
 
-use super::imported::{FileFormat, Imported, JSON_BYTES};
+use super::imported::{link_name, FileFormat, Imported, JSON_BYTES};
 use super::ImportError;
 use crate::engine::custom_model::{self, CustomModel};
 use crate::engine::Precision;
@@ -171,11 +171,7 @@ pub fn read(config: &[u8], index: Option<&[u8]>) -> Result<Imported, ImportError
     let fields = Fields { map: text, architecture: &architecture, defaults: defaults(model_type) };
     let mut model = count(&fields, model_type, layout)?;
     model.weight_format = weight_format(top);
-    model.name = top
-        .get("_name_or_path")
-        .and_then(Value::as_str)
-        .filter(|n| !n.is_empty())
-        .map(|n| n.chars().take(custom_model::NAME_CHARS).collect());
+    model.name = top.get("_name_or_path").and_then(Value::as_str).and_then(link_name);
     if let Some(index) = index {
         model.weight_bytes = Some(index_total_size(index)?);
     }

@@ -28,3 +28,12 @@ pub struct Imported {
     pub architecture: String,
     pub format: FileFormat,
 }
+
+/// A name as a link can keep it: the characters a link's `mname` takes,
+/// at most `NAME_CHARS` of them; `None` when nothing is left.
+pub fn link_name(name: &str) -> Option<String> {
+    use crate::engine::custom_model::{is_name_char, NAME_CHARS};
+    let kept: String = name.chars().filter(|c| is_name_char(*c)).take(NAME_CHARS).collect();
+    let kept = kept.trim();
+    (!kept.is_empty()).then(|| kept.to_string())
+}

@@ -17,7 +17,7 @@ mod imported;
 pub mod safetensors;
 
 pub use error::ImportError;
-pub use imported::{FileFormat, Imported, HEADER_BYTES, JSON_BYTES};
+pub use imported::{link_name, FileFormat, Imported, HEADER_BYTES, JSON_BYTES};
 
 /// Reads what the user gave: one file, or a `config.json` with its
 /// `model.safetensors.index.json` (dropped or picked together, in any
@@ -58,4 +58,38 @@ fn is_index(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
     let text = String::from_utf8_lossy(head);
     text.contains("\"weight_map\"") || (text.contains("\"total_size\"") && !text.contains("\"model_type\""))
+}
+
+/// Whether a file of `full_size` bytes whose first bytes are `head` can be
+/// read from them: a weights file needs only its header; a JSON file
+/// larger than [`JSON_BYTES`] is refused by its size, not read cut short.
+pub fn check_size(head: &[u8], full_size: u64) -> Result<(), ImportError> {
+    if gguf::looks_like(head) || safetensors::looks_like(head) || full_size <= JSON_BYTES {
+        Ok(())
+    } else {
+        Err(ImportError::TooLarge { bytes: full_size, limit: JSON_BYTES })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_keep_what_a_link_takes() {
+        assert_eq!(link_name("Qwen/Qwen2.5-Coder-32B-Instruct"), Some("Qwen/Qwen2.5-Coder-32B-Instruct".into()));
+        assert_eq!(link_name("<script>x</script>"), Some("scriptx/script".into()));
+        assert_eq!(link_name("ñññ"), None);
+        assert_eq!(link_name(&"a".repeat(500)).map(|n| n.len()), Some(96));
+    }
+
+    #[test]
+    fn a_big_json_file_is_refused_by_its_size_and_a_weights_file_by_nothing() {
+        assert_eq!(check_size(b"{}", 1_000), Ok(()));
+        assert_eq!(
+            check_size(b"{\"a\": ", 50 << 20),
+            Err(ImportError::TooLarge { bytes: 50 << 20, limit: JSON_BYTES })
+        );
+        assert_eq!(check_size(b"GGUF\x03\0\0\0", 40 << 30), Ok(()));
+    }
 }

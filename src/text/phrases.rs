@@ -27,6 +27,14 @@ phrases! {
     IMPORT_BAD_VALUE = "«{field}» holds {detail}, which no real model has.", "«{field}» vale {detail}, algo que ningún modelo real tiene.";
     IMPORT_TRUNCATED = "The {format} header runs past what was read ({available} of at least {needed} bytes): the file is cut short, or not a {format} file.", "La cabecera {format} va más allá de lo leído ({available} de al menos {needed} bytes): el archivo está cortado o no es un archivo {format}.";
     IMPORT_BAD_HEADER = "The {format} header contradicts itself: {detail}.", "La cabecera {format} se contradice: {detail}.";
+    IMPORT_TITLE = "Import a model: config.json, safetensors, GGUF or a Hugging Face id", "Importar un modelo: config.json, safetensors, GGUF o un id de Hugging Face";
+    IMPORT_HINT = "Drop a config.json (with its model.safetensors.index.json for the exact weight size), a .safetensors or a .gguf file here, or pick them. They are read in your browser and never uploaded; of a weights file only its header is read.", "Suelta aquí un config.json (con su model.safetensors.index.json para el tamaño exacto de los pesos) o un archivo .safetensors o .gguf, o elígelos. Se leen en tu navegador y nunca se suben; de un archivo de pesos solo se lee la cabecera.";
+    IMPORT_PICK = "Model files", "Archivos del modelo";
+    IMPORT_PASTE = "Or paste a config.json", "O pega un config.json";
+    IMPORT_READ = "Read the pasted config", "Leer el config pegado";
+    HUB_ID = "Hugging Face id", "Id de Hugging Face";
+    HUB_FETCH = "Fetch from the Hub", "Traer del Hub";
+    HUB_PRIVACY = "This button makes the only request this page ever sends beyond its own site: it asks huggingface.co for the repo's public config.json and model.safetensors.index.json, and nothing else.", "Este botón hace la única petición que esta página envía fuera de su propio sitio: pide a huggingface.co el config.json público del repositorio y su model.safetensors.index.json, y nada más.";
     IMPORT_DONE = "Read a {architecture} from its {source}: the numbers below are its own, and the link keeps them.", "Leído un {architecture} de su {source}: las cifras de abajo son las suyas y el enlace las conserva.";
     FACT_PARAMS = "{params} B parameters", "{params} B parámetros";
     FACT_ACTIVE = "{active} B active", "{active} B activos";

@@ -21,6 +21,7 @@ mod embed_host;
 mod gpu_probe;
 mod lang;
 mod memory_bar;
+mod model_import;
 mod offers_table;
 mod offline;
 mod page_header;

@@ -19,6 +19,7 @@ use crate::engine::{
 };
 use crate::model_search::{echo, search, Entry, Found};
 use crate::present::form::options;
+use crate::present::model_facts::model_facts;
 use crate::presets::PRESETS;
 use crate::text::{phrases, Msg, Phrase};
 use crate::{msg, url_codec};
@@ -97,6 +98,9 @@ pub fn WorkloadForm(
                 {PRESETS.iter().map(|(label, _)| view! { <option value=label.key>{lang.t(label)}</option> }).collect_view()}
             </select>
             <ModelField catalog=catalog workload=workload models=models />
+            <Show when=move || matches!(task.get(), Task::Infer | Task::Finetune | Task::Pretrain)>
+                <super::model_import::ModelImport workload=workload />
+            </Show>
             <Show when=custom>
                 <NumberField catalog=catalog workload=workload key=PARAMS.0 label={&phrases::FIELD_PARAMS} />
                 <NumberField catalog=catalog workload=workload key=LAYERS.0 label={&phrases::FIELD_LAYERS} />
@@ -300,6 +304,17 @@ fn ModelField(
         }
     };
     let error_id = "model-error";
+    // The picked model's parameters, context and KV cache per token.
+    let facts = move || {
+        workload.with(|w| {
+            w.resolve_model(catalog)
+                .map(|model| {
+                    let said: Vec<String> = model_facts(&model).iter().map(|fact| fact.render(lang)).collect();
+                    said.join(" · ")
+                })
+                .unwrap_or_default()
+        })
+    };
     view! {
         <label for="model">{lang.t(&phrases::FIELD_MODEL)}</label>
         <span class="field model-field">
@@ -331,6 +346,7 @@ fn ModelField(
                 )}
             </datalist>
             <span class="field-error" id=error_id role="alert">{move || problem.get()}</span>
+            <span class="model-facts" data-testid="model-facts">{facts}</span>
         </span>
     }
 }

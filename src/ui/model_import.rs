@@ -1,0 +1,182 @@
+//! Importing a model (issue 25): files dropped or picked, a pasted
+//! config, or a Hugging Face id fetched when the user asks. The JavaScript
+//! boundary of files and of the Hub: it hands bytes and HTTP statuses to
+//! `crate::model_import`, which reads them, and puts the model it reads
+//! into the workload (so into the link). A file that cannot be read leaves
+//! the model as it was and says why.
+
+use crate::engine::custom_model::CUSTOM_MODEL;
+use crate::engine::Workload;
+use crate::model_import::{self, hub, ImportError, Imported, HEADER_BYTES};
+use crate::present::model_facts;
+use crate::text::{phrases, Msg};
+use leptos::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// The outcome said under the import's controls.
+#[derive(Clone)]
+enum Said {
+    Read(Msg),
+    Refused(Msg),
+}
+
+/// The import's controls: a drop zone with a file picker, a paste box and
+/// the Hub's id, folded under one summary.
+#[component]
+pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
+    let lang = super::use_lang();
+    let said = RwSignal::new(None::<Said>);
+    let busy = RwSignal::new(false);
+    // The model read becomes the workload's; its name, where the file gives
+    // none, is the one the user knows it by (a file's stem, a Hub id).
+    let take = move |result: Result<Imported, ImportError>, known_as: Option<String>| match result {
+        Ok(mut imported) => {
+            if imported.model.name.is_none() {
+                imported.model.name = known_as.and_then(|name| model_import::link_name(&name));
+            }
+            said.set(Some(Said::Read(model_facts::imported(&imported))));
+            workload.update(|w| {
+                if let Some(format) = imported.model.weight_format {
+                    w.weight_precision = format;
+                }
+                w.model = CUSTOM_MODEL.to_string();
+                w.custom = Some(imported.model);
+            });
+        }
+        Err(error) => said.set(Some(Said::Refused(error.message()))),
+    };
+    let read_files = move |files: Option<web_sys::FileList>| {
+        let Some(files) = files else { return };
+        let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.item(i)).collect();
+        if files.is_empty() {
+            return;
+        }
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let mut read = Vec::new();
+            let mut result = Ok(());
+            for file in &files {
+                match file_head(file).await {
+                    Ok(bytes) => read.push(bytes),
+                    Err(error) => result = Err(error),
+                }
+            }
+            let stem = files.iter().map(|f| f.name()).find(|n| !n.ends_with(".json"));
+            let slices: Vec<&[u8]> = read.iter().map(Vec::as_slice).collect();
+            take(result.and_then(|()| model_import::import(&slices)), stem.map(|n| file_stem(&n)));
+            busy.set(false);
+        });
+    };
+    let paste = NodeRef::<leptos::html::Textarea>::new();
+    let read_paste = move |_| {
+        let Some(area) = paste.get_untracked() else { return };
+        let text = area.value();
+        take(model_import::import(&[text.as_bytes()]), None);
+    };
+    let hub_id = NodeRef::<leptos::html::Input>::new();
+    let fetch_hub = move |_| {
+        let Some(input) = hub_id.get_untracked() else { return };
+        let repo = match hub::repo_id(&input.value()) {
+            Ok(repo) => repo,
+            Err(error) => return said.set(Some(Said::Refused(error.message()))),
+        };
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let result = from_hub(&repo).await;
+            take(result, Some(repo));
+            busy.set(false);
+        });
+    };
+    let status = move || {
+        said.get().map(|said| match said {
+            Said::Read(message) => {
+                view! { <p class="import-read" role="status" data-testid="import-status">{message.render(lang)}</p> }
+            }
+            Said::Refused(message) => {
+                view! { <p class="field-error" role="alert" data-testid="import-status">{message.render(lang)}</p> }
+            }
+        })
+    };
+    view! {
+        <details class="model-import" data-testid="model-import">
+            <summary>{lang.t(&phrases::IMPORT_TITLE)}</summary>
+            <p class="hint">{lang.t(&phrases::IMPORT_HINT)}</p>
+            <div
+                class="drop-zone"
+                data-testid="drop-zone"
+                on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+                on:drop=move |ev: web_sys::DragEvent| {
+                    ev.prevent_default();
+                    read_files(ev.data_transfer().and_then(|d| d.files()));
+                }
+            >
+                <label for="model-files">{lang.t(&phrases::IMPORT_PICK)}</label>
+                <input
+                    id="model-files"
+                    type="file"
+                    multiple
+                    accept=".json,.safetensors,.gguf"
+                    on:change=move |ev| {
+                        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                        read_files(input.files());
+                        // The same file picked again reads again.
+                        input.set_value("");
+                    }
+                />
+            </div>
+            <label for="model-paste">{lang.t(&phrases::IMPORT_PASTE)}</label>
+            <textarea id="model-paste" node_ref=paste rows="4" spellcheck="false" placeholder="{\"architectures\": [\"LlamaForCausalLM\"], …}"></textarea>
+            <button type="button" data-testid="paste-read" on:click=read_paste>{lang.t(&phrases::IMPORT_READ)}</button>
+            <label for="hub-id">{lang.t(&phrases::HUB_ID)}</label>
+            <span class="hub-row">
+                <input id="hub-id" node_ref=hub_id type="text" autocomplete="off" spellcheck="false" placeholder="Qwen/Qwen2.5-Coder-32B-Instruct" />
+                <button type="button" data-testid="hub-fetch" on:click=fetch_hub disabled=move || busy.get()>{lang.t(&phrases::HUB_FETCH)}</button>
+            </span>
+            <p class="hint">{lang.t(&phrases::HUB_PRIVACY)}</p>
+            {status}
+        </details>
+    }
+}
+
+/// The first bytes of a file a reader needs: the header of a weights file
+/// (`HEADER_BYTES` at most, never the whole file), or a JSON file whole.
+async fn file_head(file: &web_sys::File) -> Result<Vec<u8>, ImportError> {
+    let size = file.size();
+    let unreadable = |_| ImportError::UnknownFormat;
+    let blob = file.slice_with_f64_and_f64(0.0, size.min(HEADER_BYTES as f64)).map_err(unreadable)?;
+    let buffer = JsFuture::from(blob.array_buffer()).await.map_err(unreadable)?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    model_import::check_size(&bytes, size as u64)?;
+    Ok(bytes)
+}
+
+/// "Meta-Llama-3-8B-Instruct.Q4_K_M" of "Meta-Llama-3-8B-Instruct.Q4_K_M.gguf".
+fn file_stem(name: &str) -> String {
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_string()
+}
+
+/// The repo's config.json, and its safetensors index where it has one,
+/// from the Hub.
+async fn from_hub(repo: &str) -> Result<Imported, ImportError> {
+    let config = hub_get(&hub::file_url(hub::HUB_ORIGIN, repo, "config.json")).await?;
+    hub::config_status(repo, config.0)?;
+    // The index gives the exact weight bytes; a repo without one is sized
+    // from its parameters.
+    let index = match hub_get(&hub::file_url(hub::HUB_ORIGIN, repo, "model.safetensors.index.json")).await {
+        Ok((status, body)) if hub::index_found(status) => Some(body),
+        _ => None,
+    };
+    match index {
+        Some(index) => model_import::import(&[&config.1, &index]),
+        None => model_import::import(&[&config.1]),
+    }
+}
+
+/// One GET to the Hub: its status and body.
+async fn hub_get(url: &str) -> Result<(u16, Vec<u8>), ImportError> {
+    let unreachable = |error: gloo_net::Error| ImportError::HubUnreachable { detail: error.to_string() };
+    let response = gloo_net::http::Request::get(url).send().await.map_err(unreachable)?;
+    let status = response.status();
+    let body = if (200..300).contains(&status) { response.binary().await.map_err(unreachable)? } else { Vec::new() };
+    Ok((status, body))
+}
