@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the cargo-fuzz targets in fuzz/ (issue 10): url_codec, engine and
-# snapshot, each checking one promise of src/hardening.rs.
+# snapshot, each checking one promise of src/hardening.rs, and model_import
+# (issue 25): the model file readers.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   each target for SECONDS (default 60)
 #   scripts/fuzz.sh --runs N [TARGET...]    each target for N inputs (bounded, for CI)
@@ -35,7 +36,7 @@ elif [[ $# -gt 0 && $1 == -* ]]; then
     usage
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(url_codec engine snapshot)
+[[ ${#targets[@]} -gt 0 ]] || targets=(url_codec engine snapshot model_import)
 
 root="$PWD/fuzz"
 mkdir -p "$root/logs"
@@ -48,8 +49,8 @@ crashed=()
 for target in "${targets[@]}"; do
     case "$target" in
         url_codec | engine) dict=url.dict max_len=4096 ;;
-        snapshot) dict=json.dict max_len=65536 ;;
-        *) echo "unknown target: $target (url_codec, engine, snapshot)" >&2 && exit 2 ;;
+        snapshot | model_import) dict=json.dict max_len=65536 ;;
+        *) echo "unknown target: $target (url_codec, engine, snapshot, model_import)" >&2 && exit 2 ;;
     esac
     corpus="$root/corpus/$target$scratch"
     [[ -z $scratch ]] || rm -rf "$corpus"

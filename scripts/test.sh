@@ -24,7 +24,7 @@ step "fuzzing: bounded runs of the cargo-fuzz targets (issue 10; scripts/fuzz.sh
 if rustup toolchain list | grep -q '^nightly'; then
   # About 2,000, 6,000 and 11 inputs a second: seconds each, after a build
   # of about 3 minutes the first time.
-  scripts/fuzz.sh --runs 20000 url_codec snapshot
+  scripts/fuzz.sh --runs 20000 url_codec snapshot model_import
   scripts/fuzz.sh --runs 500 engine
 else
   echo "No nightly toolchain: fuzz runs skipped (the stable property tests above check the same promises)."

@@ -1,5 +1,5 @@
-//! Promise: any bytes read as a safetensors or GGUF header give a model or
-//! an error, never a panic; a model has finite numbers inside the custom
+//! Promise: any bytes read as a config.json, a safetensors or a GGUF
+//! header give a model or an error, never a panic; a model has finite numbers inside the custom
 //! model's bounds (`whichgpu::engine::custom_model`), with parameters,
 //! layers and width positive.
 //!
@@ -61,6 +61,10 @@ fn check(model: &CustomModel) {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // What the page and the CLI call: any of the formats, sniffed.
+    if let Ok(Imported { model, .. }) = whichgpu::model_import::import(&[data]) {
+        check(&model);
+    }
     for result in [safetensors::read(data), gguf::read(data)] {
         if let Ok(Imported { model, .. }) = result {
             check(&model);
