@@ -149,11 +149,12 @@ async fn typing_a_model_name_or_one_model_s_words_picks_it() {
     settle().await;
     assert_eq!(workload.get_untracked().model, "mixtral-8x7b");
     assert_eq!(model.value(), "Mixtral 8x7B v0.1");
-    // Words only one model holds pick it when committed (Enter, leaving).
-    type_in("qwen 72", "input");
+    // Words only one model holds pick it when committed (Enter, leaving);
+    // ("qwen 72" alone also finds the Qwen2-VL and Qwen2.5-VL 72B models.)
+    type_in("qwen2.5-72", "input");
     settle().await;
     assert_eq!(workload.get_untracked().model, "mixtral-8x7b");
-    type_in("qwen 72", "change");
+    type_in("qwen2.5-72", "change");
     settle().await;
     assert_eq!(workload.get_untracked().model, "qwen2.5-72b");
     assert_eq!(model.value(), "Qwen2.5 72B");
