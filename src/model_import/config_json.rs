@@ -144,20 +144,18 @@ pub fn read(config: &[u8], index: Option<&[u8]>) -> Result<Imported, ImportError
         .collect::<String>();
     // A multimodal model keeps its language model's config under
     // `text_config` (Gemma 3, Llama 4, Mistral 3, LLaVA).
-    let (text, from_text_config) = match top.get("text_config") {
-        Some(Value::Object(text)) => (text, true),
-        _ => (top, false),
+    let text = match top.get("text_config") {
+        Some(Value::Object(text)) => text,
+        _ => top,
     };
     let model_type = text
         .get("model_type")
         .and_then(Value::as_str)
         .or_else(|| top.get("model_type").and_then(Value::as_str))
         .unwrap_or_default();
-    // Gemma 3's text config inside a multimodal one is `gemma3_text`.
-    let model_type = match (model_type, from_text_config) {
-        ("gemma3", _) => "gemma3_text",
-        (other, _) => other,
-    };
+    // Gemma 3's multimodal config names its text part `gemma3` where the
+    // text-only one says `gemma3_text`: one layout.
+    let model_type = if model_type == "gemma3" { "gemma3_text" } else { model_type };
     if HYBRIDS.contains(&model_type) {
         return Err(ImportError::UnsupportedArchitecture { architecture: format!("{architecture} (hybrid)") });
     }

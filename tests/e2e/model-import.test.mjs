@@ -70,6 +70,17 @@ async function drop(app, files) {
 }
 
 const status = (app) => app.page.getByTestId('import-status').textContent();
+
+/** A text once it has stopped changing for 300 ms. */
+async function steady(read) {
+  let last = await read();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = await read();
+    if (now === last) return now;
+    last = now;
+  }
+}
 const facts = (app) => app.page.getByTestId('model-facts').textContent();
 
 /** A safetensors header of a small Llama-shaped model: 2 layers of width 256, vocab 1,000, BF16. */
@@ -228,5 +239,30 @@ test('hostile files are refused with what is wrong, and the page and the model s
   await drop(app, [['config.json', fixture('qwen2.5-7b.json')]]);
   await app.page.getByTestId('model-facts').filter({ hasText: '7.62 B parameters' }).waitFor();
   assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
+test('every real config of the fixtures makes a link that shows the same memory and facts without the file', async () => {
+  const published = readFileSync(path.join(FIXTURES, 'published.csv'), 'utf8').trim().split('\n').slice(1);
+  const files = published.map((line) => line.split(',')[0]);
+  assert.ok(files.length >= 20, `${files.length} configs`);
+  const app = await open('model=llama-3.1-8b');
+  const links = [];
+  for (const file of files) {
+    await app.page.locator('#model-paste').fill(fixture(file));
+    await app.page.getByTestId('paste-read').click();
+    await app.page.getByTestId('import-status').filter({ hasText: 'Read a ' }).waitFor();
+    await app.settledParams();
+    links.push({ file, url: app.page.url(), memory: await steady(() => app.memory()), facts: await facts(app) });
+  }
+  const again = await WhichGpuPage.open(env.browser, env.server.url);
+  for (const { file, url, memory, facts: said } of links) {
+    await again.page.goto(url);
+    await again.waitForResults();
+    assert.equal(await steady(() => again.memory()), memory, file);
+    assert.equal(await again.page.getByTestId('model-facts').textContent(), said, file);
+  }
+  assert.deepEqual([...app.consoleErrors, ...again.consoleErrors], []);
+  await again.page.context().close();
   await app.page.context().close();
 });
