@@ -87,14 +87,16 @@ pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
             busy.set(false);
         });
     };
+    // What was read is said while it is the model; a refusal until the next try.
+    let imported_is_the_model = move || workload.with(|w| w.model == CUSTOM_MODEL);
     let status = move || {
-        said.get().map(|said| match said {
-            Said::Read(message) => {
+        said.get().and_then(|said| match said {
+            Said::Read(message) => imported_is_the_model().then(|| {
                 view! { <p class="import-read" role="status" data-testid="import-status">{message.render(lang)}</p> }
-            }
-            Said::Refused(message) => {
-                view! { <p class="field-error" role="alert" data-testid="import-status">{message.render(lang)}</p> }
-            }
+            }),
+            Said::Refused(message) => Some(
+                view! { <p class="field-error" role="alert" data-testid="import-status">{message.render(lang)}</p> },
+            ),
         })
     };
     view! {

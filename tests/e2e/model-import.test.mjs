@@ -136,6 +136,11 @@ test('a dropped config.json sizes the model, and its link reproduces the figures
   assert.equal(await again.firstRowText(), first);
   assert.match(await again.page.getByTestId('model-facts').textContent(), /9\.24 B parameters/);
   assert.deepEqual(app.elsewhere, [], 'nothing is sent anywhere');
+  // Picking a catalog model again: what was read is no longer said.
+  await app.modelPicker().fill('Llama 3.1 8B');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('model') === null);
+  await app.page.getByTestId('import-status').waitFor({ state: 'detached' });
+  assert.equal(await app.memory(), before);
   assert.deepEqual([...app.consoleErrors, ...again.consoleErrors], []);
   await again.page.context().close();
   await app.page.context().close();
