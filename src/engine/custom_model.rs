@@ -148,17 +148,19 @@ pub fn is_name_char(c: char) -> bool {
 }
 
 impl CustomModel {
-    /// Attention heads: given, or 128-wide.
-    fn heads(&self) -> u32 {
-        self.heads.unwrap_or((self.hidden / 128).max(1)).max(1)
+    /// Attention heads, KV heads and head width: as given, or 128-wide
+    /// heads, as many KV heads as heads, and hidden / heads wide.
+    fn attention(&self) -> (u32, u32, u32) {
+        let heads = self.heads.unwrap_or((self.hidden / 128).max(1)).max(1);
+        let kv_heads = self.kv_heads.unwrap_or(heads).clamp(1, heads);
+        let head_dim = self.head_dim.unwrap_or((self.hidden / heads).max(1));
+        (heads, kv_heads, head_dim)
     }
 
     /// KV-cache bytes per token at 16 bits: MLA's latent, or K and V for
     /// every KV head of every layer that keeps a cache.
     pub fn kv_bytes_per_token_16bit(&self) -> f64 {
-        let heads = self.heads();
-        let kv_heads = self.kv_heads.unwrap_or(heads).clamp(1, heads);
-        let head_dim = self.head_dim.unwrap_or((self.hidden / heads).max(1));
+        let (_, kv_heads, head_dim) = self.attention();
         let kv_layers = f64::from(self.kv_layers.unwrap_or(self.layers).min(self.layers));
         match self.kv_lora {
             Some(rank) => kv_layers * f64::from(rank + self.rope_dim.unwrap_or(0)) * 2.0,
@@ -168,9 +170,7 @@ impl CustomModel {
 
     /// The catalog-shaped model these numbers describe.
     pub fn to_model(&self) -> super::Model {
-        let heads = self.heads();
-        let kv_heads = self.kv_heads.unwrap_or(heads).clamp(1, heads);
-        let head_dim = self.head_dim.unwrap_or((self.hidden / heads).max(1));
+        let (heads, kv_heads, head_dim) = self.attention();
         let h = f64::from(self.hidden);
         let experts = f64::from(self.experts.unwrap_or(1).max(1));
         // Per layer: attention 2·h·(q + kv) weights, and a SwiGLU MLP of
