@@ -73,6 +73,16 @@ pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
         let text = area.value();
         take(model_import::import(&[text.as_bytes()]), None);
     };
+    // A paste bigger than any description (a weights file) is refused
+    // before the browser lays out megabytes of text in the box, which
+    // would freeze the page.
+    let refuse_huge_paste = move |ev: web_sys::ClipboardEvent| {
+        let Some(text) = ev.clipboard_data().and_then(|data| data.get_data("text").ok()) else { return };
+        if let Err(error) = model_import::check_size(&[], text.len() as u64) {
+            ev.prevent_default();
+            said.set(Some(Said::Refused(error.message())));
+        }
+    };
     let hub_id = NodeRef::<leptos::html::Input>::new();
     let fetch_hub = move |_| {
         let Some(input) = hub_id.get_untracked() else { return };
@@ -127,7 +137,14 @@ pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
                 />
             </div>
             <label for="model-paste">{lang.t(&phrases::IMPORT_PASTE)}</label>
-            <textarea id="model-paste" node_ref=paste rows="4" spellcheck="false" placeholder="{\"architectures\": [\"LlamaForCausalLM\"], …}"></textarea>
+            <textarea
+                id="model-paste"
+                node_ref=paste
+                rows="4"
+                spellcheck="false"
+                placeholder="{\"architectures\": [\"LlamaForCausalLM\"], …}"
+                on:paste=refuse_huge_paste
+            ></textarea>
             <button type="button" data-testid="paste-read" on:click=read_paste>{lang.t(&phrases::IMPORT_READ)}</button>
             <label for="hub-id">{lang.t(&phrases::HUB_ID)}</label>
             <span class="hub-row">
