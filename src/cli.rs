@@ -275,8 +275,11 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         for ranked in report.results.iter().take(top) {
             let offer = &snapshot.offers[ranked.offer];
             let figures = ranked.cost.as_ref().map_or_else(String::new, |c| {
+                let images = c.cost_per_thousand_images.map_or_else(String::new, |per| {
+                    format!(", ${} per {}", significant(per), crate::text::phrases::UNIT_THOUSAND_IMAGES_DESCRIBED)
+                });
                 format!(
-                    "${} job, ${} per {}, {} h",
+                    "${} job, ${} per {}{images}, {} h",
                     significant(c.job_cost),
                     significant(c.cost_per_unit),
                     c.unit.label(),

@@ -28,6 +28,9 @@ fn region_of<'a>(offer: &'a Offer, filter: &str) -> Option<&'a str> {
 pub struct ResultRow<'a> {
     badges: &'a [Badge],
     billed_hours: Option<f64>,
+    /// Serving images: USD per 1,000 images described.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost_per_thousand_images: Option<f64>,
     cost_per_unit: Option<f64>,
     egress_cost: Option<f64>,
     /// A cluster's fabric row (cluster_fabrics.csv), absent on one machine.
@@ -78,6 +81,7 @@ pub fn row_json<'a>(
     ResultRow {
         badges: &ranked.badges,
         billed_hours: cost.map(|c| c.billed_hours),
+        cost_per_thousand_images: cost.and_then(|c| c.cost_per_thousand_images),
         cost_per_unit: cost.map(|c| c.cost_per_unit),
         egress_cost: cost.and_then(|c| c.egress_cost),
         fabric: ranked.fabric.and_then(|i| snapshot.fabrics.get(i)),
@@ -202,6 +206,14 @@ pub fn row_breakdown(
         }
         let per_unit = msg!(phrases::COST_PER_UNIT, cost = Arg::Usd(c.cost_per_unit), unit = c.unit.label());
         add(&phrases::ROW_PER_UNIT, per_unit.render(lang));
+        if let Some(per_images) = c.cost_per_thousand_images {
+            let per_images = msg!(
+                phrases::COST_PER_UNIT,
+                cost = Arg::Usd(per_images),
+                unit = &phrases::UNIT_THOUSAND_IMAGES_DESCRIBED
+            );
+            add(&phrases::ROW_PER_UNIT, per_images.render(lang));
+        }
     }
     if let Some(s) = &ranked.speed {
         for (label, value, unit) in s.figure_list() {

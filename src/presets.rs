@@ -4,7 +4,7 @@
 use crate::text::{phrases, Phrase};
 
 /// (label, query) pairs, in the order the page lists them.
-pub static PRESETS: [(&Phrase, &str); 6] = [
+pub static PRESETS: [(&Phrase, &str); 9] = [
     (&phrases::PRESET_CHAT_70B, "model=llama-3.1-70b&conc=32&in=2048&out=512"),
     (&phrases::PRESET_BUDGET_8B, "model=llama-3.1-8b&wq=q4_k_m&runtime=llamacpp&in=1024&out=256"),
     (&phrases::PRESET_QLORA_13B, "task=finetune&model=llama-2-13b&method=qlora&tokens=50000000"),
@@ -14,6 +14,9 @@ pub static PRESETS: [(&Phrase, &str); 6] = [
     ),
     (&phrases::PRESET_SDXL_BATCH, "task=image&model=sdxl-base-1.0&n=10000&batch=4"),
     (&phrases::PRESET_WHISPER, "task=audio&hours=100&batch=8"),
+    (&phrases::PRESET_VLM_CHAT, "model=qwen2-vl-7b&imgs=1&img_px=1024&in=256&out=256&conc=16"),
+    (&phrases::PRESET_AUDIOBOOK, "task=speech&model=parler-tts-mini-v1&hours=10&secs=15&batch=8"),
+    (&phrases::PRESET_MUSIC_CLIPS, "task=music&model=musicgen-medium&n=100&secs=30&batch=4"),
 ];
 
 // Reads the committed snapshot from disk.

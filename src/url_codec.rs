@@ -5,7 +5,9 @@
 //! A bad value falls back to that field's default with a note naming the
 //! field, and the rest of the link still applies.
 
+use crate::engine::audio_model::CLIP_SECONDS;
 use crate::engine::keys;
+use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
     default_model, AUDIO_HOURS, BATCH, EPOCHS, FRAMES, ITEMS, PIPELINE_PARALLEL, STEPS, TENSOR_PARALLEL,
     TRAINING_TOKENS,
@@ -143,6 +145,18 @@ macro_rules! amount_field {
     };
 }
 
+/// An amount that is `None` until set (the task's or model's default).
+macro_rules! optional_amount_field {
+    ($bounds:expr, $field:ident) => {
+        Field {
+            key: $bounds.0,
+            bounds: Some(($bounds.1, $bounds.2)),
+            set: |w, v, _| optional(v, |v| parse_amount(v, $bounds)).map(|value| w.$field = value),
+            get: |w| w.$field.map(|n| n.to_string()).unwrap_or_default(),
+        }
+    };
+}
+
 /// A whole number that is `None` until set (the model's own default).
 macro_rules! optional_count_field {
     ($bounds:expr, $field:ident) => {
@@ -253,7 +267,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 64] = [
+const FIELDS: [Field; 67] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -288,6 +302,15 @@ const FIELDS: [Field; 64] = [
                 return Ok(());
             }
             let model = catalog.model(v).map_err(|_| msg!(phrases::LINK_UNKNOWN_MODEL, given = shorten(v)))?;
+            // `task=audio` meant transcription before the generating tasks
+            // existed; with a speech or music generator it asks for what the
+            // generator makes.
+            if let (Task::Audio, Some(generator)) = (w.task, model.audio_generator()) {
+                w.task = match generator.output {
+                    crate::engine::audio_model::AudioOutput::Speech => Task::Speech,
+                    crate::engine::audio_model::AudioOutput::Music => Task::Music,
+                };
+            }
             if !model.suits(w.task) {
                 return Err(msg!(phrases::LINK_WRONG_KIND, model = &model.name, kind = w.task.model_kind()));
             }
@@ -330,6 +353,10 @@ const FIELDS: [Field; 64] = [
     count_field!(BATCH, batch),
     count_field!(ITEMS, items),
     amount_field!(AUDIO_HOURS, audio_hours),
+    // Vision-language and audio generation (issue 26).
+    optional_count_field!(IMAGES, images),
+    optional_count_field!(IMAGE_SIDE, image_side),
+    optional_amount_field!(CLIP_SECONDS, clip_seconds),
     option_field!(keys::OFFLOAD, offload),
     amount_field!(TRAINING_TOKENS, training_tokens),
     count_field!(EPOCHS, epochs),
@@ -344,12 +371,7 @@ const FIELDS: [Field; 64] = [
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
     count_field!(RUNS_PER_MONTH, runs_per_month),
-    Field {
-        key: DEADLINE_DAYS.0,
-        bounds: Some((DEADLINE_DAYS.1, DEADLINE_DAYS.2)),
-        set: |w, v, _| optional(v, |v| parse_amount(v, DEADLINE_DAYS)).map(|value| w.deadline_days = value),
-        get: |w| w.deadline_days.map(|d| d.to_string()).unwrap_or_default(),
-    },
+    optional_amount_field!(DEADLINE_DAYS, deadline_days),
     Field {
         key: keys::PROVIDERS,
         bounds: None,
@@ -362,12 +384,7 @@ const FIELDS: [Field; 64] = [
         set: |w, v, _| parse_name(v).map(|value| w.region = value),
         get: |w| w.region.clone(),
     },
-    Field {
-        key: MAX_PRICE_PER_HOUR.0,
-        bounds: Some((MAX_PRICE_PER_HOUR.1, MAX_PRICE_PER_HOUR.2)),
-        set: |w, v, _| optional(v, |v| parse_amount(v, MAX_PRICE_PER_HOUR)).map(|value| w.max_price_per_hour = value),
-        get: |w| w.max_price_per_hour.map(|p| p.to_string()).unwrap_or_default(),
-    },
+    optional_amount_field!(MAX_PRICE_PER_HOUR, max_price_per_hour),
     optional_count_field!(MAX_GPUS, max_gpus),
     Field {
         key: keys::VENDOR,

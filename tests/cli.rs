@@ -524,3 +524,45 @@ fn a_model_file_and_the_link_it_makes_size_the_same() {
     assert_fails_with(&["url", "--model-config", "README.md"], "not valid JSON");
     assert_fails_with(&["url", "--model-config", "no/such/file.json"], "no/such/file.json");
 }
+
+/// Issue 26's two queries: an audio link with MusicGen ranks music
+/// generation, and LLaVA 1.5 ranks as a vision-language model with its
+/// tower, its image's 576 tokens and a cost per 1,000 images described;
+/// twice the clip is about twice the work.
+#[test]
+fn vision_language_and_audio_generation_rank_what_was_asked() {
+    let rank = |config: &str| -> serde_json::Value {
+        let output = whichgpu(&["rank", "--config", config, "--json", "--top", "3"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    let music = rank("task=audio&model=musicgen-large");
+    assert_eq!(music["workload"]["task"], "music", "{}", music["workload"]);
+    assert_eq!(music["workload"]["model"], "musicgen-large");
+    assert!(music["notes"].as_array().is_none_or(|n| n.is_empty()), "{}", music["notes"]);
+    let best = &music["results"][0];
+    assert_eq!(best["unit"], "audio_hour", "{best}");
+    assert!(best["speed"]["realtime_factor"].as_f64().unwrap() > 0.0, "{best}");
+
+    let llava = rank("model=llava-1.5-7b");
+    assert!(llava["notes"].as_array().is_none_or(|n| n.is_empty()), "{}", llava["notes"]);
+    // Llama-2-7B shape with 32,064 tokens (6,738,939,904) and CLIP ViT-L/14-336
+    // with its projector (324,487,168), at 2 bytes each.
+    assert_eq!(llava["memory"]["weights_bytes"].as_f64().unwrap(), (6_738_939_904.0 + 324_487_168.0) * 2.0);
+    let best = &llava["results"][0];
+    assert!(best["cost_per_thousand_images"].as_f64().unwrap() > 0.0, "{best}");
+
+    let estimate = |config: &str| -> serde_json::Value {
+        let output = whichgpu(&["estimate", "--config", config, "--gpu", "l40s", "--json"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    let seconds = |config: &str| estimate(config)["speed"]["seconds_per_clip"].as_f64().unwrap();
+    let ratio = seconds("task=music&model=musicgen-large&secs=20") / seconds("task=music&model=musicgen-large&secs=10");
+    assert!((1.9..2.1).contains(&ratio), "{ratio}");
+    // More images, more KV cache and a longer first token.
+    let one = estimate("model=qwen2-vl-7b&imgs=1");
+    let four = estimate("model=qwen2-vl-7b&imgs=4");
+    assert!(four["memory"]["kv_cache_bytes"].as_f64() > one["memory"]["kv_cache_bytes"].as_f64());
+    assert!(four["speed"]["ttft_s"].as_f64() > one["speed"]["ttft_s"].as_f64());
+}

@@ -39,7 +39,7 @@ fn readable(whole: &str) -> String {
 
 /// Each task's defaults, and the media models whose own resolution or clip
 /// length differs from the defaults (their storage and egress depend on it).
-const WORKLOADS: [(&str, &str); 10] = [
+const WORKLOADS: [(&str, &str); 13] = [
     ("infer", "task=infer"),
     ("finetune", "task=finetune"),
     ("pretrain", "task=pretrain"),
@@ -50,6 +50,9 @@ const WORKLOADS: [(&str, &str); 10] = [
     ("video-hunyuan", "task=video&model=hunyuanvideo"),
     ("video-mochi", "task=video&model=mochi-1"),
     ("video-cogvideox", "task=video&model=cogvideox-5b"),
+    ("speech", "task=speech"),
+    ("music", "task=music"),
+    ("vlm-llava", "model=llava-1.5-7b"),
 ];
 
 /// `rank --json`: the first rows whole, and a fingerprint of the whole
@@ -72,7 +75,7 @@ fn rank_answers_match_the_golden_files() {
 /// one and several at a time: memory and speed of every family.
 #[test]
 fn estimates_match_the_golden_file() {
-    const QUERIES: [&str; 14] = [
+    const QUERIES: [&str; 17] = [
         "model=llama-3.1-8b",
         "model=llama-3.1-70b&conc=32&in=2048&out=512",
         "model=llama-3.1-8b&wq=q4_k_m&runtime=llamacpp&in=1024&out=256",
@@ -87,6 +90,9 @@ fn estimates_match_the_golden_file() {
         "task=video&model=wan2.1-t2v-14b",
         "task=video&model=hunyuanvideo&res=848x480",
         "task=audio&hours=100&batch=8",
+        "model=qwen2-vl-7b&imgs=4&img_px=1344",
+        "task=speech&model=parler-tts-mini-v1&batch=8",
+        "task=music&model=musicgen-large&secs=20",
     ];
     const GPUS: [(&str, &str); 6] =
         [("rtx_4090", "1"), ("a100_sxm_80gb", "1"), ("h100_sxm", "1"), ("h100_sxm", "8"), ("mi300x", "2"), ("t4", "4")];

@@ -7,8 +7,10 @@
 //! `Catalog::from_json`, before it builds the form, so memory sizing still
 //! works when the offers cannot be fetched.
 
+pub use super::audio_model::{AudioGenerator, AudioOutput, AudioStage, StageMethod};
 pub use super::gpu::{Architecture, ComputeCapability, Gpu, Segment};
 use super::task::Task;
+pub use super::vision::{ImageTokens, Vision};
 use super::Error;
 use crate::text::phrases;
 use serde::{Deserialize, Serialize};
@@ -65,8 +67,10 @@ pub enum ModelKind {
     Diffusion(Diffusion),
     /// A speech-to-text encoder-decoder (Whisper).
     Speech(Speech),
-    /// models.csv names the model but gives no structure the engine can
-    /// size (MusicGen for now).
+    /// A speech or music generator, stage by stage.
+    AudioGen(AudioGenerator),
+    /// The catalogs name the model but give no structure the engine can
+    /// size (Stable Audio Open, Kokoro, most new diffusion pipelines).
     Unsized,
 }
 
@@ -83,6 +87,8 @@ pub enum Family<'a> {
     Diffusion(&'a Diffusion),
     /// Speech-to-text.
     Speech(&'a Speech),
+    /// Speech and music generation.
+    AudioGen(&'a AudioGenerator),
 }
 
 impl Model {
@@ -99,9 +105,25 @@ impl Model {
             }
             (ModelKind::Diffusion(pipeline), Task::Video) => pipeline.is_video().then_some(Family::Diffusion(pipeline)),
             (ModelKind::Speech(speech), Task::Audio) => Some(Family::Speech(speech)),
-            (ModelKind::Llm(_), Task::Image | Task::Video | Task::Audio)
-            | (ModelKind::Diffusion(_), Task::Infer | Task::Finetune | Task::Pretrain | Task::Audio)
-            | (ModelKind::Speech(_), Task::Infer | Task::Finetune | Task::Pretrain | Task::Image | Task::Video)
+            (ModelKind::AudioGen(generator), Task::Speech) => {
+                (generator.output == AudioOutput::Speech).then_some(Family::AudioGen(generator))
+            }
+            (ModelKind::AudioGen(generator), Task::Music) => {
+                (generator.output == AudioOutput::Music).then_some(Family::AudioGen(generator))
+            }
+            (ModelKind::Llm(_), Task::Image | Task::Video | Task::Audio | Task::Speech | Task::Music)
+            | (
+                ModelKind::Diffusion(_),
+                Task::Infer | Task::Finetune | Task::Pretrain | Task::Audio | Task::Speech | Task::Music,
+            )
+            | (
+                ModelKind::Speech(_),
+                Task::Infer | Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Speech | Task::Music,
+            )
+            | (
+                ModelKind::AudioGen(_),
+                Task::Infer | Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio,
+            )
             | (ModelKind::Unsized, _) => None,
         };
         family.ok_or_else(|| Error::InvalidField {
@@ -138,6 +160,19 @@ impl Model {
             _ => None,
         }
     }
+
+    /// The stages of a speech or music generator.
+    pub fn audio_generator(&self) -> Option<&AudioGenerator> {
+        match &self.kind {
+            ModelKind::AudioGen(generator) => Some(generator),
+            _ => None,
+        }
+    }
+
+    /// The vision tower of a vision-language model.
+    pub fn vision(&self) -> Option<&Vision> {
+        self.shape().and_then(|shape| shape.vision.as_ref())
+    }
 }
 
 /// A model as `catalog.json` spells it: the kind's structure under its own
@@ -159,17 +194,20 @@ struct ModelRecord {
     diffusion: Option<Diffusion>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     speech: Option<Speech>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    audio: Option<AudioGenerator>,
 }
 
 impl TryFrom<ModelRecord> for Model {
     type Error = String;
 
     fn try_from(r: ModelRecord) -> Result<Model, String> {
-        let kind = match (r.shape, r.diffusion, r.speech) {
-            (Some(shape), None, None) => ModelKind::Llm(shape),
-            (None, Some(pipeline), None) => ModelKind::Diffusion(pipeline),
-            (None, None, Some(speech)) => ModelKind::Speech(speech),
-            (None, None, None) => ModelKind::Unsized,
+        let kind = match (r.shape, r.diffusion, r.speech, r.audio) {
+            (Some(shape), None, None, None) => ModelKind::Llm(shape),
+            (None, Some(pipeline), None, None) => ModelKind::Diffusion(pipeline),
+            (None, None, Some(speech), None) => ModelKind::Speech(speech),
+            (None, None, None, Some(generator)) => ModelKind::AudioGen(generator),
+            (None, None, None, None) => ModelKind::Unsized,
             _ => return Err(format!("model {} has the structure of more than one kind", r.id)),
         };
         let ModelRecord { id, name, family, modality, params, active_params, checkpoint, .. } = r;
@@ -179,12 +217,14 @@ impl TryFrom<ModelRecord> for Model {
 
 impl From<Model> for ModelRecord {
     fn from(m: Model) -> ModelRecord {
-        let (shape, diffusion, speech) = match m.kind {
-            ModelKind::Llm(shape) => (Some(shape), None, None),
-            ModelKind::Diffusion(pipeline) => (None, Some(pipeline), None),
-            ModelKind::Speech(speech) => (None, None, Some(speech)),
-            ModelKind::Unsized => (None, None, None),
-        };
+        let (mut shape, mut diffusion, mut speech, mut audio) = (None, None, None, None);
+        match m.kind {
+            ModelKind::Llm(s) => shape = Some(s),
+            ModelKind::Diffusion(pipeline) => diffusion = Some(pipeline),
+            ModelKind::Speech(s) => speech = Some(s),
+            ModelKind::AudioGen(generator) => audio = Some(generator),
+            ModelKind::Unsized => {}
+        }
         ModelRecord {
             id: m.id,
             name: m.name,
@@ -196,6 +236,7 @@ impl From<Model> for ModelRecord {
             shape,
             diffusion,
             speech,
+            audio,
         }
     }
 }
@@ -323,6 +364,9 @@ pub struct Shape {
     /// (models_more.csv `ssm_state_bytes_per_seq_bf16`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_bytes_per_sequence_16bit: Option<f64>,
+    /// The vision tower of a vision-language model (data/vision_models.csv).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vision: Option<Vision>,
 }
 
 impl Shape {
@@ -408,12 +452,16 @@ mod tests {
         use crate::text::Lang;
         let catalog = Catalog::bundled().unwrap();
         let cases = [
-            ("llama-3.1-8b", [true, true, true, false, false, false]),
-            ("sdxl-base-1.0", [false, false, false, true, false, false]),
-            ("wan2.1-t2v-1.3b", [false, false, false, false, true, false]),
-            ("whisper-large-v3", [false, false, false, false, false, true]),
-            // models.csv gives MusicGen no structure the engine can size.
-            ("musicgen-large", [false; 6]),
+            ("llama-3.1-8b", [true, true, true, false, false, false, false, false]),
+            ("sdxl-base-1.0", [false, false, false, true, false, false, false, false]),
+            ("wan2.1-t2v-1.3b", [false, false, false, false, true, false, false, false]),
+            ("whisper-large-v3", [false, false, false, false, false, true, false, false]),
+            ("parler-tts-mini-v1", [false, false, false, false, false, false, true, false]),
+            ("musicgen-large", [false, false, false, false, false, false, false, true]),
+            // A vision-language model serves and trains as an LLM.
+            ("qwen2-vl-7b", [true, true, true, false, false, false, false, false]),
+            // Kokoro is one pass of a StyleTTS 2 design the engine does not time.
+            ("kokoro-82m", [false; 8]),
         ];
         for (id, suits) in cases {
             let model = catalog.model(id).unwrap();
@@ -424,6 +472,7 @@ mod tests {
                     Ok(Family::Training(_)) => assert!(matches!(task, Task::Finetune | Task::Pretrain)),
                     Ok(Family::Diffusion(_)) => assert!(matches!(task, Task::Image | Task::Video)),
                     Ok(Family::Speech(_)) => assert_eq!(task, Task::Audio),
+                    Ok(Family::AudioGen(_)) => assert!(matches!(task, Task::Speech | Task::Music)),
                     Err(error) => {
                         assert!(!expected);
                         assert_eq!(error.field(), Some("model"));
@@ -453,11 +502,11 @@ mod tests {
     #[test]
     fn the_catalog_file_spells_a_kind_under_its_own_key_and_refuses_two() {
         let catalog = Catalog::bundled().unwrap();
-        for id in ["llama-3.1-8b", "sd-1.5", "whisper-large-v3", "musicgen-small"] {
+        for id in ["llama-3.1-8b", "sd-1.5", "whisper-large-v3", "musicgen-small", "qwen2-vl-7b", "kokoro-82m"] {
             let model = catalog.model(id).unwrap();
             let json = serde_json::to_value(model).unwrap();
             let keys: Vec<&str> =
-                ["shape", "diffusion", "speech"].into_iter().filter(|key| json.get(*key).is_some()).collect();
+                ["shape", "diffusion", "speech", "audio"].into_iter().filter(|key| json.get(*key).is_some()).collect();
             assert_eq!(keys.len(), usize::from(model.kind != ModelKind::Unsized), "{id}: {keys:?}");
             assert_eq!(&serde_json::from_value::<Model>(json).unwrap(), model);
         }

@@ -42,6 +42,12 @@ const VIDEO_BYTES_PER_SECOND: f64 = 625_000.0;
 /// Bytes of transcript per hour of speech: about 9,000 words of ~6 bytes.
 const TRANSCRIPT_BYTES_PER_HOUR: f64 = 54_000.0;
 
+/// Bytes per second of generated audio sent back: 16-bit mono PCM at 24
+/// kHz, the output rate of Bark, XTTS, F5-TTS, Kokoro and CosyVoice 2
+/// (models_more.csv `sample_rate_hz`); MusicGen's 32 kHz and Parler's
+/// 44.1 kHz are larger, and compressed formats far smaller.
+const GENERATED_AUDIO_BYTES_PER_SECOND: f64 = 48_000.0;
+
 /// Bytes of a generated token returned to the client (JSON, UTF-8).
 const RESPONSE_BYTES_PER_TOKEN: f64 = 4.0;
 
@@ -62,7 +68,7 @@ impl Unit {
             Task::Infer => Unit::MillionOutputTokens,
             Task::Image => Unit::ThousandImages,
             Task::Video => Unit::Clip,
-            Task::Audio => Unit::AudioHour,
+            Task::Audio | Task::Speech | Task::Music => Unit::AudioHour,
             Task::Finetune | Task::Pretrain => Unit::Job,
         }
     }
@@ -156,6 +162,10 @@ pub struct Costed {
     pub unit: Unit,
     /// GPU-hours billed.
     pub gpu_hours: f64,
+    /// Serving a vision-language model with images: USD per 1,000 images
+    /// described, each request's cost shared by its images.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_per_thousand_images: Option<f64>,
 }
 
 /// Bytes of weights a fresh instance downloads and keeps: every
@@ -259,6 +269,21 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
                 stored_bytes: weights + audio_bytes,
                 egress_bytes: transcripts,
                 units: workload.audio_hours,
+                instances: 1.0,
+            }
+        }
+        Task::Speech | Task::Music => {
+            let generator = model.audio_generator()?;
+            let audio_s = match workload.task {
+                Task::Speech => workload.audio_hours * 3600.0,
+                _ => f64::from(workload.items) * workload.clip_seconds_for(generator),
+            };
+            let out = audio_s * GENERATED_AUDIO_BYTES_PER_SECOND;
+            Work {
+                seconds: audio_s * speed.realtime_factor()?,
+                stored_bytes: weights + out,
+                egress_bytes: out,
+                units: audio_s / 3600.0,
                 instances: 1.0,
             }
         }
@@ -367,7 +392,17 @@ pub fn cost(
         cost_per_unit: job_cost / units.max(f64::MIN_POSITIVE),
         unit,
         gpu_hours: billed_hours * instances * f64::from(nodes) * f64::from(offer.gpu_count),
+        cost_per_thousand_images: per_thousand_images(workload, model, job_cost / units.max(f64::MIN_POSITIVE)),
     })
+}
+
+/// USD per 1,000 images described when each request of a vision-language
+/// model carries images: a request costs its output tokens at
+/// `per_million_tokens` (which already pays for its prefill and encoding).
+fn per_thousand_images(workload: &Workload, model: &Model, per_million_tokens: f64) -> Option<f64> {
+    let images = workload.images_for(model.vision());
+    (workload.task == Task::Infer && images > 0)
+        .then(|| per_million_tokens * f64::from(workload.output_tokens) / 1e6 * 1000.0 / f64::from(images))
 }
 
 #[cfg(test)]

@@ -220,6 +220,7 @@ impl CustomModel {
                 sliding_window: window_share.and(self.window),
                 sliding_window_layer_share: window_share,
                 state_bytes_per_sequence_16bit: self.state_bytes.filter(|b| *b > 0.0),
+                vision: None,
             }),
         }
     }

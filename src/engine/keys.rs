@@ -32,6 +32,12 @@ pub const MODEL_NAME: &str = "mname";
 /// The format of a custom model's released weights (`wfmt=bf16`), which
 /// its exact size `wbytes` is for.
 pub const WEIGHT_FORMAT: &str = "wfmt";
+/// Images per request of a vision-language model.
+pub const IMAGES: &str = "imgs";
+/// Their side in pixels.
+pub const IMAGE_SIDE: &str = "img_px";
+/// Seconds per generated speech or music clip.
+pub const CLIP_SECONDS: &str = "secs";
 
 // The page's state beyond the workload.
 /// The link format (`v=1`).

@@ -3,6 +3,7 @@
 //! Pure Rust: no leptos, web-sys, js-sys or gloo in here, so the browser app,
 //! the native CLI and the tests all run the same arithmetic.
 
+pub mod audio_model;
 pub mod catalog;
 pub mod cost;
 pub mod custom_model;
@@ -22,6 +23,7 @@ pub mod snapshot;
 pub mod speed;
 pub mod support;
 pub mod task;
+pub mod vision;
 pub mod workload;
 
 pub use catalog::{Catalog, Gpu, Model};

@@ -279,6 +279,9 @@ pub fn set_up(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]
             pipeline(Stack::Diffusers, if bf16 { &[Feature::Weights(Precision::Bf16)] } else { &[] })
         }
         Family::Speech(_) => pipeline(Stack::FasterWhisper, &[Feature::Weights(workload.weight_precision)]),
+        // The generators' own code (audiocraft, parler-tts, F5-TTS,
+        // CosyVoice, Dia) is PyTorch.
+        Family::AudioGen(_) => pipeline(Stack::Pytorch, if bf16 { &[Feature::ComputeBf16] } else { &[] }),
     })
 }
 

@@ -12,11 +12,30 @@ choices! {
         Pretrain = "pretrain", phrases::TASK_PRETRAIN;
         Image = "image", phrases::TASK_IMAGE;
         Video = "video", phrases::TASK_VIDEO;
+        /// Speech to text (the key predates the generating tasks).
         Audio = "audio", phrases::TASK_AUDIO;
+        /// Text to speech.
+        Speech = "speech", phrases::TASK_SPEECH;
+        /// Music and sound effects from a description.
+        Music = "music", phrases::TASK_MUSIC;
     }
 }
 
 impl Task {
+    /// What the task does, in a line under its tab.
+    pub const fn hint(self) -> &'static Phrase {
+        match self {
+            Task::Infer => &phrases::HINT_INFER,
+            Task::Finetune => &phrases::HINT_FINETUNE,
+            Task::Pretrain => &phrases::HINT_PRETRAIN,
+            Task::Image => &phrases::HINT_IMAGE,
+            Task::Video => &phrases::HINT_VIDEO,
+            Task::Audio => &phrases::HINT_AUDIO,
+            Task::Speech => &phrases::HINT_SPEECH,
+            Task::Music => &phrases::HINT_MUSIC,
+        }
+    }
+
     /// The kind of model the task runs, as models.csv's `modality` says it.
     pub const fn model_kind(self) -> &'static Phrase {
         match self {
@@ -24,6 +43,8 @@ impl Task {
             Task::Image => &phrases::KIND_IMAGE,
             Task::Video => &phrases::KIND_VIDEO,
             Task::Audio => &phrases::KIND_SPEECH,
+            Task::Speech => &phrases::KIND_TTS,
+            Task::Music => &phrases::KIND_MUSIC,
         }
     }
 }

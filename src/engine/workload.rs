@@ -22,6 +22,8 @@ pub const fn default_model(task: Task) -> &'static str {
         Task::Image => "sdxl-base-1.0",
         Task::Video => "wan2.1-t2v-1.3b",
         Task::Audio => "whisper-large-v3",
+        Task::Speech => "parler-tts-mini-v1",
+        Task::Music => "musicgen-medium",
     }
 }
 
@@ -346,8 +348,22 @@ pub struct Workload {
     pub batch: u32,
     /// Images or clips the job makes. URL key `n`.
     pub items: u32,
-    /// Hours of audio to transcribe. URL key `hours`.
+    /// Hours of audio to transcribe, or of speech to generate. URL key
+    /// `hours`.
     pub audio_hours: f64,
+    /// Images per request of a vision-language model; `None` is one for a
+    /// model with a vision tower (why one picks it), none otherwise. URL
+    /// key `imgs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub images: Option<u32>,
+    /// The images' side in pixels (`vision::DEFAULT_IMAGE_SIDE` when
+    /// unset). URL key `img_px`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_side: Option<u32>,
+    /// Seconds per generated speech or music clip
+    /// (`audio_model::default_clip_seconds` when unset). URL key `secs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clip_seconds: Option<f64>,
     /// URL key `offload`.
     pub offload: Offload,
     /// Training tokens per epoch (the dataset). URL key `tokens`.
@@ -432,6 +448,9 @@ impl Default for Workload {
             batch: 1,
             items: 1000,
             audio_hours: 100.0,
+            images: None,
+            image_side: None,
+            clip_seconds: None,
             offload: Offload::None,
             training_tokens: 1e8,
             epochs: 1,
@@ -503,7 +522,8 @@ impl Workload {
         // float16 (its README converts with `--quantization float16`), which
         // CTranslate2 runs natively from Volta on, while BF16 needs Ampere
         // and runs as FP32 before it (support matrix).
-        let weight_precision = if task == Task::Audio { Precision::Fp16 } else { Precision::Bf16 };
+        let weight_precision =
+            if matches!(task, Task::Audio | Task::Speech | Task::Music) { Precision::Fp16 } else { Precision::Bf16 };
         Workload {
             task,
             model: default_model(task).to_string(),
@@ -530,7 +550,7 @@ impl Workload {
     pub fn planned_gpus(&self) -> u32 {
         match self.task {
             Task::Finetune | Task::Pretrain => self.gpus,
-            Task::Infer | Task::Image | Task::Video | Task::Audio => 1,
+            Task::Infer | Task::Image | Task::Video | Task::Audio | Task::Speech | Task::Music => 1,
         }
     }
 
@@ -547,6 +567,49 @@ impl Workload {
     /// Tokens each sequence holds at its longest: prompt plus output.
     pub fn tokens_per_sequence(&self) -> f64 {
         f64::from(self.input_tokens) + f64::from(self.output_tokens)
+    }
+
+    /// Images per request for a model with `vision` (none without one).
+    pub fn images_for(&self, vision: Option<&super::vision::Vision>) -> u32 {
+        match vision {
+            Some(_) => self.images.unwrap_or(1),
+            None => 0,
+        }
+    }
+
+    /// The images' side in pixels.
+    pub fn image_side(&self) -> u32 {
+        self.image_side.unwrap_or(super::vision::DEFAULT_IMAGE_SIDE)
+    }
+
+    /// Seconds per generated clip of `generator`.
+    pub fn clip_seconds_for(&self, generator: &super::audio_model::AudioGenerator) -> f64 {
+        self.clip_seconds.unwrap_or(super::audio_model::default_clip_seconds(generator.output))
+    }
+
+    /// The image tokens each request's prompt carries into the text
+    /// decoder's own attention: every image's tokens for a model that
+    /// puts them in its sequence, none for one that cross-attends to
+    /// them (Llama 3.2 Vision) or has no vision tower.
+    pub fn image_tokens_in_prompt(&self, vision: Option<&super::vision::Vision>) -> u32 {
+        match vision {
+            Some(v) if v.cross_attention_layers.is_none() => {
+                self.images_for(vision).saturating_mul(v.tokens_per_image(self.image_side()))
+            }
+            _ => 0,
+        }
+    }
+
+    /// The workload as the text decoder sees it: its prompt lengthened by
+    /// the image tokens it attends to.
+    pub fn with_image_tokens(&self, vision: Option<&super::vision::Vision>) -> std::borrow::Cow<'_, Workload> {
+        match self.image_tokens_in_prompt(vision) {
+            0 => std::borrow::Cow::Borrowed(self),
+            tokens => std::borrow::Cow::Owned(Workload {
+                input_tokens: self.input_tokens.saturating_add(tokens),
+                ..self.clone()
+            }),
+        }
     }
 }
 

@@ -104,7 +104,7 @@ impl Chart {
         let y = |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
         let (cost_label, time_label, time_unit) = match report.task {
             Task::Infer => (&phrases::CHART_COST_PER_TOKEN, &phrases::CHART_TIME_PER_TOKEN, "s"),
-            Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio => {
+            Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio | Task::Speech | Task::Music => {
                 (&phrases::CHART_COST_JOB, &phrases::CHART_TIME_JOB, "h")
             }
         };

@@ -2,6 +2,7 @@
 //! active ones of a mixture of experts), context, KV cache per token,
 //! recurrent state, and the exact size of an imported checkpoint.
 
+use crate::engine::catalog::{ImageTokens, StageMethod};
 use crate::engine::Model;
 use crate::model_import::{FileFormat, Imported};
 use crate::msg;
@@ -33,6 +34,44 @@ pub fn model_facts(model: &Model) -> Vec<Msg> {
         }
         if let Some(state) = shape.state_bytes_per_sequence_16bit {
             facts.push(msg!(phrases::FACT_STATE, state = Arg::Num(state / MIB, 1)));
+        }
+    }
+    if let Some(vision) = model.vision() {
+        facts.push(msg!(phrases::FACT_VISION, params = billions(vision.params)));
+        facts.push(match vision.tokens {
+            ImageTokens::Fixed { tokens, .. } => msg!(phrases::FACT_IMAGE_FIXED, tokens = Arg::Int(i64::from(tokens))),
+            ImageTokens::Tiles { side, tokens, max_tiles, .. } => msg!(
+                phrases::FACT_IMAGE_TILES,
+                tokens = Arg::Int(i64::from(tokens)),
+                side = Arg::Int(i64::from(side)),
+                tiles = Arg::Int(i64::from(max_tiles))
+            ),
+            ImageTokens::Pixels { unit, .. } => msg!(phrases::FACT_IMAGE_PIXELS, unit = Arg::Int(i64::from(unit))),
+        });
+        if vision.cross_attention_layers.is_some() {
+            facts.push(msg!(phrases::FACT_CROSS_ATTENTION));
+        }
+    }
+    if let Some(generator) = model.audio_generator() {
+        for stage in &generator.stages {
+            let method = match stage.method {
+                StageMethod::Autoregressive => match stage.frames_per_second {
+                    Some(rate) => {
+                        msg!(phrases::FACT_STAGE_DECODES, stage = stage.name.as_str(), rate = Arg::Num(rate, 1))
+                    }
+                    None => continue,
+                },
+                StageMethod::Iterative => msg!(
+                    phrases::FACT_STAGE_STEPS,
+                    stage = stage.name.as_str(),
+                    steps = Arg::Int(i64::from(stage.steps.unwrap_or(1)))
+                ),
+                StageMethod::Single | StageMethod::Resident => continue,
+            };
+            facts.push(method);
+        }
+        if let Some(seconds) = generator.max_seconds {
+            facts.push(msg!(phrases::FACT_AUDIO_MAX, seconds = Arg::Num(seconds, 0)));
         }
     }
     if let Some(checkpoint) = model.checkpoint {
@@ -94,5 +133,29 @@ mod tests {
         for m in model_facts(&custom.to_model()) {
             assert!(m.figures().iter().all(|f| f.is_finite()));
         }
+    }
+
+    /// A vision-language model says its tower and its image rule; an audio
+    /// generator its decoding and denoising stages (vision_models.csv,
+    /// audio_models.csv).
+    #[test]
+    fn towers_and_generation_stages_are_said() {
+        let catalog = Catalog::bundled().unwrap();
+        let qwen = said(catalog.model("qwen2-vl-7b").unwrap(), Lang::En);
+        assert!(qwen.contains("vision tower 0.68 B") && qwen.contains("1 image token per 28×28 px"), "{qwen}");
+        let llava = said(catalog.model("llava-1.5-7b").unwrap(), Lang::En);
+        assert!(llava.contains("576 tokens per image"), "{llava}");
+        let llama = said(catalog.model("llama-3.2-11b-vision").unwrap(), Lang::En);
+        assert!(
+            llama.contains("1,601 tokens per 560 px tile, up to 4 tiles") && llama.contains("cross-attention"),
+            "{llama}"
+        );
+        let musicgen = said(catalog.model("musicgen-medium").unwrap(), Lang::En);
+        assert!(
+            musicgen.contains("lm decodes 50.0 steps per second of audio") && musicgen.contains("30 s at once"),
+            "{musicgen}"
+        );
+        let f5 = said(catalog.model("f5-tts-v1-base").unwrap(), Lang::Es);
+        assert!(f5.contains("dit: 32 pasos"), "{f5}");
     }
 }

@@ -4,6 +4,7 @@
 //!
 //! Native only. The same inputs always give byte-identical output.
 
+mod audio_models;
 mod build_error;
 mod csv_table;
 mod fabrics;
@@ -18,11 +19,12 @@ mod skypilot;
 mod summary;
 mod support_matrix;
 mod tpu;
+mod vision_models;
 
 pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
-use crate::engine::catalog::{Architecture, Catalog, Gpu, ModelKind, Segment, CATALOG_SCHEMA_VERSION};
+use crate::engine::catalog::{Architecture, AudioGenerator, Catalog, Gpu, ModelKind, Segment, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
@@ -297,30 +299,50 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
     }
     let diffusion = media_models::diffusion_models()?;
     let speech = media_models::speech_models()?;
+    let towers = vision_models::vision_models()?;
+    let generators = audio_models::audio_models()?;
     let mut models = Vec::new();
     for row in CsvTable::read(&from.join("models.csv"))?.rows() {
         let id = row.text("model_id")?;
         let pipeline = diffusion.get(id).cloned();
-        // Sizing needs a parameter count: the config's, the name's, or for a
-        // diffusion pipeline the sum of its components.
+        let generator = generators.get(id).cloned();
+        // Sizing needs a parameter count: the config's, the name's, for a
+        // diffusion pipeline or an audio generator the sum of its
+        // components, or for a vision-language model the one its tower's
+        // row gives (its decoder's, attached with the tower).
         let params = match (row.number("params_computed_total")?, row.number("params_total_b")?, &pipeline) {
+            _ if generator.is_some() => generator.as_ref().map_or(0.0, AudioGenerator::params),
             (Some(exact), _, _) => exact,
             (None, Some(billions), _) => billions * 1e9,
             (None, None, Some(d)) => d.denoiser_params + d.text_encoder_params + d.vae_params.unwrap_or(0.0),
+            (None, None, None) if towers.contains_key(id) => 0.0,
             (None, None, None) => continue,
         };
-        let kind = match (model_shape::model_shape(&row, &sliding)?, pipeline, speech.get(id).cloned()) {
-            (Some(shape), None, None) => ModelKind::Llm(shape),
-            (None, Some(pipeline), None) => ModelKind::Diffusion(pipeline),
-            (None, None, Some(speech)) => ModelKind::Speech(speech),
-            (None, None, None) => ModelKind::Unsized,
+        let shape = model_shape::model_shape(&row, &sliding)?;
+        let kind = match (shape, pipeline, speech.get(id).cloned(), generator) {
+            (Some(shape), None, None, None) => ModelKind::Llm(shape),
+            (None, Some(pipeline), None, None) => ModelKind::Diffusion(pipeline),
+            (None, None, Some(speech), None) => ModelKind::Speech(speech),
+            (None, None, None, Some(generator)) => ModelKind::AudioGen(generator),
+            (None, None, None, None) => ModelKind::Unsized,
             _ => {
                 return Err(row.invalid(format!("{id} has the structure of more than one kind of model")));
             }
         };
         models.push(model_shape::model(&row, params, kind)?);
     }
-    models.extend(more_models::more_models(&from.join("models_more.csv"), &sliding)?);
+    models.extend(more_models::more_models(&from.join("models_more.csv"), &sliding, &towers, &generators)?);
+    // A generator for a model neither catalog lists would silently vanish.
+    for id in generators.keys() {
+        if !models.iter().any(|m| &m.id == id) {
+            return Err(BuildError::Csv {
+                path: "data/audio_models.csv".to_string(),
+                line: 0,
+                message: format!("model_id \"{id}\" is not in models.csv or models_more.csv"),
+            });
+        }
+    }
+    vision_models::attach(&mut models, towers)?;
     // A fact about a model models.csv does not list would silently vanish.
     for id in diffusion.keys().chain(speech.keys()) {
         if !models.iter().any(|m| &m.id == id) {

@@ -85,5 +85,6 @@ pub fn model_shape(
         sliding_window,
         sliding_window_layer_share,
         state_bytes_per_sequence_16bit: state,
+        vision: None,
     }))
 }

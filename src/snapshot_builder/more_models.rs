@@ -13,8 +13,9 @@
 //!   figure: a model the page would size wrong is worse than one it lacks.
 
 use super::csv_table::{CsvTable, Row};
+use super::vision_models::VisionRow;
 use super::BuildError;
-use crate::engine::catalog::{ModelKind, Speech};
+use crate::engine::catalog::{AudioGenerator, ModelKind, Speech};
 use crate::engine::Model;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -31,17 +32,30 @@ const WHISPER_MLP_RATIO: u32 = 4;
 pub fn more_models(
     path: &Path,
     sliding: &BTreeMap<String, (Option<u32>, Option<f64>)>,
+    towers: &BTreeMap<String, VisionRow>,
+    generators: &BTreeMap<String, AudioGenerator>,
 ) -> Result<Vec<Model>, BuildError> {
     let mut models = Vec::new();
     for row in CsvTable::read(path)?.rows() {
-        let Some(params) = params(&row)? else { continue };
+        let id = row.text("model_id")?;
+        // An audio generator is sized by its stages' parameters.
+        let generator = generators.get(id).filter(|_| matches!(row.optional("kind"), Some("tts" | "audio-gen")));
+        let Some(params) =
+            generator.map(AudioGenerator::params).map_or_else(|| params(&row, towers.get(id)), |p| Ok(Some(p)))?
+        else {
+            continue;
+        };
         let kind = match row.text("kind")? {
             "llm" | "vlm" => match super::model_shape::model_shape(&row, sliding)? {
                 Some(shape) => ModelKind::Llm(shape),
                 None => continue,
             },
             "asr" => whisper(&row).map_or(ModelKind::Unsized, ModelKind::Speech),
-            "image-diffusion" | "video-diffusion" | "tts" | "audio-gen" => ModelKind::Unsized,
+            "tts" | "audio-gen" => match generator {
+                Some(generator) => ModelKind::AudioGen(generator.clone()),
+                None => ModelKind::Unsized,
+            },
+            "image-diffusion" | "video-diffusion" => ModelKind::Unsized,
             other => return Err(row.invalid(format!("kind \"{other}\" is not one models_more.csv lists"))),
         };
         models.push(super::model_shape::model(&row, params, kind)?);
@@ -52,12 +66,27 @@ pub fn more_models(
 /// Every parameter: the count computed from the config, else the
 /// published one, else the denoiser's, else the size in the model's id ("llava-v1.6-34b"), which
 /// the data's notes name as the source where it is the only one.
-fn params(row: &Row<'_>) -> Result<Option<f64>, BuildError> {
+///
+/// A vision-language model with a tower in data/vision_models.csv counts
+/// its text decoder here (the tower is sized on its own): the computed
+/// count, which models_more.csv makes text-only, else the published or
+/// named total less the tower.
+fn params(row: &Row<'_>, tower: Option<&VisionRow>) -> Result<Option<f64>, BuildError> {
     if let Some(exact) = row.number("params_computed_total")? {
+        if tower.is_some() {
+            return Ok(Some(exact));
+        }
         // A vision-language model's published count includes its vision
         // tower, which the computed text-only count leaves out.
         let published = row.number("params_total_b")?.map_or(0.0, |b| b * 1e9);
         return Ok(Some(exact.max(published)));
+    }
+    if let Some(tower) = tower {
+        let total = match row.number("params_total_b")? {
+            Some(billions) => Some(billions * 1e9),
+            None => size_in_name(row.text("model_id")?),
+        };
+        return Ok(total.map(|t| (t - tower.vision.params).max(0.0)));
     }
     if let Some(billions) = row.number("params_total_b")? {
         return Ok(Some(billions * 1e9));

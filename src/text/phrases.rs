@@ -42,6 +42,14 @@ phrases! {
     FACT_KV = "KV cache {kv} KiB per token", "caché KV de {kv} KiB por token";
     FACT_WINDOW = "{window}-token window on {share}% of layers", "ventana de {window} tokens en el {share} % de las capas";
     FACT_STATE = "{state} MiB of state per sequence", "{state} MiB de estado por secuencia";
+    FACT_VISION = "vision tower {params} B", "torre de visión de {params} B";
+    FACT_IMAGE_FIXED = "{tokens} tokens per image", "{tokens} tokens por imagen";
+    FACT_IMAGE_TILES = "{tokens} tokens per {side} px tile, up to {tiles} tiles", "{tokens} tokens por tesela de {side} px, hasta {tiles} teselas";
+    FACT_IMAGE_PIXELS = "1 image token per {unit}×{unit} px", "1 token de imagen por cada {unit}×{unit} px";
+    FACT_CROSS_ATTENTION = "images through cross-attention layers", "imágenes por capas de atención cruzada";
+    FACT_STAGE_DECODES = "{stage} decodes {rate} steps per second of audio", "{stage} decodifica {rate} pasos por segundo de audio";
+    FACT_STAGE_STEPS = "{stage}: {steps} steps over the whole clip", "{stage}: {steps} pasos sobre todo el clip";
+    FACT_AUDIO_MAX = "{seconds} s at once", "{seconds} s de una vez";
     FACT_CHECKPOINT = "weights file {size} in {format}", "archivo de pesos de {size} en {format}";
     HUB_BAD_ID = "«{given}» is not a Hugging Face id: give owner/name, such as Qwen/Qwen2.5-7B-Instruct.", "«{given}» no es un id de Hugging Face: escribe propietario/nombre, como Qwen/Qwen2.5-7B-Instruct.";
     HUB_DENIED = "The Hub asks for a sign-in for {repo}: it is gated or private, or no repo has this id. Check the id; for a gated model, accept its terms on huggingface.co, download its config.json and drop it here.", "El Hub pide iniciar sesión para {repo}: es un repositorio restringido o privado, o no existe ninguno con ese id. Revisa el id; para un modelo restringido, acepta sus condiciones en huggingface.co, descarga su config.json y suéltalo aquí.";
@@ -76,11 +84,15 @@ phrases! {
     TASK_PRETRAIN = "Pretrain", "Preentrenamiento";
     TASK_IMAGE = "Image generation", "Generación de imágenes";
     TASK_VIDEO = "Video generation", "Generación de vídeo";
-    TASK_AUDIO = "Audio", "Transcripción de audio";
+    TASK_AUDIO = "Transcribe speech", "Transcribir voz";
+    TASK_SPEECH = "Generate speech", "Generar voz";
+    TASK_MUSIC = "Generate music or sound", "Generar música o sonido";
     KIND_LLM = "text LLM", "LLM de texto";
     KIND_IMAGE = "text-to-image model", "modelo de texto a imagen";
     KIND_VIDEO = "text-to-video model", "modelo de texto a vídeo";
     KIND_SPEECH = "speech-to-text model", "modelo de voz a texto";
+    KIND_TTS = "text-to-speech model", "modelo de texto a voz";
+    KIND_MUSIC = "music or sound generator", "generador de música o sonido";
     RUNTIME_AUTO = "Automatic, per GPU", "Automático, según la GPU";
     RUNTIME_VLLM = "vLLM", "vLLM";
     RUNTIME_TRTLLM = "TensorRT-LLM", "TensorRT-LLM";
@@ -129,6 +141,7 @@ phrases! {
     KV_INT8 = "INT8 KV cache", "Caché KV en INT8";
     UNIT_MILLION_TOKENS = "1M output tokens", "1 M de tokens de salida";
     UNIT_THOUSAND_IMAGES = "1,000 images", "1000 imágenes";
+    UNIT_THOUSAND_IMAGES_DESCRIBED = "1,000 images described", "1000 imágenes descritas";
     UNIT_CLIP = "clip", "clip de vídeo";
     UNIT_AUDIO_HOUR = "audio hour", "hora de audio";
     UNIT_JOB = "job", "trabajo";
@@ -183,6 +196,7 @@ phrases! {
     SPEED_IMAGE = "{seconds} s/image", "{seconds} s/imagen";
     SPEED_CLIP = "{seconds} s/clip", "{seconds} s/clip";
     SPEED_REALTIME = "{factor}× real time", "{factor}× tiempo real";
+    SPEED_AUDIO_GEN = "{factor}× real time · {seconds} s per {clip} s clip", "{factor}× tiempo real · {seconds} s por clip de {clip} s";
     FIGURE_DECODE = "Decode per request", "Decodificación por petición";
     FIGURE_OUTPUT = "Output, all requests", "Salida, todas las peticiones";
     FIGURE_PREFILL = "Prefill", "Prefill (lectura del prompt)";
@@ -191,6 +205,7 @@ phrases! {
     FIGURE_DENOISER = "Denoiser steps", "Pasos del denoiser";
     FIGURE_PER_IMAGE = "Per image", "Por imagen";
     FIGURE_PER_CLIP = "Per clip", "Por clip";
+    FIGURE_PER_AUDIO_CLIP = "Seconds to a clip", "Segundos hasta un clip";
     FIGURE_REALTIME = "Real-time factor", "Factor de tiempo real";
     UNIT_TOKENS_PER_S = "tokens/s", "tokens/s";
     UNIT_SECONDS = "s", "s";
@@ -209,6 +224,10 @@ phrases! {
     NOTE_LAUNCHES = "kernel launches take {percent}% of each step at this batch: a larger batch or torch.compile (CUDA graphs) would speed it up", "los lanzamientos de kernels ocupan el {percent}% de cada paso con este lote: un lote mayor o torch.compile (CUDA graphs) lo acelerarían";
     NOTE_DIT_DEPTH = "the denoiser's depth is estimated from its parameters (adaLN-Zero blocks), which overstates the work of dual-stream models", "la profundidad del denoiser se estima a partir de sus parámetros (bloques adaLN-Zero), lo que exagera el trabajo de los modelos de doble flujo";
     NOTE_DECODE_OVERHEAD = "each decoding step pays about {ms} ms of fixed overhead (launches, beam search), {percent}% of the time: batching more windows shares it", "cada paso de decodificación paga unos {ms} ms de coste fijo (lanzamientos, beam search), el {percent}% del tiempo: agrupar más ventanas lo reparte";
+    NOTE_AUDIO_SEGMENTS = "the model generates at most {seconds} s at once: longer clips are made segment by segment", "el modelo genera como mucho {seconds} s de una vez: los clips más largos se hacen por segmentos";
+    NOTE_AUDIO_UNSIZED_STAGES = "not counted: {stages} (no size in the sources read; a codec's decoder or a vocoder adds little beside the generator)", "sin contar: {stages} (ningún origen consultado da su tamaño; el decodificador de un códec o un vocoder añade poco junto al generador)";
+    NOTE_AUDIO_EAGER = "assumes the models' own PyTorch code without torch.compile, the batch's clips generated together; compiled or TensorRT pipelines run up to 2–3 times faster", "supone el código PyTorch de cada modelo sin torch.compile y los clips del lote generados a la vez; con torch.compile o TensorRT van hasta 2–3 veces más rápido";
+    NOTE_VISION_ENCODE = "{images} image(s) per request, {tokens} image tokens in all: the vision tower takes about {ms} ms per request before the first token", "{images} imagen(es) por petición, {tokens} tokens de imagen en total: la torre de visión tarda unos {ms} ms por petición antes del primer token";
     NOTE_FASTER_WHISPER = "assumes faster-whisper (CTranslate2) with beam {beams} and about {tokens} transcript tokens per 30 s window; openai-whisper runs 2–5 times slower", "supone faster-whisper (CTranslate2) con beam {beams} y unos {tokens} tokens de transcripción por ventana de 30 s; openai-whisper es de 2 a 5 veces más lento";
 
     // ---- Errors ----
@@ -407,6 +426,9 @@ phrases! {
     PRESET_FULL_FINETUNE_8B = "Full fine-tune of an 8B", "Ajuste fino completo de un 8B";
     PRESET_SDXL_BATCH = "SDXL batch of 10,000 images", "Lote SDXL de 10.000 imágenes";
     PRESET_WHISPER = "Whisper transcription of 100 hours", "Transcripción con Whisper de 100 horas";
+    PRESET_VLM_CHAT = "Chat about images with Qwen2-VL 7B", "Conversar sobre imágenes con Qwen2-VL 7B";
+    PRESET_AUDIOBOOK = "Speech for 10 hours of audiobook", "Voz para 10 horas de audiolibro";
+    PRESET_MUSIC_CLIPS = "100 music clips of 30 s", "100 clips de música de 30 s";
     FIELD_TASK = "Task", "Tarea";
     FIELD_MODEL = "Model", "Modelo";
     CUSTOM_MODEL = "Custom model…", "Modelo personalizado…";
@@ -417,7 +439,17 @@ phrases! {
     TAB_PRETRAIN = "Pretrain", "Preentrenar";
     TAB_IMAGE = "Images", "Imágenes";
     TAB_VIDEO = "Video", "Vídeo";
-    TAB_AUDIO = "Audio", "Audio";
+    TAB_AUDIO = "Transcribe", "Transcribir";
+    TAB_SPEECH = "Speech", "Voz";
+    TAB_MUSIC = "Music", "Música";
+    HINT_INFER = "Serve an LLM or a vision-language model: memory, tokens per second, cost per million tokens.", "Sirve un LLM o un modelo de visión y lenguaje: memoria, tokens por segundo y coste por millón de tokens.";
+    HINT_FINETUNE = "Fine-tune an LLM: full, LoRA or QLoRA, on one GPU or many.", "Ajusta un LLM: completo, LoRA o QLoRA, en una GPU o en muchas.";
+    HINT_PRETRAIN = "Pretrain an LLM on one node or a cluster.", "Preentrena un LLM en un nodo o en un clúster.";
+    HINT_IMAGE = "Generate images with a diffusion model.", "Genera imágenes con un modelo de difusión.";
+    HINT_VIDEO = "Generate video clips with a diffusion model.", "Genera clips de vídeo con un modelo de difusión.";
+    HINT_AUDIO = "Speech to text: transcribe hours of recordings with Whisper.", "De voz a texto: transcribe horas de grabaciones con Whisper.";
+    HINT_SPEECH = "Text to speech: generate hours of narration or dialogue.", "De texto a voz: genera horas de narración o diálogo.";
+    HINT_MUSIC = "Generate music or sound effects from a description, clip by clip.", "Genera música o efectos de sonido a partir de una descripción, clip a clip.";
     FIELD_PARAMS = "Parameters", "Parámetros";
     FIELD_LAYERS = "Layers", "Capas";
     FIELD_HIDDEN = "Hidden size", "Dimensión oculta";
@@ -438,6 +470,11 @@ phrases! {
     FIELD_OFFLOAD = "CPU offload", "Descarga a la CPU";
     FIELD_WINDOWS = "30-second windows per batch", "Ventanas de 30 segundos por lote";
     FIELD_AUDIO_HOURS = "Hours of audio", "Horas de audio";
+    FIELD_SPEECH_HOURS = "Hours of speech to generate", "Horas de voz que generar";
+    FIELD_CLIP_SECONDS = "Seconds per clip", "Segundos por clip";
+    FIELD_CLIPS_AT_ONCE = "Clips generated at once", "Clips generados a la vez";
+    FIELD_IMAGES_PER_REQUEST = "Images per request", "Imágenes por petición";
+    FIELD_IMAGE_SIDE = "Image side (px)", "Lado de la imagen (px)";
     FIELD_METHOD = "Method", "Método";
     FIELD_LORA_RANK = "LoRA rank", "Rango de LoRA";
     FIELD_OPTIMIZER = "Optimizer", "Optimizador";

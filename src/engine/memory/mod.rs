@@ -10,11 +10,13 @@
 //! - [`speech`]: speech-to-text (Whisper's encoder and beam-search decoder);
 //! - [`breakdown`]: the parts they all report, and the shared sizes.
 
+pub mod audio_gen;
 mod breakdown;
 pub mod diffusion;
 pub mod llm;
 pub mod speech;
 pub mod training;
+pub mod vision;
 
 pub use breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, RuntimeMemory, BYTES_PER_GB};
 pub use llm::{inference_memory, kv_cache_bytes};
@@ -66,14 +68,28 @@ fn gpu_share(gpu: &Gpu) -> f64 {
 pub fn estimate(workload: &Workload, model: &Model, placement: impl Into<Placement>) -> Result<MemoryBreakdown, Error> {
     let placement = placement.into();
     let gpu_count = placement.total_gpus();
+    let shape_kv = |shape: &crate::engine::catalog::Shape| (shape.kv_heads, shape.head_dim);
     match model.family(workload.task)? {
-        Family::Serving(shape) => inference_memory(workload, model, shape, placement),
+        Family::Serving(shape) => {
+            let mut memory =
+                inference_memory(&workload.with_image_tokens(shape.vision.as_ref()), model, shape, placement)?;
+            if let Some(tower) = &shape.vision {
+                vision::add_vision(&mut memory, workload, tower, shape_kv(shape), true);
+            }
+            Ok(memory)
+        }
         // Training spreads over the GPUs at hand as data parallelism.
         Family::Training(shape) => {
-            training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model, shape)
+            let mut memory =
+                training::training_memory(&Workload { gpus: gpu_count.max(1), ..workload.clone() }, model, shape)?;
+            if let Some(tower) = &shape.vision {
+                vision::add_vision(&mut memory, workload, tower, shape_kv(shape), false);
+            }
+            Ok(memory)
         }
         Family::Diffusion(pipeline) => diffusion::diffusion_memory(workload, pipeline, gpu_count),
         Family::Speech(speech) => speech::speech_memory(workload, model, speech, gpu_count),
+        Family::AudioGen(generator) => audio_gen::audio_gen_memory(workload, generator, gpu_count),
     }
 }
 

@@ -22,7 +22,7 @@ pub const TRANSCRIPT_TOKENS_PER_WINDOW: f64 = 100.0;
 /// bare context takes about 0.3 GiB and the libraries' kernels several
 /// hundred MB more; the faster-whisper README's rows, measured with NVML
 /// and so including it, sit within ±12% with this value (test below).
-const SPEECH_OVERHEAD_GB: f64 = 0.75;
+pub(crate) const SPEECH_OVERHEAD_GB: f64 = 0.75;
 
 /// Sizes transcription of `workload.batch` 30-second windows at once, on
 /// each of `gpu_count` GPUs (data-parallel replicas: windows are

@@ -233,6 +233,12 @@ fn no_ranked_row_pairs_software_with_hardware_or_a_format_the_matrix_rules_out()
                     assert!(ok(Stack::FasterWhisper, Feature::Runs), "{what}: no faster-whisper");
                     assert!(ok(Stack::FasterWhisper, Feature::Weights(wq)), "{what}: faster-whisper cannot run {wq}");
                 }
+                Task::Speech | Task::Music => {
+                    assert!(ok(Stack::Pytorch, Feature::Runs), "{what}: PyTorch does not run there");
+                    if wq == Precision::Bf16 {
+                        assert!(ok(Stack::Pytorch, Feature::ComputeBf16), "{what}: no bf16");
+                    }
+                }
             }
             rows_checked += 1;
         }

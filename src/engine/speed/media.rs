@@ -42,7 +42,7 @@ const SIMT_FLOPS_PER_TENSOR_FLOP: f64 = 0.06;
 /// small batches. The batch-1 intercepts in calibration/diffusion.csv
 /// (RTX 3090, RTX 4090, T4: 6–8 ms; V100: 14 ms; A100: 33 ms, a slow host)
 /// give 6–14 ms; torch.compile's CUDA graphs remove most of it.
-const STEP_OVERHEAD_S: f64 = 0.008;
+pub(super) const STEP_OVERHEAD_S: f64 = 0.008;
 
 /// A UNet's FLOPs per latent position at its full width, in units of
 /// width²: the convolutions and attention of the full-resolution level run
@@ -102,7 +102,7 @@ const DECODE_STEP_OVERHEAD_S: f64 = 0.0185;
 /// `compute`, slowed by the SIMT work that comes with each tensor FLOP,
 /// both at the clock the board's power sustains (`peak_of` applies it to
 /// the tensor peak). FP32 work runs on the CUDA cores themselves.
-fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<Msg>) -> Result<f64, Error> {
+pub(super) fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<Msg>) -> Result<f64, Error> {
     let peak = peak_of(gpu, compute, notes)?;
     let clock = sustained_clock(gpu).map_or(1.0, |(share, _)| share);
     Ok(match gpu.fp32_tflops.filter(|simt| *simt > 0.0) {
@@ -255,7 +255,7 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
 }
 
 /// What limits a step: the largest of its tensor, memory and link times.
-fn bound(tensor_s: f64, memory_s: f64, exchange_s: f64) -> Bound {
+pub(super) fn bound(tensor_s: f64, memory_s: f64, exchange_s: f64) -> Bound {
     if exchange_s > tensor_s.max(memory_s) {
         Bound::Interconnect
     } else if memory_s > tensor_s {

@@ -7,6 +7,7 @@
 //! Every figure is an estimate.
 
 // Calibration tables read ../shared/data with the native-only csv crate.
+mod audio_gen;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod calibration;
 pub mod collectives;
@@ -15,9 +16,12 @@ pub mod llm;
 mod media;
 mod result;
 mod training;
+mod vision_speed;
 
 pub(crate) use datasheet::{bandwidth_of, peak_of};
-pub use result::{Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Speed, TrainingSpeed, VideoSpeed};
+pub use result::{
+    AudioGenSpeed, Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Speed, TrainingSpeed, VideoSpeed,
+};
 
 use super::catalog::Family;
 use super::fabric::Placement;
@@ -41,12 +45,20 @@ pub fn speed(
     let placement = placement.into();
     let gpu_count = placement.total_gpus();
     let mut speed = match model.family(workload.task)? {
-        Family::Serving(shape) => llm::serving_speed(workload, model, shape, gpu, placement, fit),
+        Family::Serving(shape) => {
+            let text = workload.with_image_tokens(shape.vision.as_ref());
+            let speed = llm::serving_speed(&text, model, shape, gpu, placement, fit)?;
+            match &shape.vision {
+                Some(tower) => vision_speed::with_encoding(speed, workload, shape, tower, gpu),
+                None => Ok(speed),
+            }
+        }
         Family::Training(shape) => {
             training::training_speed(workload, model, shape, gpu, placement, setup.flash_attention)
         }
         Family::Diffusion(pipeline) => media::diffusion_speed(workload, pipeline, gpu, gpu_count),
         Family::Speech(speech) => media::speech_speed(workload, speech, gpu, gpu_count),
+        Family::AudioGen(generator) => audio_gen::audio_gen_speed(workload, generator, gpu, gpu_count),
     }?;
     speed.notes.extend(setup.notes.iter().cloned());
     Ok(speed)
@@ -88,13 +100,27 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
                 hours: hours(per_item * f64::from(workload.items))?,
             })
         }
-        Task::Audio => Some(Job {
+        Task::Audio | Task::Speech => Some(Job {
             n: None,
             tokens: None,
             epochs: None,
             audio_hours: Some(workload.audio_hours),
             hours: hours(workload.audio_hours * 3600.0 * speed.realtime_factor()?)?,
         }),
+        Task::Music => {
+            let clip_s = match &speed.figures {
+                Figures::AudioGen(generated) => generated.clip_seconds,
+                _ => return None,
+            };
+            let audio_s = f64::from(workload.items) * clip_s;
+            Some(Job {
+                n: Some(workload.items),
+                tokens: None,
+                epochs: None,
+                audio_hours: Some(audio_s / 3600.0),
+                hours: hours(audio_s * speed.realtime_factor()?)?,
+            })
+        }
     }
 }
 

@@ -63,6 +63,7 @@ pub enum Figures {
     Image(ImageSpeed),
     Video(VideoSpeed),
     Speech(SpeechSpeed),
+    AudioGen(AudioGenSpeed),
 }
 
 /// LLM serving, in the layout that serves the most tokens.
@@ -133,6 +134,18 @@ pub struct SpeechSpeed {
     pub realtime_factor: f64,
 }
 
+/// Speech and music generation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AudioGenSpeed {
+    /// Seconds of work per second of audio generated (below 1 is faster
+    /// than real time), across the batch and all GPUs.
+    pub realtime_factor: f64,
+    /// Seconds from request to a clip, its batch generated together.
+    pub seconds_per_clip: f64,
+    /// The clip's length in seconds.
+    pub clip_seconds: f64,
+}
+
 impl Speed {
     /// Serving's figures, for what only serving has.
     pub fn serving(&self) -> Option<&ServingSpeed> {
@@ -173,7 +186,7 @@ impl Speed {
         match &self.figures {
             Figures::Image(image) => Some(image.steps_per_s),
             Figures::Video(video) => Some(video.steps_per_s),
-            Figures::Serving(_) | Figures::Training(_) | Figures::Speech(_) => None,
+            Figures::Serving(_) | Figures::Training(_) | Figures::Speech(_) | Figures::AudioGen(_) => None,
         }
     }
 
@@ -182,14 +195,16 @@ impl Speed {
         match &self.figures {
             Figures::Image(image) => Some(image.seconds_per_image),
             Figures::Video(video) => Some(video.seconds_per_clip),
-            Figures::Serving(_) | Figures::Training(_) | Figures::Speech(_) => None,
+            Figures::Serving(_) | Figures::Training(_) | Figures::Speech(_) | Figures::AudioGen(_) => None,
         }
     }
 
-    /// Seconds of work per second of audio (speech-to-text).
+    /// Seconds of work per second of audio (speech-to-text and audio
+    /// generation).
     pub fn realtime_factor(&self) -> Option<f64> {
         match &self.figures {
             Figures::Speech(speech) => Some(speech.realtime_factor),
+            Figures::AudioGen(generated) => Some(generated.realtime_factor),
             _ => None,
         }
     }
@@ -237,6 +252,10 @@ impl Speed {
             Figures::Speech(a) => {
                 vec![(&phrases::FIGURE_REALTIME, Some(a.realtime_factor), &phrases::UNIT_SECONDS_PER_AUDIO_SECOND)]
             }
+            Figures::AudioGen(g) => vec![
+                (&phrases::FIGURE_REALTIME, Some(g.realtime_factor), &phrases::UNIT_SECONDS_PER_AUDIO_SECOND),
+                (&phrases::FIGURE_PER_AUDIO_CLIP, Some(g.seconds_per_clip), seconds),
+            ],
         };
         figures.into_iter().filter_map(|(label, value, unit)| value.map(|v| (label, v, unit))).collect()
     }
@@ -251,6 +270,7 @@ impl Speed {
             Figures::Image(i) => i.seconds_per_image,
             Figures::Video(v) => v.seconds_per_clip,
             Figures::Speech(a) => a.realtime_factor,
+            Figures::AudioGen(g) => g.realtime_factor,
         }
     }
 
@@ -276,6 +296,12 @@ impl Speed {
             Figures::Image(i) => msg!(phrases::SPEED_IMAGE, seconds = round(i.seconds_per_image)),
             Figures::Video(v) => msg!(phrases::SPEED_CLIP, seconds = round(v.seconds_per_clip)),
             Figures::Speech(a) => msg!(phrases::SPEED_REALTIME, factor = round(1.0 / a.realtime_factor)),
+            Figures::AudioGen(g) => msg!(
+                phrases::SPEED_AUDIO_GEN,
+                factor = round(1.0 / g.realtime_factor),
+                seconds = round(g.seconds_per_clip),
+                clip = round(g.clip_seconds)
+            ),
         }
     }
 }

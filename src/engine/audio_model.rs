@@ -1,0 +1,139 @@
+//! How a speech or music generator is built (issue 26), stage by stage,
+//! as `data/audio_models.csv` describes each model with its sources: the
+//! engine times and sizes every stage by its method, so MusicGen (a
+//! language model over codec tokens, then the codec's decoder), F5-TTS
+//! (flow matching over mel frames, then a vocoder) and CosyVoice (both)
+//! are one family.
+
+use serde::{Deserialize, Serialize};
+
+/// What a generator makes, which decides the task that lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AudioOutput {
+    Speech,
+    Music,
+}
+
+/// How a stage runs over a clip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StageMethod {
+    /// One decoder step per codec frame (or token), each reading the
+    /// stage's weights and KV cache: memory-bound, like an LLM's decode.
+    Autoregressive,
+    /// A fixed number of full passes over all the clip's frames (flow
+    /// matching, diffusion, MAGNeT's masked decoding): compute-bound.
+    Iterative,
+    /// One pass over the clip's frames (a vocoder, a codec's decoder, a
+    /// non-autoregressive TTS model).
+    Single,
+    /// Weights kept on the GPU whose compute is negligible beside the rest
+    /// (a text encoder run once over a short prompt).
+    Resident,
+}
+
+/// One stage of a generator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AudioStage {
+    /// e.g. "lm", "flow", "vocoder".
+    pub name: String,
+    pub method: StageMethod,
+    pub params: f64,
+    /// Transformer depth and width, where the sources give them: the KV
+    /// cache of an autoregressive stage, the attention of an iterative one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_heads: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<u32>,
+    /// Autoregressive: decoder steps per second of audio. Iterative and
+    /// single: frames per second of audio the pass runs over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames_per_second: Option<f64>,
+    /// Steps a clip takes beyond its frames (MusicGen's delay pattern:
+    /// codebooks − 1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_steps: u32,
+    /// Passes of an iterative stage by default (NFE, diffusion steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u32>,
+    /// Classifier-free guidance: a conditional and an unconditional pass
+    /// per step, as a doubled batch.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guidance: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A speech or music generator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AudioGenerator {
+    pub output: AudioOutput,
+    pub stages: Vec<AudioStage>,
+    /// The longest clip it generates in one go; longer clips are made in
+    /// segments of this length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_seconds: Option<f64>,
+    /// Stages the data names but cannot size (a codec's decoder or a
+    /// vocoder whose size no source read states): left out of the memory
+    /// and the time, and named in the speed's notes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsized_stages: Vec<String>,
+}
+
+/// The clip length a task starts with when the link names none: a
+/// sentence or two of speech (Bark's generation.py caps one generation at
+/// about 13–14 s; TTS front-ends split text into sentences), and for music
+/// the length MusicGen was trained on and generates in one go (30 s,
+/// audiocraft docs/MUSICGEN.md).
+pub const fn default_clip_seconds(output: AudioOutput) -> f64 {
+    match output {
+        AudioOutput::Speech => 10.0,
+        AudioOutput::Music => 30.0,
+    }
+}
+
+/// The link's range for the clip length (`secs`): a tenth of a second to
+/// an hour in one piece.
+pub const CLIP_SECONDS: (&str, f64, f64) = (super::keys::CLIP_SECONDS, 0.1, 3_600.0);
+
+impl AudioStage {
+    /// KV-cache bytes per decoded step at 16 bits: K and V per layer,
+    /// `kv_heads` × `head_dim` wide (MHA where the sources give no KV head
+    /// count: the width). `None` where the depth or width is unknown.
+    pub fn kv_bytes_per_step_16bit(&self) -> Option<f64> {
+        let layers = f64::from(self.layers?);
+        let width = match (self.kv_heads, self.head_dim) {
+            (Some(heads), Some(dim)) => f64::from(heads) * f64::from(dim),
+            _ => f64::from(self.hidden?),
+        };
+        Some(2.0 * layers * width * 2.0)
+    }
+
+    /// Passes per step: two under classifier-free guidance.
+    pub fn guidance_factor(&self) -> f64 {
+        if self.guidance {
+            2.0
+        } else {
+            1.0
+        }
+    }
+}
+
+impl AudioGenerator {
+    pub fn params(&self) -> f64 {
+        self.stages.iter().map(|s| s.params).sum()
+    }
+
+    /// The seconds one generation covers for a clip of `clip_s`: the clip,
+    /// or the model's longest segment.
+    pub fn segment_seconds(&self, clip_s: f64) -> f64 {
+        self.max_seconds.map_or(clip_s, |max| clip_s.min(max))
+    }
+}

@@ -1,0 +1,97 @@
+use super::*;
+use crate::engine::{Catalog, Task};
+
+fn timed(model: &str, workload: &Workload, gpu: &str) -> AudioGenSpeed {
+    let catalog = Catalog::bundled().unwrap();
+    let generator = catalog.model(model).unwrap().audio_generator().expect("an audio generator");
+    let speed = audio_gen_speed(workload, generator, catalog.gpu(gpu).unwrap(), 1).unwrap();
+    match speed.figures {
+        Figures::AudioGen(figures) => figures,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The rule: twice the clip is about twice the decode, and the
+/// real-time factor barely moves; a batch shares each step's weights.
+/// MusicGen medium (audio_models.csv: a 1.5B decoder of 48 layers over 4
+/// EnCodec codebooks at 50 Hz, delay pattern, guidance; 30 s at once).
+#[test]
+fn a_clip_twice_as_long_takes_about_twice_as_long() {
+    let at = |seconds: f64, batch: u32| {
+        let w = Workload { clip_seconds: Some(seconds), batch, ..Workload::for_task(Task::Music) };
+        timed("musicgen-medium", &w, "a100_sxm_80gb")
+    };
+    let (ten, twenty) = (at(10.0, 1), at(20.0, 1));
+    let ratio = twenty.seconds_per_clip / ten.seconds_per_clip;
+    assert!((1.9..2.1).contains(&ratio), "{ratio}");
+    // Eight clips at once take far less than eight times one.
+    let eight = at(10.0, 8);
+    assert!(eight.seconds_per_clip < 2.0 * ten.seconds_per_clip, "{eight:?} vs {ten:?}");
+    assert!(eight.realtime_factor < ten.realtime_factor / 4.0);
+    // Past the model's 30 s, a 60 s clip is two segments.
+    let (sixty, thirty) = (at(60.0, 1), at(30.0, 1));
+    assert!((sixty.seconds_per_clip / thirty.seconds_per_clip - 2.0).abs() < 0.01);
+}
+
+/// An iterative stage runs its steps over every frame: the steps set in
+/// the link replace the model's (F5-TTS: 32 NFE by default), and the time
+/// follows them.
+#[test]
+fn an_iterative_stage_follows_its_steps() {
+    let at = |steps: Option<u32>| {
+        let w = Workload { steps, clip_seconds: Some(10.0), ..Workload::for_task(Task::Speech) };
+        timed("f5-tts-v1-base", &w, "a100_sxm_80gb").seconds_per_clip
+    };
+    let ratio = at(Some(16)) / at(None);
+    assert!((0.45..0.55).contains(&ratio), "{ratio}");
+}
+
+/// Published speeds with the GPU named (data/audio_published.csv, each row
+/// with its source), against the model without torch.compile or TensorRT,
+/// which is what it assumes. Rows on GPUs the catalog lacks (the L20 of
+/// F5-TTS's and CosyVoice's tables) or for models it does not size are
+/// listed as skipped. Dia's bf16 row calibrated `EAGER_LAYER_OVERHEAD_S`;
+/// fp16 and fp32 are out of sample.
+#[test]
+fn published_real_time_factors_are_matched() {
+    let catalog = Catalog::bundled().unwrap();
+    let gpu_ids = [("RTX 4090", "rtx_4090"), ("H100", "h100_sxm"), ("A100 80GB", "a100_sxm_80gb")];
+    let mut report = Vec::new();
+    let mut worst: f64 = 0.0;
+    for line in include_str!("../../../../data/audio_published.csv").lines().skip(1) {
+        let cells: Vec<&str> = line.splitn(9, ',').collect();
+        let (model, gpu, precision, batch, measured, metric, source) =
+            (cells[0], cells[1], cells[2], cells[3], cells[6], cells[7], cells[8]);
+        // Only the eager PyTorch rows: compiled and TensorRT runs are
+        // faster than what the model assumes, and the page says so.
+        let eager = source.contains("without torch.compile") || source.contains("offline PyTorch");
+        let gpu_id = gpu_ids.iter().find(|(name, _)| *name == gpu).map(|(_, id)| *id);
+        let sized = catalog.model(model).ok().and_then(|m| m.audio_generator());
+        let (Some(gpu_id), Some(generator), true) = (gpu_id, sized, eager) else {
+            report.push(format!("{model} on {gpu} ({precision}, {metric} {measured}): skipped"));
+            continue;
+        };
+        let measured: f64 = measured.parse().unwrap();
+        let rtf = if metric == "x_realtime" { 1.0 / measured } else { measured };
+        let weight_precision = precision.parse().unwrap_or(crate::engine::Precision::Fp16);
+        let batch = batch.parse().unwrap_or(1);
+        let w = Workload { weight_precision, batch, ..Workload::for_task(Task::Speech) };
+        let speed = audio_gen_speed(&w, generator, catalog.gpu(gpu_id).unwrap(), 1).unwrap();
+        let got = speed.realtime_factor().unwrap();
+        let error = got / rtf - 1.0;
+        worst = worst.max(error.abs());
+        report.push(format!("{model} on {gpu} ({precision}): RTF {got:.3} vs {rtf:.3} ({:+.0}%)", error * 100.0));
+    }
+    println!("{}", report.join("\n"));
+    assert!(report.iter().filter(|r| !r.ends_with("skipped")).count() >= 3, "{report:?}");
+    assert!(worst <= 0.30, "{}", report.join("; "));
+}
+
+/// Bark's README: "roughly real-time on enterprise GPUs" (suno-ai/bark,
+/// with PyTorch nightly); its three GPTs run one after another.
+#[test]
+fn bark_runs_about_real_time_on_a_datacenter_gpu() {
+    let w = Workload { clip_seconds: Some(13.0), ..Workload::for_task(Task::Speech) };
+    let rtf = timed("bark", &w, "a100_sxm_80gb").realtime_factor;
+    assert!((0.5..2.0).contains(&rtf), "{rtf}");
+}
