@@ -114,8 +114,8 @@ async fn the_form_lists_every_catalog_model_and_precision_and_selects_the_worklo
     let model: web_sys::HtmlInputElement = element(&root, "#model");
     assert_eq!(model.value(), "Llama 3.1 70B");
     assert_eq!(model.get_attribute("list").as_deref(), Some("model-list"));
-    // The task tabs: six, the workload's chosen.
-    assert_eq!(texts(&root, "[role=tab]").len(), 6);
+    // The task tabs: eight, the workload's chosen.
+    assert_eq!(texts(&root, "[role=tab]").len(), 8);
     assert_eq!(texts(&root, "[role=tab][aria-selected=true]"), ["LLM serving"]);
     let precision: web_sys::HtmlSelectElement = element(&root, "#wq");
     assert_eq!(precision.value(), "int4");

@@ -6,7 +6,9 @@
 //! it was.
 
 use super::roving_focus;
+use crate::engine::audio_model::CLIP_SECONDS;
 use crate::engine::keys;
+use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
     Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GPUS,
     HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH,
@@ -60,13 +62,26 @@ pub fn WorkloadForm(
     let finetuning = move || task.get() == Task::Finetune;
     let generating = move || matches!(task.get(), Task::Image | Task::Video);
     let video = move || task.get() == Task::Video;
-    let audio = move || task.get() == Task::Audio;
-    let items_label = move || if video() { &phrases::FIELD_CLIPS } else { &phrases::FIELD_IMAGES };
+    // The job's size fields, relabelled per task.
+    let job = move || crate::present::form::job_fields(task.get());
+    // A vision-language model's image fields, and an audio generator's
+    // defaults as hints.
+    let resolved = move || workload.with(|w| w.resolve_model(catalog).ok().map(|m| m.into_owned()));
+    let vision = Memo::new(move |_| serving() && resolved().is_some_and(|m| m.vision().is_some()));
+    let default_side = Signal::derive(|| crate::engine::vision::DEFAULT_IMAGE_SIDE.to_string());
+    let default_clip = Memo::new(move |_| {
+        let seconds = resolved()
+            .and_then(|m| m.audio_generator().map(|g| crate::engine::audio_model::default_clip_seconds(g.output)));
+        seconds.map(|s| s.to_string()).unwrap_or_default()
+    });
     // Empty media fields mean the model's own default, shown as the hint.
     let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion().cloned()));
     let default_res =
         Memo::new(move |_| pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default());
-    let default_steps = Memo::new(move |_| pipeline().map(|d| d.default_steps.to_string()).unwrap_or_default());
+    let default_steps = Memo::new(move |_| {
+        let audio = || resolved().and_then(|m| m.audio_generator().and_then(|g| g.stages.iter().find_map(|s| s.steps)));
+        pipeline().map(|d| d.default_steps).or_else(audio).map(|s| s.to_string()).unwrap_or_default()
+    });
     let default_frames = Memo::new(move |_| pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
     let precisions = options::<Precision>(lang);
     // "Task default" leaves `obj` out of the link.
@@ -82,6 +97,7 @@ pub fn WorkloadForm(
         <form class="workload-form" on:submit=|ev| ev.prevent_default()>
             <TaskTabs catalog=catalog workload=workload task=task />
             <div role="tabpanel" id="task-panel" aria-labelledby=move || format!("tab-{}", task.get().key())>
+            <p class="hint task-hint" data-testid="task-hint">{move || lang.t(task.get().hint())}</p>
             <div class="fields">
             <label for="preset">{lang.t(&phrases::START_FROM)}</label>
             <select
@@ -123,14 +139,29 @@ pub fn WorkloadForm(
                 <Show when=video>
                     <NumberField catalog=catalog workload=workload key=FRAMES.0 label={&phrases::FIELD_FRAMES} placeholder=default_frames />
                 </Show>
-                <NumberField catalog=catalog workload=workload key=STEPS.0 label={&phrases::FIELD_STEPS} placeholder=default_steps />
-                <NumberField catalog=catalog workload=workload key=BATCH.0 label={&phrases::FIELD_BATCH} />
-                <NumberField catalog=catalog workload=workload key=ITEMS.0 label=items_label />
-                <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
             </Show>
-            <Show when=audio>
-                <NumberField catalog=catalog workload=workload key=BATCH.0 label={&phrases::FIELD_WINDOWS} />
-                <NumberField catalog=catalog workload=workload key=AUDIO_HOURS.0 label={&phrases::FIELD_AUDIO_HOURS} />
+            <Show when=move || vision.get()>
+                <NumberField catalog=catalog workload=workload key=IMAGES.0 label={&phrases::FIELD_IMAGES_PER_REQUEST} placeholder=Signal::derive(|| "1".to_string()) />
+                <NumberField catalog=catalog workload=workload key=IMAGE_SIDE.0 label={&phrases::FIELD_IMAGE_SIDE} placeholder=default_side />
+            </Show>
+            <Show when=move || job().clip>
+                <NumberField catalog=catalog workload=workload key=CLIP_SECONDS.0 label={&phrases::FIELD_CLIP_SECONDS} placeholder=default_clip />
+            </Show>
+            // Denoising steps, or an audio generator's iterative steps.
+            <Show when=move || !default_steps.get().is_empty()>
+                <NumberField catalog=catalog workload=workload key=STEPS.0 label={&phrases::FIELD_STEPS} placeholder=default_steps />
+            </Show>
+            <Show when=move || job().batch.is_some()>
+                <NumberField catalog=catalog workload=workload key=BATCH.0 label=Signal::derive(move || job().batch.unwrap_or(&phrases::FIELD_BATCH)) />
+            </Show>
+            <Show when=move || job().items.is_some()>
+                <NumberField catalog=catalog workload=workload key=ITEMS.0 label=Signal::derive(move || job().items.unwrap_or(&phrases::FIELD_IMAGES)) />
+            </Show>
+            <Show when=move || job().hours.is_some()>
+                <NumberField catalog=catalog workload=workload key=AUDIO_HOURS.0 label=Signal::derive(move || job().hours.unwrap_or(&phrases::FIELD_AUDIO_HOURS)) />
+            </Show>
+            <Show when=generating>
+                <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
             </Show>
             <Show when=training>
                 <Show when=finetuning>
@@ -237,6 +268,8 @@ fn tab_label(task: Task) -> &'static Phrase {
         Task::Image => &phrases::TAB_IMAGE,
         Task::Video => &phrases::TAB_VIDEO,
         Task::Audio => &phrases::TAB_AUDIO,
+        Task::Speech => &phrases::TAB_SPEECH,
+        Task::Music => &phrases::TAB_MUSIC,
     }
 }
 

@@ -15,8 +15,11 @@ const PRESETS = [
   'Full fine-tune of an 8B',
   'SDXL batch of 10,000 images',
   'Whisper transcription of 100 hours',
+  'Chat about images with Qwen2-VL 7B',
+  'Speech for 10 hours of audiobook',
+  '100 music clips of 30 s',
 ];
-const TASKS = ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio'];
+const TASKS = ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio', 'speech', 'music'];
 
 /** `whichgpu rank --json` for the page's current query. */
 function cliRank(query) {

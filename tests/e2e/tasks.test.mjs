@@ -63,14 +63,14 @@ test('the task tabs are one tab stop, and the arrow keys move among them and cho
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=finetune');
   await app.waitForResults();
   const tabs = app.page.getByRole('tab');
-  assert.equal(await tabs.count(), 6);
+  assert.equal(await tabs.count(), 8);
   assert.equal(await app.page.getByRole('tablist').getAttribute('aria-label'), 'Task');
   assert.equal(await app.page.getByRole('tabpanel').getAttribute('aria-labelledby'), 'tab-finetune');
   // Only the chosen tab is in the tab order.
-  assert.deepEqual(await tabs.evaluateAll((all) => all.map((t) => t.tabIndex)), [-1, 0, -1, -1, -1, -1]);
+  assert.deepEqual(await tabs.evaluateAll((all) => all.map((t) => t.tabIndex)), [-1, 0, -1, -1, -1, -1, -1, -1]);
   await app.page.locator('#tab-finetune').focus();
   const focused = () => app.page.evaluate(() => document.activeElement.id);
-  for (const [key, task] of [['ArrowRight', 'pretrain'], ['ArrowLeft', 'finetune'], ['End', 'audio'], ['Home', 'infer']]) {
+  for (const [key, task] of [['ArrowRight', 'pretrain'], ['ArrowLeft', 'finetune'], ['End', 'music'], ['Home', 'infer']]) {
     await app.page.keyboard.press(key);
     await waitForParam(app, 'task', task === 'infer' ? null : task);
     assert.equal(await focused(), `tab-${task}`);
@@ -349,7 +349,7 @@ test('the chart\'s words never run into each other, in either language, on any t
   const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   for (const lang of ['en', 'es']) {
-    for (const task of ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio']) {
+    for (const task of ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio', 'speech', 'music']) {
       await page.goto(`${env.server.url}?task=${task}&lang=${lang}`);
       await page.getByTestId('chart-point').first().waitFor();
       const clashes = await page.getByTestId('cost-chart').locator('svg text').evaluateAll((texts) => {
@@ -543,7 +543,7 @@ test('at 1440 px the offers table fits without scrolling sideways, in both langu
   const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   for (const lang of ['en', 'es']) {
-    for (const task of ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio']) {
+    for (const task of ['infer', 'finetune', 'pretrain', 'image', 'video', 'audio', 'speech', 'music']) {
       await page.goto(`${env.server.url}?task=${task}&spot=yes&lang=${lang}`);
       await page.getByTestId('offer-row').first().waitFor();
       const [scroll, client] = await page.locator('.table-scroll').evaluate((box) => [box.scrollWidth, box.clientWidth]);
