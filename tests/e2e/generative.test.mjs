@@ -5,6 +5,7 @@
 // length, and a clip twice as long takes about twice as long.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
 
 const env = sharedBrowserAndServer();
@@ -125,3 +126,31 @@ test('the old audio link with a music generator asks for music; a bad clip lengt
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
+
+// The three presets of issue 26, in both languages: each sets its whole
+// link, its task's tab and ranks offers.
+const PRESETS = [
+  ['PRESET_VLM_CHAT', 'infer', 'model=qwen2-vl-7b&imgs=1&img_px=1024&in=256&out=256&conc=16'],
+  ['PRESET_AUDIOBOOK', 'speech', 'task=speech&model=parler-tts-mini-v1&hours=10&secs=15&batch=8'],
+  ['PRESET_MUSIC_CLIPS', 'music', 'task=music&model=musicgen-medium&n=100&secs=30&batch=4'],
+];
+
+for (const lang of ['en', 'es']) {
+  test(`${lang}: the image, audiobook and music presets set their link and rank offers`, async () => {
+    const app = await WhichGpuPage.open(env.browser, `${env.server.url}?lang=${lang}`);
+    await app.waitForResults();
+    for (const [key, task, query] of PRESETS) {
+      await app.page.getByTestId('preset-select').selectOption(key);
+      await app.page.locator(`[role=tab][data-task="${task}"][aria-selected=true]`).waitFor();
+      // The page's link is the CLI's canonical link for the preset's query.
+      const canonical = execFileSync('cargo', ['run', '-q', '--', 'url', '--config', query], { encoding: 'utf8' }).trim();
+      const params = await app.settledParams();
+      params.delete('lang');
+      assert.equal(`?${params}`, canonical, key);
+      await app.waitForResults();
+      assert.match(await app.rows().first().getByTestId('offer-unit-cost').textContent(), /\d/);
+    }
+    assert.deepEqual(app.consoleErrors, []);
+    await app.page.context().close();
+  });
+}

@@ -95,3 +95,33 @@ fn bark_runs_about_real_time_on_a_datacenter_gpu() {
     let rtf = timed("bark", &w, "a100_sxm_80gb").realtime_factor;
     assert!((0.5..2.0).contains(&rtf), "{rtf}");
 }
+
+/// The catalog's generators against their published facts
+/// (data/audio_models.md): MusicGen's 4 EnCodec codebooks at 50 Hz decoded
+/// in one step each with the delay pattern's 3 extra steps (audiocraft
+/// `musicgen_lm.yaml`), so 10 s is 503 steps; Parler-TTS and Dia over DAC
+/// at 44,100 / 512 = 86.13 frames/s (Parler's wrapper says 86); F5-TTS over 24,000 / 256 = 93.75 mel
+/// frames/s with 32 NFE; the sizes published for MusicGen's decoders (300M,
+/// 1.5B, 3.3B: audiocraft docs/MUSICGEN.md) and Dia's 1.6B (computed
+/// 1.611B).
+#[test]
+fn generators_decode_at_their_published_rates() {
+    let catalog = Catalog::bundled().unwrap();
+    let stage = |model: &str, name: &str| {
+        let generator = catalog.model(model).unwrap().audio_generator().unwrap();
+        generator.stages.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{model} {name}")).clone()
+    };
+    let lm = stage("musicgen-medium", "lm");
+    assert_eq!(crate::engine::memory::audio_gen::frames(&lm, 10.0), 503.0);
+    assert!(lm.guidance && lm.method == StageMethod::Autoregressive);
+    for (model, params) in [("musicgen-small", 0.3e9), ("musicgen-medium", 1.5e9), ("musicgen-large", 3.3e9)] {
+        assert_eq!(stage(model, "lm").params, params, "{model}");
+    }
+    // Parler's DAC wrapper states its frame rate as a whole 86.
+    assert!((stage("parler-tts-mini-v1", "lm").frames_per_second.unwrap() - 86.13).abs() < 0.2);
+    assert!((stage("dia-1.6b", "lm").frames_per_second.unwrap() - 86.13).abs() < 0.01);
+    let dia = catalog.model("dia-1.6b").unwrap().params;
+    assert!((dia / 1.6e9 - 1.0).abs() < 0.01, "{dia}");
+    let flow = stage("f5-tts-v1-base", "dit");
+    assert_eq!((flow.frames_per_second, flow.steps, flow.method), (Some(93.75), Some(32), StageMethod::Iterative));
+}
