@@ -65,6 +65,12 @@ pub struct AudioStage {
     /// per step, as a doubled batch.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub guidance: bool,
+    /// The stage always runs over the model's whole window
+    /// (`AudioGenerator::max_seconds`), whatever the clip's length, and the
+    /// clip is cut from it: Stable Audio Open's DiT over its 47 s of
+    /// latents, MAGNeT over its segment.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fixed_window: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -135,5 +141,26 @@ impl AudioGenerator {
     /// or the model's longest segment.
     pub fn segment_seconds(&self, clip_s: f64) -> f64 {
         self.max_seconds.map_or(clip_s, |max| clip_s.min(max))
+    }
+
+    /// The seconds of audio `stage` runs over to make a segment of
+    /// `segment_s`: the segment, or the whole window of a fixed-window stage.
+    pub fn stage_seconds(&self, stage: &AudioStage, segment_s: f64) -> f64 {
+        match (stage.fixed_window, self.max_seconds) {
+            (true, Some(window)) => window,
+            _ => segment_s,
+        }
+    }
+
+    /// Generations a clip of `clip_s` takes: one per segment, whole ones for
+    /// a model whose stage runs over a fixed window (a 60 s clip of a 47 s
+    /// model is two windows), a fraction of the last otherwise.
+    pub fn segments(&self, clip_s: f64) -> f64 {
+        let segments = clip_s / self.segment_seconds(clip_s);
+        if self.stages.iter().any(|s| s.fixed_window) {
+            segments.ceil()
+        } else {
+            segments
+        }
     }
 }

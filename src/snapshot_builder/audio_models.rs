@@ -100,11 +100,12 @@ fn stage(row: &Row<'_>) -> Result<Stage, BuildError> {
     if !complete {
         return Ok(Stage::Unsized);
     }
-    let guidance = match row.optional("guidance").unwrap_or("no") {
-        "yes" => true,
-        "no" => false,
-        other => return Err(row.invalid(format!("guidance \"{other}\" is not yes or no"))),
+    let yes_no = |column: &str| match row.optional(column).unwrap_or("no") {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        other => Err(row.invalid(format!("{column} \"{other}\" is not yes or no"))),
     };
+    let (guidance, fixed_window) = (yes_no("guidance")?, yes_no("fixed_window")?);
     Ok(Stage::Sized(AudioStage {
         name: row.text("stage")?.to_string(),
         method,
@@ -117,5 +118,6 @@ fn stage(row: &Row<'_>) -> Result<Stage, BuildError> {
         extra_steps: whole("extra_steps")?.unwrap_or(0),
         steps,
         guidance,
+        fixed_window,
     }))
 }

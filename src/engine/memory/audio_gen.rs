@@ -60,7 +60,7 @@ pub fn audio_gen_memory(
     let mut activations: f64 = 0.0;
     for stage in &generator.stages {
         let sequences = batch * stage.guidance_factor();
-        let steps = frames(stage, segment);
+        let steps = frames(stage, generator.stage_seconds(stage, segment));
         let (_, width) = depth_and_width(stage);
         match stage.method {
             StageMethod::Autoregressive => {

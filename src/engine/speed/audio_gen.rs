@@ -50,12 +50,12 @@ pub fn audio_gen_speed(
     let batch = f64::from(workload.batch.max(1));
     let clip_s = workload.clip_seconds_for(generator);
     let segment_s = generator.segment_seconds(clip_s);
-    let segments = clip_s / segment_s;
+    let segments = generator.segments(clip_s);
 
     let (mut tensor_total, mut memory_total, mut segment_total) = (0.0, 0.0, 0.0);
     for stage in &generator.stages {
         let sequences = batch * stage.guidance_factor();
-        let frames = frames(stage, segment_s);
+        let frames = frames(stage, generator.stage_seconds(stage, segment_s));
         let (layers, width) = depth_and_width(stage);
         let stage_bytes = stage.params * weight_bytes;
         let (tensor_s, memory_s, overhead_s) = match stage.method {
@@ -88,7 +88,7 @@ pub fn audio_gen_speed(
     }
     let seconds_per_clip = segment_total * segments;
     let realtime_factor = seconds_per_clip / (batch * clip_s) / f64::from(gpu_count.max(1));
-    if segments > 1.0 {
+    if clip_s > segment_s {
         notes.push(msg!(phrases::NOTE_AUDIO_SEGMENTS, seconds = Arg::Num(segment_s, 0)));
     }
     if !generator.unsized_stages.is_empty() {

@@ -125,3 +125,18 @@ fn generators_decode_at_their_published_rates() {
     let flow = stage("f5-tts-v1-base", "dit");
     assert_eq!((flow.frames_per_second, flow.steps, flow.method), (Some(93.75), Some(32), StageMethod::Iterative));
 }
+
+/// Stable Audio Open's DiT always runs over its whole 47 s window
+/// (data/audio_models.md, `fixed_window`): a 10 s clip costs what a 30 s
+/// one does (within its VAE decoding the clip's own latents), and a 60 s
+/// clip two windows; an autoregressive model's cost follows the clip.
+#[test]
+fn a_fixed_window_model_costs_its_window_whatever_the_clip() {
+    let at = |model: &str, seconds: f64| {
+        let w = Workload { clip_seconds: Some(seconds), ..Workload::for_task(Task::Music) };
+        timed(model, &w, "a100_sxm_80gb").seconds_per_clip
+    };
+    assert!((at("stable-audio-open", 10.0) / at("stable-audio-open", 30.0) - 1.0).abs() < 0.02);
+    assert!((at("stable-audio-open", 60.0) / at("stable-audio-open", 30.0) - 2.0).abs() < 0.02);
+    assert!(at("musicgen-medium", 10.0) < 0.4 * at("musicgen-medium", 30.0));
+}
