@@ -104,7 +104,10 @@ impl Chart {
         let y = |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
         let (cost_label, time_label, time_unit) = match report.task {
             Task::Infer => (&phrases::CHART_COST_PER_TOKEN, &phrases::CHART_TIME_PER_TOKEN, "s"),
-            Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio | Task::Speech | Task::Music => {
+            Task::Speech | Task::Music => {
+                (&phrases::CHART_COST_PER_AUDIO_HOUR, &phrases::CHART_TIME_PER_AUDIO_SECOND, "s")
+            }
+            Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio => {
                 (&phrases::CHART_COST_JOB, &phrases::CHART_TIME_JOB, "h")
             }
         };
@@ -194,5 +197,16 @@ mod tests {
         assert_ne!(job.cost_label, chart("task=image", Lang::En).0.cost_label);
         let first = &serving.points[0].label;
         assert!(first.contains("×") && first.contains('$'), "{first}");
+        // Speech and music per unit of output: $ per hour of audio against
+        // the seconds a second of audio takes.
+        let (music, report) = chart("task=music", Lang::En);
+        assert_eq!(
+            (music.cost_label, music.time_label),
+            ("$ per hour of audio", "seconds per second of audio (lower is faster)")
+        );
+        let best = &report.results[0];
+        let (cost, time) = best.cost_and_time(report.task).unwrap();
+        assert_eq!(cost, best.cost.as_ref().unwrap().cost_per_unit);
+        assert_eq!(time, best.speed.as_ref().unwrap().realtime_factor().unwrap());
     }
 }

@@ -399,6 +399,8 @@ phrases! {
     CHART_COST_PER_TOKEN = "$ per 1M output tokens", "$ por 1 M de tokens de salida";
     CHART_TIME_PER_TOKEN = "seconds per token for each user (lower is faster)", "segundos por token para cada usuario (menos es más rápido)";
     CHART_COST_JOB = "whole job, $", "trabajo completo, $";
+    CHART_COST_PER_AUDIO_HOUR = "$ per hour of audio", "$ por hora de audio";
+    CHART_TIME_PER_AUDIO_SECOND = "seconds per second of audio (lower is faster)", "segundos por segundo de audio (menos es más rápido)";
     CHART_TIME_JOB = "job hours (lower is faster)", "horas del trabajo (menos es más rápido)";
     CHART_POINT = "{provider} {instance}: {count}× {gpu}{spot}, {cost} and {time}", "{provider} {instance}: {count}× {gpu}{spot}, {cost} y {time}";
     CHART_SPOT = " (spot)", " (spot)";
