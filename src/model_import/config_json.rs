@@ -173,7 +173,8 @@ pub fn read(config: &[u8], index: Option<&[u8]>) -> Result<Imported, ImportError
     if let Some(index) = index {
         model.weight_bytes = Some(index_total_size(index)?);
     }
-    Ok(Imported { model, architecture, format: FileFormat::ConfigJson })
+    let text_only = top.contains_key("vision_config");
+    Ok(Imported { model, architecture, format: FileFormat::ConfigJson, text_only })
 }
 
 /// Reads a `model.safetensors.index.json` on its own: the exact size of

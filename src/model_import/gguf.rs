@@ -496,7 +496,7 @@ fn model(meta: &Metadata, tensors: &[TensorInfo]) -> Result<Imported, ImportErro
         }
         _ => arch,
     };
-    Ok(Imported { model, architecture, format: FileFormat::Gguf })
+    Ok(Imported { model, architecture, format: FileFormat::Gguf, text_only: false })
 }
 
 /// Sliding-window layers. llama.cpp marks layer `il` as windowed when

@@ -27,6 +27,9 @@ pub struct Imported {
     pub model: CustomModel,
     pub architecture: String,
     pub format: FileFormat,
+    /// A vision-language config (`vision_config`): only its text decoder
+    /// is read, so its tower and images go uncounted.
+    pub text_only: bool,
 }
 
 /// A name as a link can keep it: the characters a link's `mname` takes,

@@ -100,7 +100,7 @@ pub fn read(bytes: &[u8]) -> Result<Imported, ImportError> {
     } else {
         format!("safetensors shard ({} tensors; this file's part only)", shape.family)
     };
-    Ok(Imported { model, architecture, format: FileFormat::Safetensors })
+    Ok(Imported { model, architecture, format: FileFormat::Safetensors, text_only: false })
 }
 
 fn header_len(bytes: &[u8]) -> Option<u64> {

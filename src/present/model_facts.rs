@@ -89,7 +89,8 @@ pub fn imported(imported: &Imported) -> Msg {
         FileFormat::Safetensors => "safetensors",
         FileFormat::Gguf => "GGUF",
     };
-    msg!(phrases::IMPORT_DONE, architecture = imported.architecture.as_str(), source = source)
+    let phrase = if imported.text_only { &phrases::IMPORT_DONE_TEXT_ONLY } else { &phrases::IMPORT_DONE };
+    msg!(*phrase, architecture = imported.architecture.as_str(), source = source)
 }
 
 #[cfg(test)]

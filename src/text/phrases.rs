@@ -35,6 +35,7 @@ phrases! {
     HUB_ID = "Hugging Face id", "Id de Hugging Face";
     HUB_FETCH = "Fetch from the Hub", "Traer del Hub";
     HUB_PRIVACY = "This button makes the only request this page ever sends beyond its own site: it asks huggingface.co for the repo's public config.json and model.safetensors.index.json, and nothing else.", "Este botón hace la única petición que esta página envía fuera de su propio sitio: pide a huggingface.co el config.json público del repositorio y su model.safetensors.index.json, y nada más.";
+    IMPORT_DONE_TEXT_ONLY = "Read a {architecture} from its {source}: its text decoder only, so its vision tower and images are not counted; the catalog's vision-language models count them.", "Leído un {architecture} de su {source}: solo su decodificador de texto, así que no se cuentan su torre de visión ni las imágenes; los modelos de visión y lenguaje del catálogo sí las cuentan.";
     IMPORT_DONE = "Read a {architecture} from its {source}: the numbers below are its own, and the link keeps them.", "Leído un {architecture} de su {source}: las cifras de abajo son las suyas y el enlace las conserva.";
     FACT_PARAMS = "{params} B parameters", "{params} B parámetros";
     FACT_ACTIVE = "{active} B active", "{active} B activos";

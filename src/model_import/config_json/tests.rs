@@ -224,3 +224,13 @@ fn an_imported_model_round_trips_through_the_link_with_the_same_figures() {
         assert_eq!(before, after, "{file}");
     }
 }
+
+/// A vision-language config (Gemma 3 4B's, with its `vision_config`) is read
+/// for its text decoder and says so; a text model's is not marked.
+#[test]
+fn a_vision_language_config_is_read_as_its_text_decoder_and_says_so() {
+    assert!(import("gemma-3-4b-it.json").text_only);
+    assert!(!import("gemma-3-1b-it.json").text_only);
+    let said = crate::present::model_facts::imported(&import("gemma-3-4b-it.json")).render(crate::text::Lang::En);
+    assert!(said.contains("vision tower and images are not counted"), "{said}");
+}
