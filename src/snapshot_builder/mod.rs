@@ -331,7 +331,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         };
         models.push(model_shape::model(&row, params, kind)?);
     }
-    models.extend(more_models::more_models(&from.join("models_more.csv"), &sliding, &towers, &generators)?);
+    models.extend(more_models::more_models(&from.join("models_more.csv"), &sliding, &towers, &generators, &speech)?);
     // A generator for a model neither catalog lists would silently vanish.
     for id in generators.keys() {
         if !models.iter().any(|m| &m.id == id) {

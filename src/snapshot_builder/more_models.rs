@@ -34,6 +34,7 @@ pub fn more_models(
     sliding: &BTreeMap<String, (Option<u32>, Option<f64>)>,
     towers: &BTreeMap<String, VisionRow>,
     generators: &BTreeMap<String, AudioGenerator>,
+    speech: &BTreeMap<String, Speech>,
 ) -> Result<Vec<Model>, BuildError> {
     let mut models = Vec::new();
     for row in CsvTable::read(path)?.rows() {
@@ -50,7 +51,9 @@ pub fn more_models(
                 Some(shape) => ModelKind::Llm(shape),
                 None => continue,
             },
-            "asr" => whisper(&row).map_or(ModelKind::Unsized, ModelKind::Speech),
+            // data/speech_models.csv first (Distil-Whisper's cells the row
+            // leaves empty), else the row's own Whisper shape.
+            "asr" => speech.get(id).cloned().or_else(|| whisper(&row)).map_or(ModelKind::Unsized, ModelKind::Speech),
             "tts" | "audio-gen" => match generator {
                 Some(generator) => ModelKind::AudioGen(generator.clone()),
                 None => ModelKind::Unsized,

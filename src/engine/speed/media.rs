@@ -89,14 +89,18 @@ const VIDEO_VAE_KERNEL_FACTOR: f64 = 3.0;
 /// Audio seconds per Whisper window.
 const WINDOW_S: f64 = 30.0;
 
-/// Fixed time per decoding step of a batch, besides reading the weights
-/// and caches: the launches of the decoder's ~30 kernels per layer and the
-/// beam search's top-k, gather and reordering, and the re-decodes of
-/// windows that fail faster-whisper's compression or log-probability
-/// checks. Calibrated on faster-whisper's README (large-v2, beam 5, 13
-/// minutes of audio: 63 s on an RTX 3070 Ti, 54 s on a V100S, fp16,
-/// batch 1), where reading the weights takes only 3–5 ms a step.
-const DECODE_STEP_OVERHEAD_S: f64 = 0.0185;
+/// Fixed time per decoding step of a batch and decoder layer, besides
+/// reading the weights and caches: the launches of the decoder's ~30
+/// kernels per layer with the beam search's gathers and reorderings
+/// between them, and the re-decodes of windows that fail faster-whisper's
+/// compression or log-probability checks. Calibrated on faster-whisper's
+/// README (large-v2, 32 decoder layers, beam 5, 13 minutes of audio: 63 s
+/// on an RTX 3070 Ti, 54 s on a V100S, fp16, batch 1), where reading the
+/// weights takes only 3–5 ms of a 18.5 ms step. Per layer, so the 4-layer
+/// decoders of tiny and large-v3-turbo and distil-large-v3's 2 pay what
+/// their kernels cost (Whisper README: turbo about 8× large's speed;
+/// distil-whisper README: distil-large-v3 6.3× large-v3's).
+const DECODE_LAYER_OVERHEAD_S: f64 = 0.0185 / 32.0;
 
 /// The rate tensor work runs at on `gpu` in FLOP/s: the tensor peak at
 /// `compute`, slowed by the SIMT work that comes with each tensor FLOP,
@@ -309,7 +313,8 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
     let step_bytes = decoder_params * weight_bytes + hypotheses * (cross_cache + self_cache);
     let step_flops = hypotheses * (2.0 * decoder_params + 4.0 * decoder_layers * d * positions);
     let (memory_s, tensor_s) = (step_bytes / bandwidth, step_flops / rate);
-    let step_s = memory_s.max(tensor_s) + DECODE_STEP_OVERHEAD_S;
+    let step_overhead_s = DECODE_LAYER_OVERHEAD_S * decoder_layers;
+    let step_s = memory_s.max(tensor_s) + step_overhead_s;
     let decode_s = TRANSCRIPT_TOKENS_PER_WINDOW * step_s;
 
     let per_window_s = (encoder_s + decode_s) / batch;
@@ -317,12 +322,11 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
     let memory_total = TRANSCRIPT_TOKENS_PER_WINDOW * memory_s;
     let figures =
         Figures::Speech(SpeechSpeed { realtime_factor: per_window_s / WINDOW_S / f64::from(gpu_count.max(1)) });
-    if TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S > 0.5 * (encoder_s + decode_s) {
+    if TRANSCRIPT_TOKENS_PER_WINDOW * step_overhead_s > 0.5 * (encoder_s + decode_s) {
         notes.push(msg!(
             phrases::NOTE_DECODE_OVERHEAD,
-            ms = Arg::Num(DECODE_STEP_OVERHEAD_S * 1e3, 0),
-            percent =
-                Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW * DECODE_STEP_OVERHEAD_S / (encoder_s + decode_s) * 100.0, 0)
+            ms = Arg::Num(step_overhead_s * 1e3, 0),
+            percent = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW * step_overhead_s / (encoder_s + decode_s) * 100.0, 0)
         ));
     }
     notes.push(msg!(
