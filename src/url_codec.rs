@@ -813,6 +813,39 @@ mod tests {
         assert_eq!(w.training_tokens, 5e9);
     }
 
+    /// Issue 26's keys: images per request and their side for a
+    /// vision-language model, seconds per clip for speech and music; each
+    /// round-trips, a bad value is named and falls back, and an old audio
+    /// link keeps transcribing while one with a generator asks for its task.
+    #[test]
+    fn image_and_clip_fields_round_trip_and_bad_values_are_named() {
+        let vlm =
+            Workload { model: "qwen2-vl-7b".into(), images: Some(4), image_side: Some(1344), ..Workload::default() };
+        let query = encode(&vlm);
+        assert_eq!(query, "v=1&model=qwen2-vl-7b&imgs=4&img_px=1344");
+        assert_eq!(decode(&query, catalog()).workload, vlm);
+        let music = Workload { clip_seconds: Some(12.5), items: 40, ..Workload::for_task(Task::Music) };
+        let query = encode(&music);
+        assert_eq!(query, "v=1&task=music&n=40&secs=12.5");
+        assert_eq!(decode(&query, catalog()).workload, music);
+        let decoded = decode("model=qwen2-vl-7b&imgs=65&img_px=10&secs=0", catalog());
+        let messages: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "imgs: 65 is out of range (0 to 64); ignored",
+                "img_px: 10 is out of range (64 to 8,192); ignored",
+                "secs: 0 is out of range (1e-1 to 3.6e3); ignored",
+            ]
+        );
+        assert_eq!(decoded.workload, Workload { model: "qwen2-vl-7b".into(), ..Workload::default() });
+        // Old links: transcription stays transcription; a generator asks for its task.
+        assert_eq!(decode("task=audio&hours=3", catalog()).workload.task, Task::Audio);
+        let speech = decode("task=audio&model=parler-tts-mini-v1", catalog());
+        assert!(speech.notes.is_empty(), "{:?}", speech.notes);
+        assert_eq!((speech.workload.task, speech.workload.model.as_str()), (Task::Speech, "parler-tts-mini-v1"));
+    }
+
     #[test]
     fn a_shared_link_reads_with_or_without_the_question_mark() {
         let decoded = decode("?v=1&model=llama-3.1-70b&wq=int4", catalog());
