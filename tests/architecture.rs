@@ -122,7 +122,9 @@ fn strip(text: &str) -> String {
 }
 
 /// The code without its inline test modules (`#[cfg(test)] mod tests { … }`
-/// and `#[cfg(all(test, …))]`): tests may use anything.
+/// and `#[cfg(all(test, …))]`): tests may use anything. Only a module named
+/// `tests` is left out, as a `tests.rs` file is: an inline module of another
+/// name (a `catalog_tests` beside the code) counts as the file's own imports.
 fn without_test_modules(code: &str) -> String {
     let mut out = String::new();
     let mut rest = code;
@@ -131,7 +133,7 @@ fn without_test_modules(code: &str) -> String {
         let attribute = &rest[at..attribute_end];
         let after = rest[attribute_end..].trim_start();
         let is_test_module = (attribute.starts_with("#[cfg(test") || attribute.starts_with("#[cfg(all(test"))
-            && after.starts_with("mod ")
+            && after.starts_with("mod tests")
             && after.split_once('{').is_some_and(|(head, _)| !head.contains(';'));
         if !is_test_module {
             out.push_str(&rest[..attribute_end]);
