@@ -109,17 +109,42 @@ pub const fn default_clip_seconds(output: AudioOutput) -> f64 {
 /// an hour in one piece.
 pub const CLIP_SECONDS: (&str, f64, f64) = (super::keys::CLIP_SECONDS, 0.1, 3_600.0);
 
+/// A transformer stage's depth and width where the sources give only its
+/// parameters: 12 × layers × width² parameters (attention 4 w², MLP 8 w²)
+/// at about 64 width per layer, the aspect of GPT-2 medium (24 × 1,024)
+/// and MusicGen medium (48 × 1,536 is 32 per layer; large 48 × 2,048, 43).
+/// Used only for stages without a `layers`/`hidden` in the data.
+const WIDTH_PER_LAYER: f64 = 64.0;
+
 impl AudioStage {
-    /// KV-cache bytes per decoded step at 16 bits: K and V per layer,
-    /// `kv_heads` × `head_dim` wide (MHA where the sources give no KV head
-    /// count: the width). `None` where the depth or width is unknown.
-    pub fn kv_bytes_per_step_16bit(&self) -> Option<f64> {
-        let layers = f64::from(self.layers?);
+    /// (layers, width), from the data or else from the parameters.
+    pub fn depth_and_width(&self) -> (f64, f64) {
+        match (self.layers, self.hidden) {
+            (Some(layers), Some(hidden)) => (f64::from(layers), f64::from(hidden)),
+            (layers, hidden) => {
+                let width = hidden.map_or((self.params * WIDTH_PER_LAYER / 12.0).cbrt(), f64::from);
+                let layers = layers.map_or((self.params / (12.0 * width * width)).max(1.0), f64::from);
+                (layers, width)
+            }
+        }
+    }
+
+    /// KV-cache bytes per decoded step of one sequence at 16 bits: K and V
+    /// per layer, `kv_heads` × `head_dim` wide (the width where the sources
+    /// give no KV heads: multi-head attention).
+    pub fn kv_bytes_per_step_16bit(&self) -> f64 {
+        let (layers, width) = self.depth_and_width();
         let width = match (self.kv_heads, self.head_dim) {
             (Some(heads), Some(dim)) => f64::from(heads) * f64::from(dim),
-            _ => f64::from(self.hidden?),
+            _ => width,
         };
-        Some(2.0 * layers * width * 2.0)
+        2.0 * layers * width * 2.0
+    }
+
+    /// Decoder steps of an autoregressive stage, or frames of a pass, over
+    /// `seconds` of audio.
+    pub fn frames(&self, seconds: f64) -> f64 {
+        self.frames_per_second.unwrap_or(0.0) * seconds + f64::from(self.extra_steps)
     }
 
     /// Passes per step: two under classifier-free guidance.

@@ -1,7 +1,8 @@
 //! The workload form's choices, in the page's language.
 
+use crate::engine::audio_model::default_clip_seconds;
 use crate::engine::options::Choice;
-use crate::engine::Task;
+use crate::engine::{Model, Task};
 use crate::text::{phrases, Lang, Phrase};
 
 /// An option enum's (URL value, label) pairs for a `<select>`, in the
@@ -46,9 +47,51 @@ pub const fn job_fields(task: Task) -> JobFields {
     }
 }
 
+/// What the form shows for the picked model: whether it takes images, and
+/// the model's own defaults as the hints of the fields left empty (empty
+/// where it has none).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelHints {
+    /// A vision-language model being served: the image fields show.
+    pub images: bool,
+    pub resolution: String,
+    pub frames: String,
+    /// A diffusion pipeline's steps, or an audio generator's iterative ones.
+    pub steps: String,
+    pub clip_seconds: String,
+}
+
+pub fn model_hints(model: &Model, task: Task) -> ModelHints {
+    let pipeline = model.diffusion();
+    let generator = model.audio_generator();
+    let audio_steps = generator.and_then(|g| g.stages.iter().find_map(|s| s.steps));
+    ModelHints {
+        images: task == Task::Infer && model.vision().is_some(),
+        resolution: pipeline.map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default(),
+        frames: pipeline.map(|d| d.default_frames.to_string()).unwrap_or_default(),
+        steps: pipeline.map(|d| d.default_steps).or(audio_steps).map(|s| s.to_string()).unwrap_or_default(),
+        clip_seconds: generator.map(|g| default_clip_seconds(g.output).to_string()).unwrap_or_default(),
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    /// SDXL's pipeline hints its 1024×1024 and 50 steps (diffusion_models.csv);
+    /// F5-TTS its 32 flow steps and speech's 10 s; Qwen2-VL shows the image
+    /// fields when served, not when fine-tuned; Llama has none of these.
+    #[test]
+    fn the_picked_model_gives_its_fields_and_their_hints() {
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        let hints = |id: &str, task: Task| model_hints(catalog.model(id).unwrap(), task);
+        let sdxl = hints("sdxl-base-1.0", Task::Image);
+        assert_eq!((sdxl.resolution.as_str(), sdxl.steps.as_str()), ("1024x1024", "50"));
+        let f5 = hints("f5-tts-v1-base", Task::Speech);
+        assert_eq!((f5.steps.as_str(), f5.clip_seconds.as_str(), f5.images), ("32", "10", false));
+        assert!(hints("qwen2-vl-7b", Task::Infer).images && !hints("qwen2-vl-7b", Task::Finetune).images);
+        assert_eq!(hints("llama-3.1-8b", Task::Infer), ModelHints::default());
+    }
 
     /// Transcription sizes hours of audio in windows; speech generation
     /// hours of speech in clips; music a count of clips; images and video a

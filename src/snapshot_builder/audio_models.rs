@@ -77,13 +77,7 @@ fn stage(row: &Row<'_>) -> Result<Stage, BuildError> {
             return Err(row.invalid(format!("method \"{other}\" is not autoregressive, iterative, single or resident")))
         }
     };
-    let whole = |column: &str| -> Result<Option<u32>, BuildError> {
-        match row.number(column)? {
-            Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => Ok(Some(v as u32)),
-            Some(v) => Err(row.invalid(format!("{column} {v} is not a whole number"))),
-            None => Ok(None),
-        }
-    };
+    let whole = |column: &str| row.whole(column);
     let Some(params) = row.number("params")?.filter(|p| *p > 0.0) else {
         return Ok(match method {
             StageMethod::Single | StageMethod::Resident => Stage::Minor(row.text("stage")?.to_string()),
@@ -100,12 +94,7 @@ fn stage(row: &Row<'_>) -> Result<Stage, BuildError> {
     if !complete {
         return Ok(Stage::Unsized);
     }
-    let yes_no = |column: &str| match row.optional(column).unwrap_or("no") {
-        "yes" => Ok(true),
-        "no" => Ok(false),
-        other => Err(row.invalid(format!("{column} \"{other}\" is not yes or no"))),
-    };
-    let (guidance, fixed_window) = (yes_no("guidance")?, yes_no("fixed_window")?);
+    let (guidance, fixed_window) = (row.yes_no("guidance")?, row.yes_no("fixed_window")?);
     Ok(Stage::Sized(AudioStage {
         name: row.text("stage")?.to_string(),
         method,

@@ -84,4 +84,22 @@ impl Row<'_> {
             },
         }
     }
+
+    /// A whole number, `None` when empty; a fraction or a negative is an error.
+    pub fn whole(&self, column: &str) -> Result<Option<u32>, BuildError> {
+        match self.number(column)? {
+            Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => Ok(Some(v as u32)),
+            Some(v) => Err(self.error(format!("{column} {v} is not a whole number"))),
+            None => Ok(None),
+        }
+    }
+
+    /// `yes` or `no`, `no` when empty.
+    pub fn yes_no(&self, column: &str) -> Result<bool, BuildError> {
+        match self.optional(column).unwrap_or("no") {
+            "yes" => Ok(true),
+            "no" => Ok(false),
+            other => Err(self.error(format!("{column} \"{other}\" is not yes or no"))),
+        }
+    }
 }

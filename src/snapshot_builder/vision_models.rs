@@ -2,7 +2,7 @@
 //! each row with its sources (`data/vision_models.md`), attached to the
 //! text decoder's shape in the catalog.
 
-use super::csv_table::{CsvTable, Row};
+use super::csv_table::CsvTable;
 use super::BuildError;
 use crate::engine::catalog::{ImageTokens, ModelKind, Vision};
 use crate::engine::Model;
@@ -24,13 +24,7 @@ pub struct VisionRow {
 pub fn vision_models() -> Result<BTreeMap<String, VisionRow>, BuildError> {
     let mut rows = BTreeMap::new();
     for row in CsvTable::from_text("data/vision_models.csv", VISION_MODELS_CSV)?.rows() {
-        let whole = |column: &str| -> Result<Option<u32>, BuildError> {
-            match row.number(column)? {
-                Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => Ok(Some(v as u32)),
-                Some(v) => Err(row.invalid(format!("{column} {v} is not a whole number"))),
-                None => Ok(None),
-            }
-        };
+        let whole = |column: &str| row.whole(column);
         let needed = |column: &str| -> Result<u32, BuildError> {
             whole(column)?.filter(|v| *v > 0).ok_or_else(|| row.invalid(format!("empty {column}")))
         };
@@ -40,7 +34,7 @@ pub fn vision_models() -> Result<BTreeMap<String, VisionRow>, BuildError> {
                 side: needed("image_size")?,
                 tokens: needed("tokens_per_tile")?,
                 max_tiles: needed("max_tiles")?,
-                thumbnail: yes_no(&row, "thumbnail")?,
+                thumbnail: row.yes_no("thumbnail")?,
             },
             "pixels" => ImageTokens::Pixels {
                 unit: needed("token_unit_px")?,
@@ -63,14 +57,6 @@ pub fn vision_models() -> Result<BTreeMap<String, VisionRow>, BuildError> {
         rows.insert(row.text("model_id")?.to_string(), VisionRow { vision, text_decoder_of, text_params });
     }
     Ok(rows)
-}
-
-fn yes_no(row: &Row<'_>, column: &str) -> Result<bool, BuildError> {
-    match row.optional(column).unwrap_or("no") {
-        "yes" => Ok(true),
-        "no" => Ok(false),
-        other => Err(row.invalid(format!("{column} \"{other}\" is not yes or no"))),
-    }
 }
 
 /// Gives each model of `towers` its vision tower, and a decoder shape or

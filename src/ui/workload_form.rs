@@ -20,7 +20,7 @@ use crate::engine::{
     Task, Workload,
 };
 use crate::model_search::{echo, search, Entry, Found};
-use crate::present::form::options;
+use crate::present::form::{model_hints, options, ModelHints};
 use crate::present::model_facts::model_facts;
 use crate::presets::PRESETS;
 use crate::text::{phrases, Msg, Phrase};
@@ -64,25 +64,15 @@ pub fn WorkloadForm(
     let video = move || task.get() == Task::Video;
     // The job's size fields, relabelled per task.
     let job = move || crate::present::form::job_fields(task.get());
-    // A vision-language model's image fields, and an audio generator's
-    // defaults as hints.
-    let resolved = move || workload.with(|w| w.resolve_model(catalog).ok().map(|m| m.into_owned()));
-    let vision = Memo::new(move |_| serving() && resolved().is_some_and(|m| m.vision().is_some()));
+    // The picked model's image fields and its defaults as hints.
+    let hints = Memo::new(move |_| {
+        workload.with(|w| w.resolve_model(catalog).map(|m| model_hints(&m, w.task)).unwrap_or_default())
+    });
+    let hint = move |part: fn(&ModelHints) -> &String| Signal::derive(move || hints.with(|h| part(h).clone()));
+    let vision = move || hints.with(|h| h.images);
     let default_side = Signal::derive(|| crate::engine::vision::DEFAULT_IMAGE_SIDE.to_string());
-    let default_clip = Memo::new(move |_| {
-        let seconds = resolved()
-            .and_then(|m| m.audio_generator().map(|g| crate::engine::audio_model::default_clip_seconds(g.output)));
-        seconds.map(|s| s.to_string()).unwrap_or_default()
-    });
-    // Empty media fields mean the model's own default, shown as the hint.
-    let pipeline = move || workload.with(|w| catalog.model(&w.model).ok().and_then(|m| m.diffusion().cloned()));
-    let default_res =
-        Memo::new(move |_| pipeline().map(|d| format!("{}x{}", d.default_width, d.default_height)).unwrap_or_default());
-    let default_steps = Memo::new(move |_| {
-        let audio = || resolved().and_then(|m| m.audio_generator().and_then(|g| g.stages.iter().find_map(|s| s.steps)));
-        pipeline().map(|d| d.default_steps).or_else(audio).map(|s| s.to_string()).unwrap_or_default()
-    });
-    let default_frames = Memo::new(move |_| pipeline().map(|d| d.default_frames.to_string()).unwrap_or_default());
+    let (default_res, default_frames) = (hint(|h| &h.resolution), hint(|h| &h.frames));
+    let (default_steps, default_clip) = (hint(|h| &h.steps), hint(|h| &h.clip_seconds));
     let precisions = options::<Precision>(lang);
     // "Task default" leaves `obj` out of the link.
     let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];
@@ -140,7 +130,7 @@ pub fn WorkloadForm(
                     <NumberField catalog=catalog workload=workload key=FRAMES.0 label={&phrases::FIELD_FRAMES} placeholder=default_frames />
                 </Show>
             </Show>
-            <Show when=move || vision.get()>
+            <Show when=vision>
                 <NumberField catalog=catalog workload=workload key=IMAGES.0 label={&phrases::FIELD_IMAGES_PER_REQUEST} placeholder=Signal::derive(|| "1".to_string()) />
                 <NumberField catalog=catalog workload=workload key=IMAGE_SIDE.0 label={&phrases::FIELD_IMAGE_SIDE} placeholder=default_side />
             </Show>
@@ -148,7 +138,7 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=CLIP_SECONDS.0 label={&phrases::FIELD_CLIP_SECONDS} placeholder=default_clip />
             </Show>
             // Denoising steps, or an audio generator's iterative steps.
-            <Show when=move || !default_steps.get().is_empty()>
+            <Show when=move || hints.with(|h| !h.steps.is_empty())>
                 <NumberField catalog=catalog workload=workload key=STEPS.0 label={&phrases::FIELD_STEPS} placeholder=default_steps />
             </Show>
             <Show when=move || job().batch.is_some()>

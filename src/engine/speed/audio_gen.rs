@@ -18,7 +18,6 @@ use super::media::{bound, tensor_rate, STEP_OVERHEAD_S};
 use super::{bandwidth_of, AudioGenSpeed, Figures, Speed};
 use crate::engine::audio_model::{AudioGenerator, StageMethod};
 use crate::engine::hardware::compute_precision;
-use crate::engine::memory::audio_gen::{depth_and_width, frames, kv_bytes_per_step_16bit};
 use crate::engine::{Error, Gpu, Precision, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg};
@@ -55,13 +54,13 @@ pub fn audio_gen_speed(
     let (mut tensor_total, mut memory_total, mut segment_total) = (0.0, 0.0, 0.0);
     for stage in &generator.stages {
         let sequences = batch * stage.guidance_factor();
-        let frames = frames(stage, generator.stage_seconds(stage, segment_s));
-        let (layers, width) = depth_and_width(stage);
+        let frames = stage.frames(generator.stage_seconds(stage, segment_s));
+        let (layers, width) = stage.depth_and_width();
         let stage_bytes = stage.params * weight_bytes;
         let (tensor_s, memory_s, overhead_s) = match stage.method {
             StageMethod::Autoregressive => {
                 // Each step attends to half the segment on average.
-                let cache = sequences * frames / 2.0 * kv_bytes_per_step_16bit(stage) * kv_bytes / 2.0;
+                let cache = sequences * frames / 2.0 * stage.kv_bytes_per_step_16bit() * kv_bytes / 2.0;
                 let step_tensor = sequences * 2.0 * stage.params / rate;
                 let step_memory = (stage_bytes + cache) / bandwidth;
                 (frames * step_tensor, frames * step_memory, frames * layers * EAGER_LAYER_OVERHEAD_S)
@@ -79,12 +78,7 @@ pub fn audio_gen_speed(
         tensor_total += tensor_s;
         memory_total += memory_s;
         // A step is as slow as the slower of its arithmetic and its reads.
-        segment_total += match stage.method {
-            StageMethod::Autoregressive | StageMethod::Iterative | StageMethod::Single => {
-                tensor_s.max(memory_s) + overhead_s
-            }
-            StageMethod::Resident => 0.0,
-        };
+        segment_total += tensor_s.max(memory_s) + overhead_s;
     }
     let seconds_per_clip = segment_total * segments;
     let realtime_factor = seconds_per_clip / (batch * clip_s) / f64::from(gpu_count.max(1));

@@ -112,7 +112,7 @@ fn generators_decode_at_their_published_rates() {
         generator.stages.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{model} {name}")).clone()
     };
     let lm = stage("musicgen-medium", "lm");
-    assert_eq!(crate::engine::memory::audio_gen::frames(&lm, 10.0), 503.0);
+    assert_eq!(lm.frames(10.0), 503.0);
     assert!(lm.guidance && lm.method == StageMethod::Autoregressive);
     for (model, params) in [("musicgen-small", 0.3e9), ("musicgen-medium", 1.5e9), ("musicgen-large", 3.3e9)] {
         assert_eq!(stage(model, "lm").params, params, "{model}");
