@@ -6,15 +6,16 @@
 use serde::{Deserialize, Serialize};
 
 /// The image side a request's pictures have when the link names none: a
-/// one-megapixel square (1,024 px), the size of an SDXL output and of the
-/// photos chat front-ends send after downscaling. A model resizes it by its
-/// own rule (`ImageTokens`).
+/// one-megapixel square, SDXL's native output (data/diffusion_models.csv
+/// `default_resolution` 1024x1024), a middle ground between thumbnails and
+/// phone photos. An assumption the link's `img_px` replaces; each model
+/// then resizes the image by its own rule (`ImageTokens`).
 pub const DEFAULT_IMAGE_SIDE: u32 = 1_024;
 
 /// The link's range for images per request (`imgs`) and their side in
-/// pixels (`img_px`): 64 images is what vLLM's `--limit-mm-per-prompt`
-/// users set for multi-image chat at most; 64–8,192 px covers thumbnails
-/// to 8K scans.
+/// pixels (`img_px`): bounds on the link, not model limits (a server caps
+/// each model's images itself, vLLM with `--limit-mm-per-prompt`); 8,192 px
+/// is a DCI 8K frame's width (8,192 × 4,320).
 pub const IMAGES: (&str, u32, u32) = (super::keys::IMAGES, 0, 64);
 pub const IMAGE_SIDE: (&str, u32, u32) = (super::keys::IMAGE_SIDE, 64, 8_192);
 
