@@ -26,9 +26,10 @@ whichgpu: which rented GPU should I use for this generative-AI job?
 usage:
   whichgpu snapshot --from DIR --out DIR
       build the offer snapshot and catalog from a copy of ../shared/data
-  whichgpu rank --config QUERY [--top N] [--json] [--offers FILE]
+  whichgpu rank --config QUERY [--top N] [--json] [--offers FILE] [--today YYYY-MM-DD]
       rank offers for a workload; QUERY is the page's URL query string
-      (default --offers public/data/offers.json)
+      (default --offers public/data/offers.json); past 30 days the prices'
+      age is said first, on the system clock or on --today's
   whichgpu estimate --config QUERY --gpu GPU_ID [--count N] [--node-gpus G]
                     [--internode-gbps B] [--fabric NAME] [--json]
       size a workload on N GPUs of one kind (gpu_id of gpus.csv); N = 1
@@ -161,6 +162,12 @@ fn notes_json(decoded: &url_codec::Decoded) -> serde_json::Value {
     decoded.notes.iter().map(|n| json!({"key": n.key, "message": n.message})).collect()
 }
 
+/// Days since 1970-01-01 on the system clock (UTC).
+fn days_today() -> i64 {
+    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    (seconds / 86_400) as i64
+}
+
 /// What the query could not apply, as lines a person reads.
 fn print_notes(decoded: &url_codec::Decoded, out: &mut dyn Write) {
     for n in &decoded.notes {
@@ -210,7 +217,12 @@ fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 }
 
 fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--config", "--top", "--offers", MODEL_CONFIG], &["--json"])?;
+    let flags = Flags::parse(args, &["--config", "--top", "--offers", "--today", MODEL_CONFIG], &["--json"])?;
+    let today = match flags.value("--today") {
+        None => days_today(),
+        Some(text) => crate::engine::freshness::parse_date(text)
+            .ok_or_else(|| format!("--today: \"{text}\" is not a date (YYYY-MM-DD)"))?,
+    };
     let top = match flags.value("--top") {
         None => 10,
         Some(text) => text.parse::<usize>().map_err(|_| format!("--top: \"{text}\" is not a count"))?,
@@ -221,6 +233,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = workload(&flags, catalog)?;
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
+    let stale = crate::engine::freshness::stale_notice(&snapshot.snapshot_date, today);
 
     let results = crate::export::results_json(&report, &snapshot, catalog, &decoded.workload.region, top);
     // `mygpu=`: the same workload on the visitor's own GPU, against renting.
@@ -241,7 +254,12 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             })
             .collect();
         let document = json!({
-            "snapshot": {"date": snapshot.snapshot_date, "offers": snapshot.offers.len()},
+            "snapshot": {
+                "date": snapshot.snapshot_date,
+                "offers": snapshot.offers.len(),
+                "age_days": crate::engine::freshness::age_days(&snapshot.snapshot_date, today),
+                "stale": stale,
+            },
             "workload": decoded.workload,
             "objective": report.objective,
             "memory": report.memory,
@@ -255,6 +273,9 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         });
         let _ = writeln!(out, "{document:#}");
     } else {
+        if let Some(stale) = &stale {
+            let _ = writeln!(out, "note: {stale}");
+        }
         print_notes(&decoded, out);
         let _ = writeln!(
             out,
@@ -307,6 +328,9 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 offer.regions_label(Lang::En),
                 if ranked.pareto { " *" } else { "" },
             );
+            for note in crate::export::price_notes(ranked, &snapshot) {
+                let _ = writeln!(out, "            ! {note}");
+            }
         }
         if let Some(note) = &report.no_single_node {
             let _ = writeln!(out, "note: {note}");

@@ -1,13 +1,13 @@
 //! The ranked offers as JSON and CSV: what `whichgpu rank --json` prints
 //! and what the page's export buttons download.
 
-use crate::engine::cost::Unit;
+use crate::engine::cost::{Assumed, Fallback, Unit};
 use crate::engine::fabric::Fabric;
 use crate::engine::ranking::Badge;
 use crate::engine::speed::Speed;
-use crate::engine::{Catalog, Offer, RankedOffer, Report, Runtime, Snapshot};
+use crate::engine::{Catalog, Offer, PriceKind, RankedOffer, Report, Runtime, Snapshot};
 use crate::msg;
-use crate::text::{phrases, Arg, Lang, Phrase};
+use crate::text::{phrases, Arg, Lang, Msg, Phrase};
 use serde::Serialize;
 
 /// The region a row names: the first one matching the region filter, or
@@ -26,6 +26,10 @@ fn region_of<'a>(offer: &'a Offer, filter: &str) -> Option<&'a str> {
 /// in alphabetical order, as they always were.
 #[derive(Debug, Serialize)]
 pub struct ResultRow<'a> {
+    /// The billing rules the provider does not publish, which the cost
+    /// assumes (issue 27); absent when it assumes none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assumed: Option<Assumed>,
     badges: &'a [Badge],
     billed_hours: Option<f64>,
     /// Serving images: USD per 1,000 images described.
@@ -33,6 +37,10 @@ pub struct ResultRow<'a> {
     cost_per_thousand_images: Option<f64>,
     cost_per_unit: Option<f64>,
     egress_cost: Option<f64>,
+    /// An unusually low price: the lowest typical USD per GPU-hour any
+    /// other provider asks for the GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    far_below: Option<f64>,
     /// A cluster's fabric row (cluster_fabrics.csv), absent on one machine.
     #[serde(skip_serializing_if = "Option::is_none")]
     fabric: Option<&'a Fabric>,
@@ -79,11 +87,13 @@ pub fn row_json<'a>(
     let offer = &snapshot.offers[ranked.offer];
     let cost = ranked.cost.as_ref();
     ResultRow {
+        assumed: cost.map(|c| c.assumed).filter(|a| a.any()),
         badges: &ranked.badges,
         billed_hours: cost.map(|c| c.billed_hours),
         cost_per_thousand_images: cost.and_then(|c| c.cost_per_thousand_images),
         cost_per_unit: cost.map(|c| c.cost_per_unit),
-        egress_cost: cost.and_then(|c| c.egress_cost),
+        egress_cost: cost.map(|c| c.egress_cost),
+        far_below: ranked.far_below,
         fabric: ranked.fabric.and_then(|i| snapshot.fabrics.get(i)),
         gpu: &offer.gpu,
         gpu_count: offer.gpu_count,
@@ -105,7 +115,7 @@ pub fn row_json<'a>(
         runtime: ranked.runtime,
         speed: ranked.speed.as_deref(),
         spot: ranked.spot,
-        storage_cost: cost.and_then(|c| c.storage_cost),
+        storage_cost: cost.map(|c| c.storage_cost),
         total_gpus: ranked.total_gpus,
         unit: cost.map(|c| c.unit),
         vram_gb: offer.vram_gb,
@@ -151,6 +161,19 @@ pub fn download_json(report: &Report, snapshot: &Snapshot, catalog: &Catalog) ->
     serde_json::to_string_pretty(&download).unwrap_or_default()
 }
 
+/// Why a row's price may not be what a job pays (issue 27): an auction
+/// floor, a host-set marketplace listing, a price far below every other
+/// provider's for the GPU.
+pub fn price_notes(ranked: &RankedOffer, snapshot: &Snapshot) -> Vec<Msg> {
+    let kind = snapshot.provider(&snapshot.offers[ranked.offer].provider).and_then(|p| p.price_kind);
+    let notes = [
+        (kind == Some(PriceKind::Auction)).then(|| msg!(phrases::PRICE_AUCTION)),
+        (kind == Some(PriceKind::Marketplace)).then(|| msg!(phrases::PRICE_MARKETPLACE)),
+        ranked.far_below.map(|others| msg!(phrases::PRICE_FAR_BELOW, others = Arg::Usd(others))),
+    ];
+    notes.into_iter().flatten().collect()
+}
+
 /// A row's whole story in (label, value) pairs in `lang`, for the page's
 /// expanded row: what is billed and why, what is unknown, the speed
 /// figures and the layout, and the speed's notes. GPUs go by their
@@ -162,9 +185,8 @@ pub fn row_breakdown(
     lang: Lang,
 ) -> Vec<(String, String)> {
     let offer = &snapshot.offers[ranked.offer];
-    let provider = snapshot.provider(&offer.provider);
+    let provider = snapshot.billing_provider(offer);
     let usd = |amount: f64| lang.usd(amount);
-    let unknown = || lang.t(&phrases::PRICE_UNKNOWN).to_string();
     let mut lines: Vec<(String, String)> = Vec::new();
     let mut add = |label: &'static Phrase, value: String| lines.push((lang.t(label).to_string(), value));
     let capacity = if ranked.spot { &phrases::CAPACITY_SPOT } else { &phrases::CAPACITY_ON_DEMAND };
@@ -183,10 +205,23 @@ pub fn row_breakdown(
         msg!(phrases::PRICE_FOR, price = price, count = offer.gpu_count, gpu = catalog.gpu_name(&offer.gpu))
             .render(lang),
     );
+    for note in price_notes(ranked, snapshot) {
+        add(&phrases::ROW_PRICE_NOTE, note.render(lang));
+    }
     let billing = match (provider.and_then(|p| p.billing_increment_s), provider.and_then(|p| p.minimum_charge_s)) {
+        (Some(step), Some(0)) => msg!(phrases::BILLING_STEP_NO_MINIMUM, step = step),
         (Some(step), Some(minimum)) => msg!(phrases::BILLING_STEP_MINIMUM, step = step, minimum = minimum),
         (Some(step), None) => msg!(phrases::BILLING_STEP, step = step),
-        (None, _) => msg!(phrases::BILLING_UNKNOWN),
+        (None, _) => msg!(phrases::BILLING_ASSUMED),
+    };
+    let billing = match (&offer.billed_as, provider) {
+        (Some(_), Some(cloud)) => msg!(
+            phrases::BILLING_PASSED_THROUGH,
+            rule = Arg::from(billing),
+            cloud = &cloud.name,
+            reseller = snapshot.provider(&offer.provider).map_or(offer.provider.as_str(), |p| p.name.as_str())
+        ),
+        _ => billing,
     };
     add(&phrases::ROW_BILLING, billing.render(lang));
     if let Some(c) = &ranked.cost {
@@ -198,8 +233,21 @@ pub fn row_breakdown(
             msg!(phrases::BILLED_TIME, hours = Arg::Num(c.billed_hours, 2), gpu_hours = Arg::Num(c.gpu_hours, 1));
         add(&phrases::ROW_BILLED_TIME, billed.render(lang));
         add(&phrases::ROW_GPU_TIME, usd(c.gpu_cost));
-        add(&phrases::ROW_STORAGE, c.storage_cost.map_or_else(unknown, usd));
-        add(&phrases::ROW_EGRESS, c.egress_cost.map_or_else(unknown, usd));
+        let fallback = Fallback::of(&snapshot.providers);
+        let storage = if c.assumed.storage {
+            let rate = Arg::Usd(fallback.storage_usd_per_gb_month);
+            msg!(phrases::COST_STORAGE_ASSUMED, cost = Arg::Usd(c.storage_cost), rate = rate).render(lang)
+        } else {
+            usd(c.storage_cost)
+        };
+        add(&phrases::ROW_STORAGE, storage);
+        let egress = if c.assumed.egress {
+            let rate = Arg::Usd(fallback.egress_usd_per_gb);
+            msg!(phrases::COST_EGRESS_ASSUMED, cost = Arg::Usd(c.egress_cost), rate = rate).render(lang)
+        } else {
+            usd(c.egress_cost)
+        };
+        add(&phrases::ROW_EGRESS, egress);
         add(&phrases::ROW_JOB_COST, usd(c.job_cost));
         if (c.monthly_cost - c.job_cost).abs() > 1e-9 {
             add(&phrases::ROW_MONTH, usd(c.monthly_cost));
@@ -237,6 +285,13 @@ pub fn row_breakdown(
     lines
 }
 
+/// The rules a cost assumes, as the CSV's `assumed` cell: `billing`,
+/// `storage`, `egress`, `;`-separated.
+fn assumed_keys(assumed: Assumed) -> String {
+    let keys = [(assumed.billing, "billing"), (assumed.storage, "storage"), (assumed.egress, "egress")];
+    keys.iter().filter(|(on, _)| *on).map(|(_, key)| *key).collect::<Vec<_>>().join(";")
+}
+
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 fn field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
@@ -255,7 +310,7 @@ fn number(value: Option<f64>) -> String {
 /// (speed, unit, badges) in `lang`, and each GPU by its id and its name.
 pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang: Lang) -> String {
     let mut out = String::from(
-        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto,runtime,nodes,total_gpus,fabric,internode_gbps\n",
+        "provider,instance,regions,gpu,gpu_name,gpu_count,spot,price_per_hour,speed,bound,job_hours,billed_hours,job_cost,storage_cost,egress_cost,cost_per_unit,unit,badges,pareto,runtime,nodes,total_gpus,fabric,internode_gbps,assumed,far_below\n",
     );
     for ranked in &report.results {
         let offer = &snapshot.offers[ranked.offer];
@@ -276,8 +331,8 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang
             number(cost.map(|c| c.job_hours)),
             number(cost.map(|c| c.billed_hours)),
             number(cost.map(|c| c.job_cost)),
-            number(cost.and_then(|c| c.storage_cost)),
-            number(cost.and_then(|c| c.egress_cost)),
+            number(cost.map(|c| c.storage_cost)),
+            number(cost.map(|c| c.egress_cost)),
             number(cost.map(|c| c.cost_per_unit)),
             field(cost.map(|c| lang.t(c.unit.label())).unwrap_or_default()),
             field(&badges.join("; ")),
@@ -293,6 +348,8 @@ pub fn results_csv(report: &Report, snapshot: &Snapshot, catalog: &Catalog, lang
                     .unwrap_or_default(),
             ),
             number(ranked.internode_gbps),
+            field(&cost.map(|c| assumed_keys(c.assumed)).unwrap_or_default()),
+            number(ranked.far_below),
         ];
         out.push_str(&cells.join(","));
         out.push('\n');
@@ -389,8 +446,38 @@ mod tests {
                 "{price}"
             );
             let cost = ranked.cost.as_ref().unwrap();
-            let storage = &lines.iter().find(|(l, _)| l == "Storage").unwrap().1;
-            assert_eq!(storage.starts_with("unknown"), cost.storage_cost.is_none());
+            let value = |label: &str| &lines.iter().find(|(l, _)| l == label).unwrap().1;
+            // What the provider does not publish is said to be assumed (issue 27).
+            assert_eq!(value("Storage").contains("not published"), cost.assumed.storage, "{}", value("Storage"));
+            assert_eq!(value("Egress").contains("not published"), cost.assumed.egress, "{}", value("Egress"));
+            assert_eq!(value("Billing").starts_with("not published"), cost.assumed.billing, "{}", value("Billing"));
         }
+    }
+
+    #[test]
+    fn a_row_says_why_its_price_may_not_hold() {
+        // Issue 27's query: Mithril's 8× H200 auction floor is left out by
+        // default, listed with its reason and badge under prices=all; a
+        // marketplace row says who sets its price.
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = crate::engine::snapshot::committed();
+        let query = Workload { model: "llama-3.1-405b".into(), concurrency: 8, ..Workload::default() };
+        let payable = rank(&query, catalog, &snapshot).unwrap();
+        let mithril = |o: usize| snapshot.offers[o].provider == "mithril";
+        assert!(!payable.results.iter().any(|r| mithril(r.offer)));
+        let left_out = payable.excluded.iter().find(|e| mithril(e.offer)).expect("the floor is listed as left out");
+        let reason = left_out.reason.render(Lang::En);
+        assert!(reason.contains("auction reserve price"), "{reason}");
+        let all = Workload { prices: crate::engine::PriceFilter::All, ..query };
+        let report = rank(&all, catalog, &snapshot).unwrap();
+        let floor = report.results.iter().find(|r| mithril(r.offer)).expect("listed with prices=all");
+        assert!(floor.badges.contains(&Badge::Auction));
+        let notes: Vec<String> = price_notes(floor, &snapshot).iter().map(|m| m.render(Lang::En)).collect();
+        assert!(notes.iter().any(|n| n.starts_with("auction reserve price: you bid")), "{notes:?}");
+        let lines = row_breakdown(floor, &snapshot, catalog, Lang::Es);
+        assert!(lines.iter().any(|(l, v)| l == "Sobre este precio" && v.contains("subasta")), "{lines:?}");
+        let vast = payable.results.iter().find(|r| snapshot.offers[r.offer].provider == "vast").unwrap();
+        assert!(vast.badges.contains(&Badge::Marketplace));
+        assert!(price_notes(vast, &snapshot)[0].render(Lang::En).contains("set by the host"));
     }
 }

@@ -97,11 +97,10 @@ pub fn check_report(report: &Report, snapshot: &Snapshot, catalog: &Catalog) {
 }
 
 fn costs(cost: &crate::engine::cost::Costed) -> Vec<f64> {
-    let known = [cost.storage_cost, cost.egress_cost].into_iter().flatten();
     [cost.price_per_hour, cost.job_hours, cost.billed_hours, cost.gpu_cost, cost.job_cost]
         .into_iter()
         .chain([cost.monthly_cost, cost.cost_per_unit, cost.gpu_hours])
-        .chain(known)
+        .chain([cost.storage_cost, cost.egress_cost])
         .collect()
 }
 

@@ -267,7 +267,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 67] = [
+const FIELDS: [Field; 68] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -367,6 +367,7 @@ const FIELDS: [Field; 67] = [
         get: |w| w.objective.map(|o| o.to_string()).unwrap_or_default(),
     },
     option_field!(keys::SPOT, spot),
+    option_field!(keys::PRICES, prices),
     count_field!(CHECKPOINT_MINUTES, checkpoint_minutes),
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),

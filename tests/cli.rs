@@ -566,3 +566,42 @@ fn vision_language_and_audio_generation_rank_what_was_asked() {
     assert!(four["memory"]["kv_cache_bytes"].as_f64() > one["memory"]["kv_cache_bytes"].as_f64());
     assert!(four["speed"]["ttft_s"].as_f64() > one["speed"]["ttft_s"].as_f64());
 }
+
+#[test]
+fn rank_says_first_how_old_the_prices_are_past_thirty_days() {
+    // Issue 27: 90 days after the 2026-09 snapshot (2026-09-01) the prices
+    // are three months old; 20 days after, nothing is said.
+    let query = "model=llama-3.1-405b&wq=bf16&conc=8";
+    let old = whichgpu(&["rank", "--config", query, "--top", "3", "--today", "2026-11-30"]);
+    assert!(old.status.success(), "{}", stderr(&old));
+    let text = stdout(&old);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("note: These prices are 3 months old (snapshot 2026-09)"), "{first}");
+    assert!(first.contains("whichgpu snapshot --fetch"), "{first}");
+    let fresh = stdout(&whichgpu(&["rank", "--config", query, "--top", "3", "--today", "2026-09-21"]));
+    assert!(!fresh.contains("months old") && !fresh.contains("days old"), "{fresh}");
+    let json = whichgpu(&["rank", "--config", query, "--top", "1", "--json", "--today", "2026-11-30"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(json["snapshot"]["age_days"], 90);
+    assert!(json["snapshot"]["stale"].as_str().is_some_and(|s| s.contains("3 months old")), "{}", json["snapshot"]);
+    assert_fails_with(&["rank", "--config", query, "--today", "yesterday"], "--today: \"yesterday\" is not a date");
+}
+
+#[test]
+fn rank_leaves_auction_floors_out_and_says_why_odd_prices_may_not_hold() {
+    // Issue 27's query put Mithril's 8× H200 at $8.00/h (an auction floor,
+    // providers.csv price_kind) first. By default it is left out with its
+    // reason; with prices=all it is listed with its badge and reason.
+    let query = "model=llama-3.1-405b&wq=bf16&conc=8";
+    let output = whichgpu(&["rank", "--config", query, "--top", "500", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert!(!results.iter().any(|r| r["provider"] == "mithril"));
+    let excluded = json["excluded"].as_array().unwrap();
+    let floor = excluded.iter().find(|e| e["provider"] == "mithril").expect("listed as left out");
+    assert!(floor["reason"].as_str().unwrap().starts_with("auction reserve price"), "{floor}");
+    let all = stdout(&whichgpu(&["rank", "--config", &format!("{query}&prices=all"), "--top", "500"]));
+    let row = all.lines().position(|l| l.contains("mithril")).expect("listed with prices=all");
+    let next = all.lines().nth(row + 1).unwrap();
+    assert!(next.trim_start().starts_with("! auction reserve price: you bid, and may not get it"), "{next}");
+}

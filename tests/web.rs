@@ -51,6 +51,7 @@ fn test_snapshot() -> Snapshot {
     let offer = |instance: &str, count: u32, price: f64| Offer {
         provider: "lambda".into(),
         underlying_cloud: None,
+        billed_as: None,
         instance: instance.into(),
         regions: vec!["us-east-1".into(), "us-west-1".into(), "europe-central-1".into()],
         gpu: "h100_sxm".into(),
@@ -82,6 +83,9 @@ fn test_snapshot() -> Snapshot {
             egress_usd_per_gb: None,
             network_storage_usd_per_gb_month: None,
             pricing_page: None,
+            price_kind: None,
+            spot_notice_s: None,
+            reserved_discount: None,
         }],
         fabrics: Vec::new(),
         offers: vec![

@@ -111,25 +111,90 @@ pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
     }
 }
 
-/// Time as a provider bills it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Billed {
-    pub seconds: f64,
-    /// Whether the provider's billing increment is known; when it is not,
-    /// the use is billed as is, and the result says so.
-    pub increment_known: bool,
+/// Which of a provider's rules a cost assumes because the provider
+/// publishes none (issue 27): each assumption is the least favourable rule
+/// a provider in the snapshot publishes, so the total is an upper bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Assumed {
+    /// The billing increment: billed per started hour.
+    pub billing: bool,
+    /// The storage price.
+    pub storage: bool,
+    /// The egress price.
+    pub egress: bool,
 }
 
-/// Seconds billed for `seconds` of use: rounded up to the billing increment,
-/// at least the minimum charge.
-pub fn billed_seconds(seconds: f64, provider: Option<&Provider>) -> Billed {
-    let increment = provider.and_then(|p| p.billing_increment_s).map(f64::from);
-    let minimum = provider.and_then(|p| p.minimum_charge_s).map_or(0.0, f64::from);
-    match increment {
-        Some(step) if step > 0.0 => {
-            Billed { seconds: ((seconds / step).ceil() * step).max(minimum), increment_known: true }
+impl Assumed {
+    pub const fn any(self) -> bool {
+        self.billing || self.storage || self.egress
+    }
+}
+
+/// What a cost assumes where a provider publishes no rule: the coarsest
+/// billing increment and the highest storage and egress prices any
+/// provider of the snapshot publishes (2026-09: per hour, OVHcloud;
+/// $0.20/GB-month, Lambda's filesystem; $0.12/GB, Google Cloud).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fallback {
+    pub increment_s: f64,
+    pub storage_usd_per_gb_month: f64,
+    pub egress_usd_per_gb: f64,
+}
+
+/// The fallback when no provider publishes a rule at all (a snapshot of
+/// one marketplace): per hour, the product brief's coarse case.
+const FALLBACK_INCREMENT_S: f64 = 3600.0;
+
+impl Fallback {
+    pub fn of(providers: &[Provider]) -> Fallback {
+        let highest = |rate: fn(&Provider) -> Option<f64>| providers.iter().filter_map(rate).fold(0.0, f64::max);
+        let increment = highest(|p| p.billing_increment_s.map(f64::from));
+        Fallback {
+            increment_s: if increment > 0.0 { increment } else { FALLBACK_INCREMENT_S },
+            storage_usd_per_gb_month: highest(|p| p.block_storage_usd_per_gb_month)
+                .max(highest(|p| p.network_storage_usd_per_gb_month)),
+            egress_usd_per_gb: highest(|p| p.egress_usd_per_gb),
         }
-        _ => Billed { seconds: seconds.max(minimum), increment_known: false },
+    }
+}
+
+/// A provider's rules as a job is costed: what it publishes, and the
+/// fallback for what it does not.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rules {
+    pub increment_s: f64,
+    /// Zero where none is published: the minimum is not assumed.
+    pub minimum_s: f64,
+    /// Storage for one machine: block storage, else the provider's network
+    /// storage (Lambda sells only filesystems).
+    pub storage_usd_per_gb_month: f64,
+    /// Storage a cluster's nodes share: network storage, else block.
+    pub shared_storage_usd_per_gb_month: f64,
+    pub egress_usd_per_gb: f64,
+    pub assumed: Assumed,
+}
+
+impl Rules {
+    pub fn of(provider: Option<&Provider>, fallback: &Fallback) -> Rules {
+        let increment = provider.and_then(|p| p.billing_increment_s).filter(|&s| s > 0).map(f64::from);
+        let block = provider.and_then(|p| p.block_storage_usd_per_gb_month);
+        let network = provider.and_then(|p| p.network_storage_usd_per_gb_month);
+        let egress = provider.and_then(|p| p.egress_usd_per_gb);
+        let storage = block.or(network);
+        Rules {
+            increment_s: increment.unwrap_or(fallback.increment_s),
+            minimum_s: provider.and_then(|p| p.minimum_charge_s).map_or(0.0, f64::from),
+            storage_usd_per_gb_month: storage.unwrap_or(fallback.storage_usd_per_gb_month),
+            shared_storage_usd_per_gb_month: network.or(block).unwrap_or(fallback.storage_usd_per_gb_month),
+            egress_usd_per_gb: egress.unwrap_or(fallback.egress_usd_per_gb),
+            assumed: Assumed { billing: increment.is_none(), storage: storage.is_none(), egress: egress.is_none() },
+        }
+    }
+
+    /// Seconds billed for `seconds` of use: rounded up to the billing
+    /// increment, at least the minimum charge.
+    pub fn billed_seconds(&self, seconds: f64) -> f64 {
+        ((seconds / self.increment_s).ceil() * self.increment_s).max(self.minimum_s)
     }
 }
 
@@ -148,13 +213,13 @@ pub struct Costed {
     pub job_hours: f64,
     /// Hours billed for it per instance.
     pub billed_hours: f64,
-    /// Whether the provider's billing increment is known.
-    pub billing_known: bool,
+    /// The rules the provider does not publish, assumed at their least
+    /// favourable.
+    pub assumed: Assumed,
     pub gpu_cost: f64,
-    /// `None` where the provider's price is unknown.
-    pub storage_cost: Option<f64>,
-    pub egress_cost: Option<f64>,
-    /// GPU time plus the known storage and egress.
+    pub storage_cost: f64,
+    pub egress_cost: f64,
+    /// GPU time plus storage and egress.
     pub job_cost: f64,
     /// Batch and training: `runs` jobs a month; serving: the month.
     pub monthly_cost: f64,
@@ -331,18 +396,17 @@ pub fn job_hours(
     run(workload, model, memory, speed, rental).map(|(_, run_s)| run_s / 3600.0)
 }
 
-/// Costs `workload` on `offer` at `speed` as `rental` rents it. A cluster
-/// pays every node for the whole run, and keeps its data and checkpoints
-/// once on shared network storage (the provider's network-storage price,
-/// else its block-storage price). `None` when the offer has no price of
-/// that kind or the speed lacks the figure the task needs.
+/// Costs `workload` on `offer` at `speed` as `rental` rents it, billed by
+/// `rules`. A cluster pays every node for the whole run, and keeps its data
+/// and checkpoints once on shared network storage. `None` when the offer
+/// has no price of that kind or the speed lacks the figure the task needs.
 pub fn cost(
     workload: &Workload,
     model: &Model,
     memory: &MemoryBreakdown,
     speed: &Speed,
     offer: &Offer,
-    provider: Option<&Provider>,
+    rules: &Rules,
     rental: Rental,
 ) -> Option<Costed> {
     let Rental { spot, nodes, .. } = rental;
@@ -350,17 +414,14 @@ pub fn cost(
     let price = if spot { offer.spot_price? } else { offer.price? };
     let unit = Unit::for_task(workload.task);
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
-    let block = provider.and_then(|p| p.block_storage_usd_per_gb_month);
-    let storage_rate =
-        if nodes > 1 { provider.and_then(|p| p.network_storage_usd_per_gb_month).or(block) } else { block };
-    let egress_rate = provider.and_then(|p| p.egress_usd_per_gb);
+    let storage_rate = if nodes > 1 { rules.shared_storage_usd_per_gb_month } else { rules.storage_usd_per_gb_month };
 
     let (Work { stored_bytes, egress_bytes, units, instances, .. }, run_s) =
         run(workload, model, memory, speed, rental)?;
 
     // An endpoint up all day runs the month through; one up part of the day
     // starts (and pays its minimum charge) every day.
-    let Billed { seconds: billed_s, increment_known: known } = billed_seconds(run_s, provider);
+    let billed_s = rules.billed_seconds(run_s);
     let (job_hours, billed_hours) = match workload.task {
         Task::Infer if workload.uptime_hours >= 24.0 => (HOURS_PER_MONTH, HOURS_PER_MONTH),
         Task::Infer => (run_s / 3600.0 * DAYS_PER_MONTH, billed_s / 3600.0 * DAYS_PER_MONTH),
@@ -369,9 +430,9 @@ pub fn cost(
     let gpu_cost = price * billed_hours * instances * f64::from(nodes);
     // Storage for the job's duration; serving keeps its weights all month.
     let storage_hours = if workload.task == Task::Infer { HOURS_PER_MONTH } else { job_hours };
-    let storage_cost = storage_rate.map(|rate| gb(stored_bytes) * rate * storage_hours / HOURS_PER_MONTH * instances);
-    let egress_cost = egress_rate.map(|rate| gb(egress_bytes) * rate);
-    let job_cost = gpu_cost + storage_cost.unwrap_or(0.0) + egress_cost.unwrap_or(0.0);
+    let storage_cost = gb(stored_bytes) * storage_rate * storage_hours / HOURS_PER_MONTH * instances;
+    let egress_cost = gb(egress_bytes) * rules.egress_usd_per_gb;
+    let job_cost = gpu_cost + storage_cost + egress_cost;
     let monthly_cost = match workload.task {
         Task::Infer => job_cost,
         _ => job_cost * f64::from(workload.runs_per_month),
@@ -383,7 +444,7 @@ pub fn cost(
         nodes,
         job_hours,
         billed_hours,
-        billing_known: known,
+        assumed: rules.assumed,
         gpu_cost,
         storage_cost,
         egress_cost,

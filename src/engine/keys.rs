@@ -18,6 +18,8 @@ pub const RESOLUTION: &str = "res";
 pub const OFFLOAD: &str = "offload";
 pub const OBJECTIVE: &str = "obj";
 pub const SPOT: &str = "spot";
+/// Which kinds of catalog price to rank: `payable` or `all` (issue 27).
+pub const PRICES: &str = "prices";
 /// Provider ids, comma-separated.
 pub const PROVIDERS: &str = "provider";
 pub const REGION: &str = "region";

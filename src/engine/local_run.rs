@@ -2,7 +2,7 @@
 //! runs, what its electricity costs, and the verdict against the best
 //! offer to rent. The same sizing, speed and cost code as every offer.
 
-use super::cost::{cost, Costed, Rental};
+use super::cost::{cost, Costed, Fallback, Rental, Rules};
 use super::local_gpu::unified_memory;
 use super::memory::fit;
 use super::setup::{on_gpu, OnGpu};
@@ -100,10 +100,15 @@ pub fn run_locally(
         egress_usd_per_gb: Some(0.0),
         network_storage_usd_per_gb_month: Some(0.0),
         pricing_page: None,
+        price_kind: None,
+        spot_notice_s: None,
+        reserved_discount: None,
     };
+    let rules = Rules::of(Some(&own), &Fallback::of(std::slice::from_ref(&own)));
     let offer = Offer {
         provider: String::new(),
         underlying_cloud: None,
+        billed_as: None,
         instance: gpu.name.clone(),
         regions: Vec::new(),
         gpu: gpu.id.clone(),
@@ -117,7 +122,7 @@ pub fn run_locally(
     };
     let speed_found = timed.as_ref().and_then(|t| t.as_ref().ok());
     let cost = speed_found.and_then(|s| {
-        cost(workload, model, &sized.memory, s, &offer, Some(&own), Rental { spot: false, nodes: 1, startup_s: 0.0 })
+        cost(workload, model, &sized.memory, s, &offer, &rules, Rental { spot: false, nodes: 1, startup_s: 0.0 })
     });
 
     let mut verdict = Vec::new();

@@ -9,6 +9,7 @@ pub mod cost;
 pub mod custom_model;
 pub mod error;
 pub mod fabric;
+pub mod freshness;
 pub mod gpu;
 pub mod hardware;
 pub mod keys;
@@ -17,6 +18,7 @@ pub mod local_run;
 pub mod memory;
 pub mod options;
 pub mod precision;
+pub mod price_check;
 pub mod ranking;
 pub mod setup;
 pub mod snapshot;
@@ -30,8 +32,9 @@ pub use catalog::{Catalog, Gpu, Model};
 pub use error::Error;
 pub use precision::{KvPrecision, Precision};
 pub use ranking::{rank, Exclusion, RankedOffer, Report};
-pub use snapshot::{Offer, Provider, Snapshot, SnapshotError, Source};
+pub use snapshot::{Offer, PriceKind, Provider, Snapshot, SnapshotError, Source};
 pub use task::Task;
 pub use workload::{
-    CrossEntropy, FinetuneMethod, Objective, Optimizer, Runtime, RuntimeChoice, Split, SpotPolicy, Workload,
+    CrossEntropy, FinetuneMethod, Objective, Optimizer, PriceFilter, Runtime, RuntimeChoice, Split, SpotPolicy,
+    Workload,
 };

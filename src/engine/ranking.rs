@@ -9,13 +9,14 @@ mod report;
 
 pub use report::{Badge, Exclusion, RankedOffer, Report};
 
-use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Rental};
+use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Fallback, Rental, Rules};
 use super::fabric::{FabricIndex, MultiNode, Placement};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
+use super::price_check::{Capacity, PriceCheck};
 use super::setup::{on_gpu, OnGpu};
 use super::speed::{speed, Speed};
-use super::{Catalog, Error, Gpu, Objective, Offer, Snapshot, Task, Workload};
+use super::{Catalog, Error, Gpu, Objective, Offer, PriceKind, Provider, Snapshot, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 use std::cmp::Ordering;
@@ -119,7 +120,10 @@ fn size_and_time(
 }
 
 /// Why `offer` is outside the user's filters, if it is.
-fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>) -> Option<Msg> {
+fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>, provider: Option<&Provider>) -> Option<Msg> {
+    if !workload.prices.admits(provider.and_then(|p| p.price_kind)) {
+        return Some(msg!(phrases::LEFT_OUT_AUCTION));
+    }
     if !workload.providers.is_empty() && !workload.providers.split(',').any(|p| p == offer.provider) {
         return Some(msg!(phrases::FILTER_PROVIDER, providers = workload.providers.replace(',', ", ")));
     }
@@ -161,10 +165,8 @@ fn badges(gpu: &Gpu, offer: &Offer, shape: &Shape, costed: Option<&Costed>, spot
     if spot {
         badges.push(Badge::SpotSafe);
     }
-    if let Some(c) = costed {
-        if !c.billing_known {
-            badges.push(Badge::BillingUnknown);
-        }
+    if costed.is_some_and(|c| c.assumed.any()) {
+        badges.push(Badge::RulesAssumed);
     }
     if shape.single_gpu_fits {
         badges.push(Badge::SingleGpuFits);
@@ -193,6 +195,14 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
     let gpu_index: FastMap<&str, usize> = catalog.gpus.iter().enumerate().map(|(i, g)| (g.id.as_str(), i)).collect();
     let provider_index: FastMap<&str, usize> =
         snapshot.providers.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
+    // Each provider's billing rules, with what it does not publish assumed
+    // (issue 27), and the prices to compare each offer's with.
+    let fallback = Fallback::of(&snapshot.providers);
+    let rules: Vec<Rules> = snapshot.providers.iter().map(|p| Rules::of(Some(p), &fallback)).collect();
+    // A reseller passing its cloud's rules through is billed as that cloud.
+    let billed_by = |offer: &Offer| provider_index.get(offer.billed_as.as_deref().unwrap_or(&offer.provider)).copied();
+    let no_rules = Rules::of(None, &fallback);
+    let price_check = PriceCheck::new(snapshot);
     // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
     // time each once. Per catalog GPU: whether one fits, and its shapes by
     // GPU count, nodes and fabric (a handful each).
@@ -213,7 +223,9 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             .get(offer.gpu.as_str())
             .map(|&g| (g, &catalog.gpus[g]))
             .ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
-        if let Some(reason) = filtered_out(workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu)) {
+        let provider_at = provider_index.get(offer.provider.as_str()).copied();
+        let provider = provider_at.map(|i| &snapshot.providers[i]);
+        if let Some(reason) = filtered_out(workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu), provider) {
             excluded.push(Exclusion { offer: index, reason });
             continue;
         }
@@ -235,7 +247,6 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
             }
         };
         let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(runs, model, gpu, 1).is_ok_and(|f| f.fits));
-        let provider = provider_index.get(offer.provider.as_str()).map(|&i| &snapshot.providers[i]);
         let of_gpu = &mut shapes[g];
         let make = |placement: Placement| size_and_time(runs, model, gpu, placement, setup, single_gpu_fits);
         let hours_of = |shape: &Shape, nodes: u32, spot: bool| -> Option<f64> {
@@ -418,7 +429,8 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 continue;
             }
             let rental = Rental { spot, nodes, startup_s };
-            let costed = shape.speed.as_ref().and_then(|s| cost(runs, model, &f.memory, s, offer, provider, rental));
+            let billing = billed_by(offer).map_or(&no_rules, |i| &rules[i]);
+            let costed = shape.speed.as_ref().and_then(|s| cost(runs, model, &f.memory, s, offer, billing, rental));
             // A spot row slower than the deadline is not listed.
             if let (Some(limit), Some(c)) = (deadline, &costed) {
                 if c.job_hours > limit {
@@ -427,8 +439,17 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 }
             }
             let mut row_badges = badges(gpu, offer, shape, costed.as_ref(), spot);
-            if provider.and_then(|p| p.billing_increment_s).is_some_and(|step| step >= 3600) {
+            if billing.increment_s >= 3600.0 && !billing.assumed.billing {
                 row_badges.push(Badge::PerHourBilling);
+            }
+            match provider.and_then(|p| p.price_kind) {
+                Some(PriceKind::Auction) => row_badges.push(Badge::Auction),
+                Some(PriceKind::Marketplace) => row_badges.push(Badge::Marketplace),
+                Some(PriceKind::Fixed | PriceKind::Reseller) | None => {}
+            }
+            let far_below = price_check.far_below(offer, if spot { Capacity::Spot } else { Capacity::OnDemand });
+            if far_below.is_some() {
+                row_badges.push(Badge::UnusuallyLow);
             }
             if let Some(joinable) = &on_cluster.joinable {
                 row_badges.push(Badge::Cluster);
@@ -449,6 +470,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 speed: shape.speed.clone(),
                 cost: costed,
                 badges: row_badges,
+                far_below,
                 pareto: false,
                 nodes,
                 total_gpus: nodes * offer.gpu_count,
@@ -594,6 +616,7 @@ mod tests {
         Offer {
             provider: "lambda".into(),
             underlying_cloud: None,
+            billed_as: None,
             instance: instance.into(),
             regions: vec!["us-east-1".into()],
             gpu: gpu.into(),

@@ -51,6 +51,36 @@ pub struct Provider {
     pub network_storage_usd_per_gb_month: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pricing_page: Option<String>,
+    /// What its catalog prices are: list prices, host-set marketplace
+    /// prices, auction floors or another cloud's prices resold
+    /// (providers.csv `price_kind`, fourth data pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_kind: Option<PriceKind>,
+    /// Seconds of warning before a spot instance is reclaimed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_notice_s: Option<u32>,
+    /// The reserved or committed-use discount a source states, as it
+    /// states it ("up to 72 (EC2 Instance Savings Plans …)").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved_discount: Option<String>,
+}
+
+/// How a provider's catalog price comes about (providers.csv `price_kind`;
+/// `../shared/data/SOURCES.md`, "Provider billing rules, fourth data pass").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PriceKind {
+    /// The provider's own list price.
+    Fixed,
+    /// Each offer's price is set by its host (Vast.ai, Hyperbolic, Lium):
+    /// a snapshot of one listing, which may be gone.
+    Marketplace,
+    /// Bids against a limit or reserve (Mithril): the catalog price is a
+    /// floor, not what a job pays, and capacity is not guaranteed.
+    Auction,
+    /// An aggregator showing another cloud's offer (Shadeform, Prime
+    /// Intellect, Spheron).
+    Reseller,
 }
 
 /// One rentable machine shape at one price, in every region listed.
@@ -62,6 +92,11 @@ pub struct Offer {
     /// runs the machine, as the reseller names it (e.g. `lambdalabs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub underlying_cloud: Option<String>,
+    /// For a reseller that passes its underlying cloud's billing rules
+    /// through (Shadeform), that cloud's provider id: whose billing step,
+    /// storage and egress prices the job pays (data/billing_passthrough.csv).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub billed_as: Option<String>,
     /// The provider's instance type, e.g. `p5.48xlarge`.
     pub instance: String,
     /// Regions, as the provider names them, where this shape has these
@@ -176,6 +211,9 @@ impl Provider {
             egress_usd_per_gb: None,
             network_storage_usd_per_gb_month: None,
             pricing_page: None,
+            price_kind: None,
+            spot_notice_s: None,
+            reserved_discount: None,
         }
     }
 }
@@ -260,7 +298,7 @@ impl Snapshot {
         }
         for (i, offer) in self.offers.iter().enumerate() {
             let at = || format!("offer {} ({} {})", i + 1, offer.provider, offer.instance);
-            if !known_provider(&offer.provider) {
+            if !known_provider(&offer.provider) || offer.billed_as.as_deref().is_some_and(|id| !known_provider(id)) {
                 return Err(SnapshotError::Invalid(format!("{}: unknown provider", at())));
             }
             if !known_source(&offer.source) {
@@ -294,6 +332,12 @@ impl Snapshot {
             }
         }
         Ok(())
+    }
+
+    /// Whose billing rules a job on `offer` pays: the cloud a reseller
+    /// passes them through from, else the offer's provider.
+    pub fn billing_provider(&self, offer: &Offer) -> Option<&Provider> {
+        self.provider(offer.billed_as.as_deref().unwrap_or(&offer.provider))
     }
 
     pub fn provider(&self, id: &str) -> Option<&Provider> {

@@ -294,6 +294,32 @@ choices! {
     }
 }
 
+choices! {
+    /// Which kinds of catalog price to rank (URL key `prices`, issue 27).
+    pub enum PriceFilter: phrases::OPTION_PRICES {
+        /// Prices a job pays: list prices, resold and host-set marketplace
+        /// prices (badged); auction floors are listed as left out.
+        Payable = "payable", phrases::PRICES_PAYABLE;
+        /// Also auction floors: what one bids from, not what one pays.
+        All = "all", phrases::PRICES_ALL;
+    }
+}
+
+impl PriceFilter {
+    /// Whether a provider whose prices are of `kind` is ranked.
+    pub fn admits(self, kind: Option<super::PriceKind>) -> bool {
+        self == PriceFilter::All || super::price_check::payable(kind)
+    }
+
+    fn is_default(&self) -> bool {
+        *self == PriceFilter::Payable
+    }
+
+    fn default_filter() -> PriceFilter {
+        PriceFilter::Payable
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
     /// URL key `task`.
@@ -375,6 +401,9 @@ pub struct Workload {
     pub objective: Option<Objective>,
     /// URL key `spot`.
     pub spot: SpotPolicy,
+    /// URL key `prices`.
+    #[serde(default = "PriceFilter::default_filter", skip_serializing_if = "PriceFilter::is_default")]
+    pub prices: PriceFilter,
     /// Minutes between training checkpoints, which bounds the work lost to
     /// a spot interruption. URL key `ckpt_every`.
     pub checkpoint_minutes: u32,
@@ -456,6 +485,7 @@ impl Default for Workload {
             epochs: 1,
             objective: None,
             spot: SpotPolicy::Auto,
+            prices: PriceFilter::Payable,
             checkpoint_minutes: 30,
             uptime_hours: 24.0,
             requests_per_day: 0,

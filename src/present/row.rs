@@ -179,8 +179,9 @@ impl RowText {
             billed: cost
                 .map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang)),
             total: cost.map_or(String::from("–"), |c| {
-                let extras = if c.storage_cost.is_none() || c.egress_cost.is_none() { " +?" } else { "" };
-                format!("{}{extras}", lang.usd(c.job_cost))
+                // A total with assumed rules is an upper bound (issue 27).
+                let bound = if c.assumed.any() { "≤" } else { "" };
+                format!("{bound}{}", lang.usd(c.job_cost))
             }),
             per_unit,
             unit,

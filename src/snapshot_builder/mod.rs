@@ -25,7 +25,7 @@ pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
 use crate::engine::catalog::{Architecture, AudioGenerator, Catalog, Gpu, ModelKind, Segment, CATALOG_SCHEMA_VERSION};
-use crate::engine::snapshot::{Provider, Snapshot, Source, SCHEMA_VERSION};
+use crate::engine::snapshot::{PriceKind, Provider, Snapshot, Source, SCHEMA_VERSION};
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,6 +39,9 @@ const GPUS_EXTRA_CSV: &str = include_str!("../../data/gpus_extra.csv");
 const PROVIDERS_EXTRA_CSV: &str = include_str!("../../data/providers_extra.csv");
 /// Model facts models.csv lacks (sliding-window attention).
 const MODELS_EXTRA_CSV: &str = include_str!("../../data/models_extra.csv");
+/// Resellers that pass their underlying cloud's billing rules through, and
+/// how they name each cloud.
+const BILLING_PASSTHROUGH_CSV: &str = include_str!("../../data/billing_passthrough.csv");
 /// Known upstream errors, corrected with a stated reason.
 const OFFER_CORRECTIONS_CSV: &str = include_str!("../../data/offer_corrections.csv");
 
@@ -153,7 +156,23 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
         return Err(BuildError::UnmappedGpus(names));
     }
 
-    let used: BTreeSet<&str> = collected.offers.iter().map(|o| o.provider.as_str()).collect();
+    // A reseller that passes its cloud's billing rules through: each offer
+    // is billed as that cloud (issue 27).
+    let mut passthrough = BTreeMap::new();
+    for row in CsvTable::from_text("data/billing_passthrough.csv", BILLING_PASSTHROUGH_CSV)?.rows() {
+        let key = (row.text("reseller")?.to_string(), row.text("underlying_cloud")?.to_string());
+        passthrough.insert(key, row.text("provider_id")?.to_string());
+    }
+    for offer in &mut collected.offers {
+        if let Some(cloud) = &offer.underlying_cloud {
+            offer.billed_as = passthrough.get(&(offer.provider.clone(), cloud.clone())).cloned();
+        }
+    }
+    let used: BTreeSet<&str> = collected
+        .offers
+        .iter()
+        .flat_map(|o| std::iter::once(o.provider.as_str()).chain(o.billed_as.as_deref()))
+        .collect();
     let known: BTreeSet<&str> = providers.iter().map(|p| p.id.as_str()).collect();
     let unknown: Vec<String> = used.difference(&known).map(|id| id.to_string()).collect();
     if !unknown.is_empty() {
@@ -378,6 +397,22 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
             egress_usd_per_gb: row.number("egress_usd_per_gb")?,
             network_storage_usd_per_gb_month: row.number("network_storage_usd_per_gb_month")?,
             pricing_page: row.optional("pricing_page").map(str::to_string),
+            price_kind: match row.optional("price_kind") {
+                None => None,
+                Some("fixed") => Some(PriceKind::Fixed),
+                Some("marketplace") => Some(PriceKind::Marketplace),
+                Some("auction") => Some(PriceKind::Auction),
+                Some("reseller") => Some(PriceKind::Reseller),
+                Some(other) => {
+                    return Err(BuildError::Csv {
+                        path: from.join("providers.csv").display().to_string(),
+                        line: row.line,
+                        message: format!("price_kind \"{other}\" is not fixed, marketplace, auction or reseller"),
+                    })
+                }
+            },
+            spot_notice_s: whole_seconds("spot_interruption_notice_s")?,
+            reserved_discount: row.optional("reserved_discount_pct_typical").map(str::to_string),
         });
     }
     for row in CsvTable::from_text("data/providers_extra.csv", PROVIDERS_EXTRA_CSV)?.rows() {

@@ -219,6 +219,7 @@ impl Collected {
         let offer = Offer {
             provider: raw.provider.clone(),
             underlying_cloud: raw.underlying_cloud.clone(),
+            billed_as: None,
             instance: raw.instance.clone(),
             regions: if raw.region.is_empty() { vec![] } else { vec![raw.region.clone()] },
             gpu: gpu.id.clone(),

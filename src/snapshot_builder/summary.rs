@@ -2,7 +2,8 @@
 
 use super::Anomaly;
 use crate::engine::fabric::{FabricIndex, MultiNode};
-use crate::engine::Snapshot;
+use crate::engine::price_check::{Capacity, PriceCheck};
+use crate::engine::{PriceKind, Provider, Snapshot};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -37,6 +38,9 @@ pub fn render(
     for (provider, (offers, on_demand, spot)) in &per_provider {
         let _ = writeln!(out, "| {provider} | {offers} | {on_demand} | {spot} |");
     }
+
+    billing_coverage(snapshot, &mut out);
+    odd_prices(snapshot, &mut out);
 
     let mut clouds: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for offer in &snapshot.offers {
@@ -93,4 +97,89 @@ pub fn render(
         let _ = writeln!(out, "- {} line {}: {}", anomaly.source, anomaly.line, anomaly.what);
     }
     out
+}
+
+/// Per billing rule, the share of offers whose provider publishes it, and
+/// the providers that publish none (issue 27): where a rule is missing the
+/// cost assumes the least favourable one a provider publishes.
+fn billing_coverage(snapshot: &Snapshot, out: &mut String) {
+    type Known = fn(&Provider) -> bool;
+    let fields: [(&str, Known); 7] = [
+        ("billing increment", |p| p.billing_increment_s.is_some()),
+        ("minimum charge", |p| p.minimum_charge_s.is_some()),
+        ("storage (block or network)", |p| {
+            p.block_storage_usd_per_gb_month.is_some() || p.network_storage_usd_per_gb_month.is_some()
+        }),
+        ("egress", |p| p.egress_usd_per_gb.is_some()),
+        ("spot notice (offers with a spot price)", |p| p.spot_notice_s.is_some()),
+        ("reserved discount", |p| p.reserved_discount.is_some()),
+        ("price kind", |p| p.price_kind.is_some()),
+    ];
+    // The first five are rules a job pays, which a reseller may pass
+    // through from its cloud; the last two are the seller's own.
+    let own = |name: &str| name.starts_with("reserved") || name.starts_with("price kind");
+    let _ = writeln!(
+        out,
+        "\n## Billing rules known (providers.csv)\n\nShare of offers whose provider publishes the rule. Where one is missing, costs assume the least favourable rule a provider here publishes and say so.\n\n| rule | offers known | share | providers that publish none (offers) |\n|---|---:|---:|---|"
+    );
+    for (name, known) in fields {
+        // The spot notice matters only where there is a spot price.
+        let spot_only = name.starts_with("spot");
+        let mut total = 0;
+        let mut covered = 0;
+        let mut missing: BTreeMap<&str, usize> = BTreeMap::new();
+        for offer in snapshot.offers.iter().filter(|o| !spot_only || o.spot_price.is_some()) {
+            total += 1;
+            let rules = if own(name) { snapshot.provider(&offer.provider) } else { snapshot.billing_provider(offer) };
+            match rules {
+                Some(p) if known(p) => covered += 1,
+                _ => *missing.entry(offer.provider.as_str()).or_default() += 1,
+            }
+        }
+        let share = if total == 0 { 0.0 } else { 100.0 * covered as f64 / total as f64 };
+        let missing: Vec<String> = missing.iter().map(|(p, n)| format!("{p} ({n})")).collect();
+        let _ = writeln!(out, "| {name} | {covered} of {total} | {share:.1}% | {} |", missing.join(", "));
+    }
+}
+
+/// The offers whose price may not be what a job pays: auction floors and
+/// marketplace listings by their provider's price kind, and prices under
+/// half of every other provider's for the GPU (engine::price_check).
+fn odd_prices(snapshot: &Snapshot, out: &mut String) {
+    let _ = writeln!(out, "\n## Prices that may not hold\n\n| provider | price kind | offers |\n|---|---|---:|");
+    let mut kinds: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for offer in &snapshot.offers {
+        let kind = match snapshot.provider(&offer.provider).and_then(|p| p.price_kind) {
+            Some(PriceKind::Auction) => "auction (left out unless prices=all)",
+            Some(PriceKind::Marketplace) => "marketplace (host-set)",
+            _ => continue,
+        };
+        *kinds.entry((offer.provider.as_str(), kind)).or_default() += 1;
+    }
+    for ((provider, kind), offers) in &kinds {
+        let _ = writeln!(out, "| {provider} | {kind} | {offers} |");
+    }
+    let check = PriceCheck::new(snapshot);
+    let mut low = Vec::new();
+    for offer in &snapshot.offers {
+        for (capacity, price, name) in
+            [(Capacity::OnDemand, offer.price, "on-demand"), (Capacity::Spot, offer.spot_price, "spot")]
+        {
+            if let (Some(others), Some(price)) = (check.far_below(offer, capacity), price) {
+                low.push((offer, name, price / f64::from(offer.gpu_count), others));
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nUnder half of the cheapest other provider's typical price for the GPU: {} prices.\n\n| provider | instance | gpu | capacity | $/GPU-h | cheapest other $/GPU-h |\n|---|---|---|---|---:|---:|",
+        low.len()
+    );
+    for (offer, capacity, per_gpu, others) in low {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {capacity} | {per_gpu:.3} | {others:.3} |",
+            offer.provider, offer.instance, offer.gpu
+        );
+    }
 }

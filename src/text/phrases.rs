@@ -119,6 +119,8 @@ phrases! {
     SPOT_AUTO = "Where it is safe", "Donde es seguro";
     SPOT_YES = "Always allowed", "Siempre permitido";
     SPOT_NO = "Never (on-demand only)", "Nunca (solo bajo demanda)";
+    PRICES_PAYABLE = "Prices a job pays", "Precios que paga un trabajo";
+    PRICES_ALL = "Also auction floors", "También mínimos de subasta";
     PRECISION_FP32 = "FP32 (32-bit)", "FP32 (32 bits)";
     PRECISION_BF16 = "BF16 (16-bit)", "BF16 (16 bits)";
     PRECISION_FP16 = "FP16 (16-bit)", "FP16 (16 bits)";
@@ -153,7 +155,10 @@ phrases! {
     BADGE_SPOT_SAFE = "spot-safe", "apta para spot";
     BADGE_PER_HOUR = "per-hour billing", "facturación por horas";
     BADGE_SINGLE_GPU = "single GPU fits", "cabe en una GPU";
-    BADGE_BILLING_UNKNOWN = "billing unknown", "facturación desconocida";
+    BADGE_RULES_ASSUMED = "billing rules assumed", "reglas de facturación supuestas";
+    BADGE_AUCTION = "auction floor", "mínimo de subasta";
+    BADGE_MARKETPLACE = "host-set price", "precio del anfitrión";
+    BADGE_UNUSUALLY_LOW = "unusually low price", "precio inusualmente bajo";
     FABRIC_INFINIBAND = "InfiniBand", "InfiniBand";
     FABRIC_EFA = "EFA", "EFA";
     FABRIC_ROCE = "RoCE", "RoCE";
@@ -176,6 +181,7 @@ phrases! {
     OPTION_KV_PRECISION = "KV cache precision", "precisión de la caché KV";
     OPTION_OBJECTIVE = "objective", "objetivo";
     OPTION_SPOT = "spot policy", "política de spot";
+    OPTION_PRICES = "price filter", "filtro de precios";
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
     OPTION_CROSS_ENTROPY = "cross-entropy mode", "modo de entropía cruzada";
     OPTION_TASK = "task", "tarea";
@@ -317,7 +323,8 @@ phrases! {
     ADVICE_RESERVED_CLUSTER = "The best cluster runs {time} on {nodes} nodes: clusters that large, for that long, are usually reserved or committed capacity (AWS Capacity Blocks, Lambda 1-Click Clusters, provider contracts), priced below the on-demand rates ranked here and sure to be there; on-demand capacity of that size is often not available.", "El mejor clúster tarda {time} en {nodes} nodos: clústeres así de grandes y durante tanto tiempo suelen contratarse como capacidad reservada o comprometida (AWS Capacity Blocks, Lambda 1-Click Clusters, contratos con el proveedor), más barata que las tarifas bajo demanda mostradas y con disponibilidad asegurada; bajo demanda, esa capacidad a menudo no está disponible.";
     ADVICE_SET_DEADLINE = "The best job takes {time} on one node: set \"Finish within (days)\" to size a cluster that meets a deadline, or the GPUs (gpus=) you plan to use.", "El mejor trabajo tarda {time} en un nodo: indica «Terminar en (días)» para dimensionar un clúster que cumpla un plazo, o las GPU (gpus=) que piensas usar.";
     ADVICE_SPOT_CLUSTER = "Spot is left out for clusters of {nodes} or more nodes: an interruption of any node stops the whole job, and that many would spend more time restarting than training.", "Se deja fuera spot para clústeres de {nodes} nodos o más: la interrupción de cualquier nodo detiene todo el trabajo, y con tantos se pasaría más tiempo reiniciando que entrenando.";
-    ADVICE_UNKNOWN_EXTRAS = "Storage or egress prices are unknown for {count} of the top 20 offers: their totals count GPU time and the known charges only.", "Se desconocen los precios de almacenamiento o de tráfico de salida de {count} de las 20 mejores ofertas: sus totales solo cuentan el tiempo de GPU y los cargos conocidos.";
+    ADVICE_ASSUMED_RULES = "{count} of the top 20 offers are from providers that do not publish their billing step, storage or egress price: their totals assume billing per started hour and the highest such prices here, so they are upper bounds.", "{count} de las 20 mejores ofertas son de proveedores que no publican su tramo de facturación o su precio de almacenamiento o de salida: sus totales suponen facturación por hora empezada y los precios más altos de estos, así que son cotas superiores.";
+    ADVICE_ODD_PRICES = "{count} of the top 20 offers have prices that may not hold: host-set marketplace listings or prices far below every other provider's for the GPU. Each row says why; check the provider's page before you rely on one.", "{count} de las 20 mejores ofertas tienen precios que pueden no mantenerse: anuncios de un mercado con precio del anfitrión o precios muy por debajo de los de cualquier otro proveedor para esa GPU. Cada fila dice por qué; compruébalo en la página del proveedor antes de contar con ello.";
 
     // ---- A row's breakdown ----
     ROW_CLUSTER = "Cluster", "Clúster";
@@ -328,9 +335,22 @@ phrases! {
     ROW_PRICE = "Price", "Precio";
     PRICE_FOR = "{price}/h for {count}× {gpu}", "{price}/h por {count}× {gpu}";
     ROW_BILLING = "Billing", "Facturación";
-    BILLING_STEP = "per {step} s", "por tramos de {step} s";
+    BILLING_STEP = "per {step} s; no minimum charge published, none assumed", "por tramos de {step} s; no publica un cargo mínimo, no se supone ninguno";
+    BILLING_STEP_NO_MINIMUM = "per {step} s, no minimum charge", "por tramos de {step} s, sin cargo mínimo";
     BILLING_STEP_MINIMUM = "per {step} s, at least {minimum} s", "por tramos de {step} s, mínimo {minimum} s";
-    BILLING_UNKNOWN = "not known: billed as used", "desconocida: se factura lo usado";
+    BILLING_PASSED_THROUGH = "{rule} ({cloud}'s rules, which {reseller} passes through)", "{rule} (las reglas de {cloud}, que {reseller} traslada)";
+    BILLING_HOUR_ASSUMED = "billing step not published: per started hour assumed", "tramo de facturación no publicado: se supone por hora empezada";
+    BILLING_ASSUMED = "not published: costed per started hour, the coarsest rule of any provider here", "no publicada: se calcula por hora empezada, la regla más gruesa de los proveedores de aquí";
+    COST_STORAGE_ASSUMED = "{cost} (price not published: {rate}/GB-month assumed, the highest here)", "{cost} (precio no publicado: se suponen {rate}/GB-mes, el más alto de aquí)";
+    COST_EGRESS_ASSUMED = "{cost} (price not published: {rate}/GB assumed, the highest here)", "{cost} (precio no publicado: se suponen {rate}/GB, el más alto de aquí)";
+    ROW_PRICE_NOTE = "About this price", "Sobre este precio";
+    PRICE_AUCTION = "auction reserve price: you bid, and may not get it; the auction sets what a job pays", "precio de reserva de subasta: se puja y puede no conseguirse; la subasta fija lo que paga un trabajo";
+    PRICE_MARKETPLACE = "set by the host of one machine: a snapshot of a listing that may be gone or priced differently now", "lo fija el anfitrión de una máquina: una foto de un anuncio que puede haber desaparecido o cambiado de precio";
+    PRICE_FAR_BELOW = "under half of what any other provider asks for this GPU (the cheapest other asks {others} per GPU-hour): check it on the provider's page before you rely on it", "menos de la mitad de lo que pide cualquier otro proveedor por esta GPU (el más barato de los demás pide {others} por hora de GPU): compruébalo en la página del proveedor antes de contar con él";
+    LEFT_OUT_AUCTION = "auction reserve price: you bid, and may not get it (\"Also auction floors\", prices=all, lists it)", "precio de reserva de subasta: se puja y puede no conseguirse («También mínimos de subasta», prices=all, la muestra)";
+    AGE_DAYS = "{days} days old", "{days} días";
+    AGE_MONTHS = "{months} months old", "{months} meses";
+    PRICES_STALE = "These prices are {age} (snapshot {date}), and cloud GPU prices change often: check the provider's page before you rent, or build fresh ones with `whichgpu snapshot --fetch`.", "Estos precios tienen {age} (instantánea {date}) y los precios de GPU en la nube cambian a menudo: compruébalos en la página del proveedor antes de alquilar, o genera unos nuevos con `whichgpu snapshot --fetch`.";
     ROW_INSTANCES = "Instances", "Instancias";
     INSTANCES_FOR_LOAD = "{count} for the stated load", "{count} para la carga indicada";
     ROW_JOB_TIME = "Job time", "Duración del trabajo";
@@ -340,7 +360,6 @@ phrases! {
     ROW_GPU_TIME = "GPU time", "Tiempo de GPU";
     ROW_STORAGE = "Storage", "Almacenamiento";
     ROW_EGRESS = "Egress", "Tráfico de salida";
-    PRICE_UNKNOWN = "unknown (the provider's price is not in the data)", "desconocido (el precio del proveedor no está en los datos)";
     ROW_JOB_COST = "Job cost", "Coste del trabajo";
     ROW_MONTH = "A month of runs", "Un mes de ejecuciones";
     ROW_PER_UNIT = "Per unit", "Por unidad";
@@ -497,6 +516,7 @@ phrases! {
     FIELD_OBJECTIVE = "Rank by", "Ordenar por";
     OBJECTIVE_TASK_DEFAULT = "The task's default", "El de la tarea";
     FIELD_SPOT = "Spot capacity", "Capacidad spot";
+    FIELD_PRICES = "Prices", "Precios";
     FIELD_UPTIME = "Hours up per day", "Horas activas al día";
     FIELD_REQUESTS_PER_DAY = "Requests per day (0: not stated)", "Peticiones al día (0: sin indicar)";
     FIELD_RUNS = "Runs per month", "Ejecuciones al mes";

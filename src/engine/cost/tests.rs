@@ -15,13 +15,25 @@ fn provider(increment: Option<u32>, minimum: Option<u32>) -> Provider {
         block_storage_usd_per_gb_month: Some(0.10),
         egress_usd_per_gb: Some(0.09),
         pricing_page: None,
+        price_kind: None,
+        spot_notice_s: None,
+        reserved_discount: None,
     }
 }
+
+/// A provider's rules with the bundled snapshot's fallback for what it does
+/// not publish: per hour, $0.20/GB-month, $0.12/GB.
+fn rules(provider: &Provider) -> Rules {
+    Rules::of(Some(provider), &FALLBACK)
+}
+
+const FALLBACK: Fallback = Fallback { increment_s: 3600.0, storage_usd_per_gb_month: 0.20, egress_usd_per_gb: 0.12 };
 
 fn offer(gpu: &str, count: u32, price: f64, spot: Option<f64>) -> Offer {
     Offer {
         provider: "p".into(),
         underlying_cloud: None,
+        billed_as: None,
         instance: "i".into(),
         regions: vec!["r".into()],
         gpu: gpu.into(),
@@ -39,25 +51,34 @@ fn offer(gpu: &str, count: u32, price: f64, spot: Option<f64>) -> Offer {
 fn billing_rounds_up_to_the_increment_and_the_minimum() {
     // Product brief: a 10-minute job on per-hour billing pays an hour; on
     // per-second billing with a 60 s minimum it pays 10 minutes.
-    assert_eq!(
-        billed_seconds(600.0, Some(&provider(Some(3600), Some(3600)))),
-        Billed { seconds: 3600.0, increment_known: true }
-    );
-    assert_eq!(
-        billed_seconds(600.0, Some(&provider(Some(1), Some(60)))),
-        Billed { seconds: 600.0, increment_known: true }
-    );
-    assert_eq!(
-        billed_seconds(20.0, Some(&provider(Some(1), Some(60)))),
-        Billed { seconds: 60.0, increment_known: true }
-    );
+    let billed = |seconds, increment, minimum| rules(&provider(increment, minimum)).billed_seconds(seconds);
+    assert_eq!(billed(600.0, Some(3600), Some(3600)), 3600.0);
+    assert_eq!(billed(600.0, Some(1), Some(60)), 600.0);
+    assert_eq!(billed(20.0, Some(1), Some(60)), 60.0);
     // Per-minute billing rounds 10.5 minutes up to 11.
-    assert_eq!(
-        billed_seconds(630.0, Some(&provider(Some(60), None))),
-        Billed { seconds: 660.0, increment_known: true }
-    );
-    // Unknown rules: billed as used, and said so.
-    assert_eq!(billed_seconds(600.0, Some(&provider(None, None))), Billed { seconds: 600.0, increment_known: false });
+    assert_eq!(billed(630.0, Some(60), None), 660.0);
+    // Unpublished rules (issue 27): billed per started hour, the coarsest
+    // published rule, and said so; an unpublished minimum is not assumed.
+    assert_eq!(billed(600.0, None, None), 3600.0);
+    assert!(rules(&provider(None, None)).assumed.billing);
+    assert!(!rules(&provider(Some(60), None)).assumed.billing);
+}
+
+#[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
+#[test]
+fn the_fallback_is_the_least_favourable_rule_a_provider_publishes() {
+    let snapshot = crate::engine::snapshot::committed();
+    let fallback = Fallback::of(&snapshot.providers);
+    // providers.csv, fourth data pass: OVHcloud bills per started hour,
+    // Lambda's filesystem is $0.20/GB-month, Google Cloud's egress $0.12/GB.
+    assert_eq!(fallback, FALLBACK);
+    // With nothing published at all, per hour and no storage or egress charge.
+    let bare = Provider::without_rules("x", "X");
+    let none = Fallback::of(std::slice::from_ref(&bare));
+    assert_eq!((none.increment_s, none.storage_usd_per_gb_month, none.egress_usd_per_gb), (3600.0, 0.0, 0.0));
+    // Lambda sells no block storage: one machine keeps its data on the filesystem.
+    let lambda = Rules::of(snapshot.provider("lambda"), &fallback);
+    assert_eq!((lambda.storage_usd_per_gb_month, lambda.assumed.storage), (0.20, false));
 }
 
 /// Costs `workload` on one offer the way the ranking does.
@@ -68,7 +89,8 @@ fn costed(workload: &Workload, offer: &Offer, provider: &Provider, spot: bool) -
     let sized = fit(workload, &model, gpu, offer.gpu_count).unwrap();
     let timed = speed(workload, &model, gpu, offer.gpu_count, &sized, &Setup::default()).unwrap();
     let startup_s = rented_startup_s(workload, &model);
-    cost(workload, &model, &sized.memory, &timed, offer, Some(provider), Rental { spot, nodes: 1, startup_s }).unwrap()
+    cost(workload, &model, &sized.memory, &timed, offer, &rules(provider), Rental { spot, nodes: 1, startup_s })
+        .unwrap()
 }
 
 #[test]
@@ -122,12 +144,15 @@ fn serving_costs_a_month_of_uptime_and_replicas_follow_the_load() {
     let busy = Workload { requests_per_day: 2_000_000, ..w };
     let loaded = costed(&busy, &h100, &p, false);
     assert!(loaded.instances > 1, "{loaded:?}");
-    // Storage and egress are counted where the provider's prices are known,
-    // and left unknown, not zero, where they are not.
-    assert!(loaded.storage_cost.unwrap() > 0.0 && loaded.egress_cost.unwrap() > 0.0);
+    // Storage and egress are counted at the provider's prices, and where it
+    // publishes none at the highest a provider publishes, said so (issue 27).
+    assert!(loaded.storage_cost > 0.0 && loaded.egress_cost > 0.0);
+    assert_eq!(loaded.assumed, Assumed::default());
     let unknown = Provider { block_storage_usd_per_gb_month: None, egress_usd_per_gb: None, ..p };
     let c = costed(&busy, &h100, &unknown, false);
-    assert_eq!((c.storage_cost, c.egress_cost), (None, None));
+    assert!((c.storage_cost / loaded.storage_cost - 2.0).abs() < 1e-9, "0.20 against 0.10 per GB-month");
+    assert!((c.egress_cost / loaded.egress_cost - 0.12 / 0.09).abs() < 1e-9);
+    assert_eq!(c.assumed, Assumed { billing: false, storage: true, egress: true });
 }
 
 #[test]
@@ -159,20 +184,20 @@ fn media_storage_and_egress_follow_the_models_own_output() {
     for (workload, item_bytes) in cases {
         let c = costed(&workload, &offer("h100_sxm", 1, 3.0, None), &provider, false);
         let expected = f64::from(workload.items) * item_bytes / BYTES_PER_GB * 0.09;
-        let egress = c.egress_cost.unwrap();
+        let egress = c.egress_cost;
         assert!(
             (egress - expected).abs() < 1e-9 * expected,
             "{}: egress ${egress}, expected ${expected}",
             workload.model
         );
         // The outputs are stored with the weights while the job runs.
-        assert!(c.storage_cost.unwrap() > 0.0, "{}", workload.model);
+        assert!(c.storage_cost > 0.0, "{}", workload.model);
     }
     // A resolution or clip length the user sets wins over the model's.
     let short = Workload { frames: Some(33), ..video("hunyuanvideo") };
     let c = costed(&short, &offer("h100_sxm", 1, 3.0, None), &provider, false);
     let expected = 10.0 * 33.0 / 24.0 * VIDEO_BYTES_PER_SECOND / BYTES_PER_GB * 0.09;
-    assert!((c.egress_cost.unwrap() - expected).abs() < 1e-9 * expected);
+    assert!((c.egress_cost - expected).abs() < 1e-9 * expected);
 }
 
 #[test]
@@ -193,7 +218,7 @@ fn a_cluster_bills_every_node_keeps_its_data_once_and_loses_more_to_spot() {
     let node = offer("h100_sxm", 8, 30.0, Some(12.0));
     let shared = Provider { network_storage_usd_per_gb_month: Some(0.07), ..provider(Some(1), Some(60)) };
     let on = |spot, nodes, p: &Provider| {
-        cost(&w, &model, &sized.memory, &timed, &node, Some(p), Rental { spot, nodes, startup_s }).unwrap()
+        cost(&w, &model, &sized.memory, &timed, &node, &rules(p), Rental { spot, nodes, startup_s }).unwrap()
     };
     let cluster = on(false, 4, &shared);
     assert_eq!(cluster.nodes, 4);
@@ -202,7 +227,7 @@ fn a_cluster_bills_every_node_keeps_its_data_once_and_loses_more_to_spot() {
     // Storage at the network-storage price, once; without one, at the
     // block-storage price (0.10), still once.
     let block = on(false, 4, &provider(Some(1), Some(60)));
-    let ratio = cluster.storage_cost.unwrap() / block.storage_cost.unwrap();
+    let ratio = cluster.storage_cost / block.storage_cost;
     assert!((ratio - 0.7).abs() < 1e-9, "{ratio}");
     // Spot: four nodes lose four times the share one node loses.
     let one = spot_lost_share(&w, 1, startup_s);

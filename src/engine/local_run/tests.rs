@@ -36,7 +36,7 @@ fn an_8b_model_runs_on_an_rtx_4090_and_is_compared_with_the_top_offer() {
     // An always-on endpoint: a month of electricity, nothing else.
     let cost = run.cost.as_ref().unwrap();
     assert!((cost.job_cost - run.price_per_hour * cost.billed_hours).abs() < 1e-9);
-    assert_eq!((cost.storage_cost, cost.egress_cost), (Some(0.0), Some(0.0)));
+    assert_eq!((cost.storage_cost, cost.egress_cost), (0.0, 0.0));
     let kinds = said(&run);
     assert_eq!(kinds[0], phrases::VERDICT_RUNS.key);
     // The comparison names the top offer and its speed ratio.

@@ -56,7 +56,9 @@ pub fn advise(
                 job = Arg::Hours(c.job_hours),
                 billed = Arg::Hours(c.billed_hours),
                 provider = &offer(row).provider,
-                why = if row.badges.contains(&Badge::PerHourBilling) {
+                why = if c.assumed.billing {
+                    &phrases::BILLING_HOUR_ASSUMED
+                } else if row.badges.contains(&Badge::PerHourBilling) {
                     Badge::PerHourBilling.label()
                 } else {
                     &phrases::BILLING_MINIMUM
@@ -110,15 +112,16 @@ pub fn advise(
         }
     }
 
-    // Unknown storage and egress prices.
-    let unknown = report
-        .results
-        .iter()
-        .take(20)
-        .filter(|r| r.cost.as_ref().is_some_and(|c| c.storage_cost.is_none() || c.egress_cost.is_none()))
-        .count();
-    if unknown > 0 {
-        advice.push(msg!(phrases::ADVICE_UNKNOWN_EXTRAS, count = unknown));
+    // Rules assumed, and prices that may not hold, among the top rows.
+    let top = || report.results.iter().take(20);
+    let assumed = top().filter(|r| r.badges.contains(&Badge::RulesAssumed)).count();
+    if assumed > 0 {
+        advice.push(msg!(phrases::ADVICE_ASSUMED_RULES, count = assumed));
+    }
+    let odd = [Badge::Auction, Badge::Marketplace, Badge::UnusuallyLow];
+    let odd = top().filter(|r| r.badges.iter().any(|b| odd.contains(b))).count();
+    if odd > 0 {
+        advice.push(msg!(phrases::ADVICE_ODD_PRICES, count = odd));
     }
     advice
 }

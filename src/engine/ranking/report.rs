@@ -27,8 +27,15 @@ pub enum Badge {
     PerHourBilling,
     /// The workload fits on one GPU of this kind.
     SingleGpuFits,
-    /// The provider's billing increment is not known; use is billed as is.
-    BillingUnknown,
+    /// The provider does not publish its billing step, storage or egress
+    /// price: the cost assumes the least favourable published one.
+    RulesAssumed,
+    /// The price is an auction floor (shown only with `prices=all`).
+    Auction,
+    /// A host sets the price of this one machine (a marketplace listing).
+    Marketplace,
+    /// Under half of what any other provider asks for the GPU.
+    UnusuallyLow,
     /// Several instances joined into one cluster.
     Cluster,
     /// The cluster's fabric has no stated speed: timed at the slowest.
@@ -47,7 +54,10 @@ impl Badge {
             Badge::SpotSafe => &phrases::BADGE_SPOT_SAFE,
             Badge::PerHourBilling => &phrases::BADGE_PER_HOUR,
             Badge::SingleGpuFits => &phrases::BADGE_SINGLE_GPU,
-            Badge::BillingUnknown => &phrases::BADGE_BILLING_UNKNOWN,
+            Badge::RulesAssumed => &phrases::BADGE_RULES_ASSUMED,
+            Badge::Auction => &phrases::BADGE_AUCTION,
+            Badge::Marketplace => &phrases::BADGE_MARKETPLACE,
+            Badge::UnusuallyLow => &phrases::BADGE_UNUSUALLY_LOW,
             Badge::Cluster => &phrases::BADGE_CLUSTER,
             Badge::FabricUnknown => &phrases::BADGE_FABRIC_UNKNOWN,
             Badge::ReservedOnly => &phrases::BADGE_RESERVED_ONLY,
@@ -80,6 +90,10 @@ pub struct RankedOffer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<Costed>,
     pub badges: Vec<Badge>,
+    /// When the price is unusually low: the lowest typical price per
+    /// GPU-hour any other provider asks for the GPU at this capacity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub far_below: Option<f64>,
     /// On the cost-vs-speed Pareto frontier: nothing else is both cheaper
     /// and faster.
     pub pareto: bool,

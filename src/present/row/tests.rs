@@ -44,8 +44,8 @@ fn an_offer_row_names_its_gpu_prices_and_figures_in_the_pages_language() {
     assert_eq!(en.job, Lang::En.hours(cost.job_hours));
     assert!(en.speed.contains("tok/s"), "{}", en.speed);
     assert_eq!(en.bound, Some("memory-bound"));
-    // Storage or egress unknown: the total says so.
-    assert_eq!(en.total.ends_with(" +?"), cost.storage_cost.is_none() || cost.egress_cost.is_none());
+    // A rule assumed: the total is an upper bound, and says so.
+    assert_eq!(en.total.starts_with('≤'), cost.assumed.any());
     assert_eq!(en.badges.len(), ranked.badges.len());
 
     let es = RowText::of(ranked, &snapshot, catalog, Lang::Es);
