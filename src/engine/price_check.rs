@@ -4,7 +4,7 @@
 //! the snapshot builder lists them in `SUMMARY.md`.
 
 use super::snapshot::{Offer, PriceKind, Snapshot};
-use std::collections::BTreeMap;
+use crate::sorting::sort_indices_by;
 
 /// A price is unusually low when it is under this share of the lowest
 /// typical price any other provider asks for the same GPU. Chosen with the
@@ -23,10 +23,10 @@ pub const FAR_BELOW_SHARE: f64 = 0.5;
 pub const MIN_OTHER_PROVIDERS: usize = 2;
 
 /// Which capacity a price is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Capacity {
-    OnDemand,
-    Spot,
+    OnDemand = 0,
+    Spot = 1,
 }
 
 impl Capacity {
@@ -40,55 +40,54 @@ impl Capacity {
     }
 }
 
-/// The typical per-GPU price of every provider for each (GPU, capacity):
-/// the median of its offers, so a cloud that lists one shape in 30 regions
-/// counts once.
-pub struct PriceCheck<'a> {
-    typical: BTreeMap<(&'a str, Capacity), Vec<(&'a str, f64)>>,
+/// For every offer of a snapshot, at each capacity, whether its price is
+/// unusually low: the lowest typical price per GPU-hour any other provider
+/// asks for the GPU, where a provider's typical price is the median of its
+/// offers (a cloud that lists one shape in 30 regions counts once).
+pub struct PriceCheck {
+    /// Per offer: [on-demand, spot].
+    far_below: Vec<[Option<f64>; 2]>,
 }
 
-impl<'a> PriceCheck<'a> {
-    pub fn new(snapshot: &'a Snapshot) -> PriceCheck<'a> {
-        let mut prices: BTreeMap<(&str, Capacity, &str), Vec<f64>> = BTreeMap::new();
-        for offer in &snapshot.offers {
-            for capacity in [Capacity::OnDemand, Capacity::Spot] {
-                if let Some(price) = capacity.per_gpu(offer) {
-                    prices.entry((&offer.gpu, capacity, &offer.provider)).or_default().push(price);
+impl PriceCheck {
+    pub fn new(snapshot: &Snapshot) -> PriceCheck {
+        let offers = &snapshot.offers;
+        let mut far_below = vec![[None, None]; offers.len()];
+        for (slot, capacity) in [Capacity::OnDemand, Capacity::Spot].into_iter().enumerate() {
+            // Offers by GPU, then provider, then price at this capacity (one
+            // sort, shared with the ranking's: no B-tree, no sort per type).
+            let key = |i: usize| (offers[i].gpu.as_str(), offers[i].provider.as_str());
+            let price = |i: usize| capacity.per_gpu(&offers[i]);
+            let sorted_price = |i: usize| price(i).unwrap_or(0.0);
+            let mut order: Vec<usize> = (0..offers.len()).filter(|&i| price(i).is_some()).collect();
+            sort_indices_by(&mut order, &|a, b| key(a).cmp(&key(b)).then(sorted_price(a).total_cmp(&sorted_price(b))));
+            for gpu in order.chunk_by(|&a, &b| offers[a].gpu == offers[b].gpu) {
+                // Each provider's median, in the GPU's block.
+                let typical: Vec<(&str, f64)> = gpu
+                    .chunk_by(|&a, &b| offers[a].provider == offers[b].provider)
+                    .map(|group| {
+                        let at = |k: usize| sorted_price(group[k]);
+                        let mid = group.len() / 2;
+                        let median = if group.len() % 2 == 1 { at(mid) } else { (at(mid - 1) + at(mid)) / 2.0 };
+                        (offers[group[0]].provider.as_str(), median)
+                    })
+                    .collect();
+                for &i in gpu {
+                    let others = typical.iter().filter(|(provider, _)| *provider != offers[i].provider);
+                    let (count, lowest) = others.fold((0, f64::INFINITY), |(n, low), (_, t)| (n + 1, low.min(*t)));
+                    let unusual =
+                        count >= MIN_OTHER_PROVIDERS && price(i).is_some_and(|p| p < FAR_BELOW_SHARE * lowest);
+                    far_below[i][slot] = unusual.then_some(lowest);
                 }
             }
         }
-        let mut typical: BTreeMap<(&str, Capacity), Vec<(&str, f64)>> = BTreeMap::new();
-        for ((gpu, capacity, provider), mut list) in prices {
-            typical.entry((gpu, capacity)).or_default().push((provider, median(&mut list)));
-        }
-        PriceCheck { typical }
+        PriceCheck { far_below }
     }
 
-    /// When `offer`'s price at `capacity` is unusually low: the lowest
-    /// typical price per GPU-hour any other provider asks.
-    pub fn far_below(&self, offer: &Offer, capacity: Capacity) -> Option<f64> {
-        let price = capacity.per_gpu(offer)?;
-        let others = self.typical.get(&(offer.gpu.as_str(), capacity))?;
-        let mut count = 0;
-        let mut lowest = f64::INFINITY;
-        for &(provider, typical) in others {
-            if provider != offer.provider {
-                count += 1;
-                lowest = lowest.min(typical);
-            }
-        }
-        (count >= MIN_OTHER_PROVIDERS && price < FAR_BELOW_SHARE * lowest).then_some(lowest)
-    }
-}
-
-/// The median of a non-empty list (sorted in place).
-fn median(list: &mut [f64]) -> f64 {
-    list.sort_by(f64::total_cmp);
-    let mid = list.len() / 2;
-    if list.len() % 2 == 1 {
-        list[mid]
-    } else {
-        (list[mid - 1] + list[mid]) / 2.0
+    /// When the offer at `index` has an unusually low price at `capacity`:
+    /// the lowest typical price per GPU-hour any other provider asks.
+    pub fn far_below(&self, index: usize, capacity: Capacity) -> Option<f64> {
+        self.far_below.get(index)?[capacity as usize]
     }
 }
 
@@ -142,19 +141,20 @@ mod tests {
             offer("c", "h200", 1, 40.0),
         ]);
         let check = PriceCheck::new(&snap);
-        assert_eq!(check.far_below(&snap.offers[0], Capacity::OnDemand), Some(2.0));
-        // Exactly half is not under half.
-        let half = offer("a", "h200", 8, 8.0);
-        assert_eq!(check.far_below(&half, Capacity::OnDemand), None);
-        assert_eq!(check.far_below(&snap.offers[1], Capacity::OnDemand), None);
+        assert_eq!(check.far_below(0, Capacity::OnDemand), Some(2.0));
+        assert_eq!(check.far_below(1, Capacity::OnDemand), None);
         // No spot price, nothing to compare.
-        assert_eq!(check.far_below(&snap.offers[0], Capacity::Spot), None);
+        assert_eq!(check.far_below(0, Capacity::Spot), None);
+        // Exactly half is not under half.
+        let mut half = snap.clone();
+        half.offers[0].price = Some(8.0);
+        assert_eq!(PriceCheck::new(&half).far_below(0, Capacity::OnDemand), None);
     }
 
     #[test]
     fn one_other_provider_is_not_a_distribution() {
         let snap = snapshot(vec![offer("a", "l40", 1, 0.3), offer("b", "l40", 1, 1.0)]);
-        assert_eq!(PriceCheck::new(&snap).far_below(&snap.offers[0], Capacity::OnDemand), None);
+        assert_eq!(PriceCheck::new(&snap).far_below(0, Capacity::OnDemand), None);
     }
 
     #[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
@@ -167,10 +167,9 @@ mod tests {
         let snap = crate::engine::snapshot::committed();
         let check = PriceCheck::new(&snap);
         let flagged = |provider: &str, gpu: &str| {
-            snap.offers
-                .iter()
-                .filter(|o| o.provider == provider && o.gpu == gpu)
-                .any(|o| check.far_below(o, Capacity::OnDemand).is_some())
+            (0..snap.offers.len())
+                .filter(|&i| snap.offers[i].provider == provider && snap.offers[i].gpu == gpu)
+                .any(|i| check.far_below(i, Capacity::OnDemand).is_some())
         };
         assert!(flagged("lium", "l40"));
         assert!(flagged("ovhcloud", "v100_sxm2_32gb"));

@@ -447,7 +447,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
                 Some(PriceKind::Marketplace) => row_badges.push(Badge::Marketplace),
                 Some(PriceKind::Fixed | PriceKind::Reseller) | None => {}
             }
-            let far_below = price_check.far_below(offer, if spot { Capacity::Spot } else { Capacity::OnDemand });
+            let far_below = price_check.far_below(index, if spot { Capacity::Spot } else { Capacity::OnDemand });
             if far_below.is_some() {
                 row_badges.push(Badge::UnusuallyLow);
             }

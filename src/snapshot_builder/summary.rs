@@ -161,11 +161,11 @@ fn odd_prices(snapshot: &Snapshot, out: &mut String) {
     }
     let check = PriceCheck::new(snapshot);
     let mut low = Vec::new();
-    for offer in &snapshot.offers {
+    for (index, offer) in snapshot.offers.iter().enumerate() {
         for (capacity, price, name) in
             [(Capacity::OnDemand, offer.price, "on-demand"), (Capacity::Spot, offer.spot_price, "spot")]
         {
-            if let (Some(others), Some(price)) = (check.far_below(offer, capacity), price) {
+            if let (Some(others), Some(price)) = (check.far_below(index, capacity), price) {
                 low.push((offer, name, price / f64::from(offer.gpu_count), others));
             }
         }
