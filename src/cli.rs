@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! whichgpu snapshot --from ../shared/data --out public/data
+//! whichgpu snapshot --fetch [BASE_URL] [--from DIR] --out public/data [--keep DIR]
 //! whichgpu rank --config 'model=llama-3.1-70b&wq=int4' [--top N] [--json] [--offers FILE]
 //! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N]
 //!     [--node-gpus G [--internode-gbps B] [--fabric NAME]] [--json]
@@ -26,6 +27,13 @@ whichgpu: which rented GPU should I use for this generative-AI job?
 usage:
   whichgpu snapshot --from DIR --out DIR
       build the offer snapshot and catalog from a copy of ../shared/data
+  whichgpu snapshot --fetch [BASE_URL] [--from DIR] --out DIR [--keep DIR]
+      refresh: download the upstream catalogs data/offer_sources.csv names
+      (from BASE_URL, default https://raw.githubusercontent.com, each branch
+      pinned to its commit), check them against the last build in --out,
+      and build as --from does; the other inputs come from --from (default
+      ../shared/data). The fetched tree and its FETCHED.json are kept in
+      --keep (default target/fetched-data); on any failure --out is unchanged
   whichgpu rank --config QUERY [--top N] [--json] [--offers FILE] [--today YYYY-MM-DD]
       rank offers for a workload; QUERY is the page's URL query string
       (default --offers public/data/offers.json); past 30 days the prices'
@@ -198,11 +206,52 @@ fn url(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 }
 
 fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--from", "--out"], &[])?;
-    let from = flags.value("--from").ok_or("snapshot needs --from DIR (e.g. ../shared/data)")?;
+    use crate::snapshot_builder::fetch;
+    // `--fetch` takes an optional BASE_URL: alone, it reads GitHub.
+    let mut args = args.to_vec();
+    if let Some(at) = args.iter().position(|a| a == "--fetch") {
+        if args.get(at + 1).is_none_or(|next| next.starts_with("--")) {
+            args.insert(at + 1, fetch::DEFAULT_BASE_URL.to_string());
+        }
+    }
+    let flags = Flags::parse(&args, &["--from", "--out", "--fetch", "--keep"], &[])?;
+    let base_url = flags.value("--fetch");
+    let from = match base_url {
+        Some(_) => flags.value("--from").unwrap_or("../shared/data"),
+        None => flags.value("--from").ok_or("snapshot needs --from DIR (e.g. ../shared/data)")?,
+    };
     let to = flags.value("--out").ok_or("snapshot needs --out DIR (e.g. public/data)")?;
-    let built = crate::snapshot_builder::build(Path::new(from)).map_err(|e| e.to_string())?;
-    crate::snapshot_builder::write(&built, Path::new(to)).map_err(|e| e.to_string())?;
+    let built = match base_url {
+        Some(base_url) => {
+            let keep = flags.value("--keep").unwrap_or("target/fetched-data");
+            let options = fetch::FetchOptions {
+                base_url,
+                commits_api: fetch::commits_api_for(base_url),
+                from: Path::new(from),
+                out: Path::new(to),
+                keep: Path::new(keep),
+            };
+            let refreshed = fetch::refresh(&options)
+                .map_err(|e| format!("refresh failed, the snapshot in {to} is unchanged: {e}"))?;
+            let manifest = &refreshed.manifest;
+            let _ = writeln!(
+                out,
+                "fetched {} files ({} bytes) from {} at {}; kept in {keep}/ ({})",
+                manifest.files.len(),
+                manifest.files.iter().map(|f| f.bytes).sum::<usize>(),
+                manifest.base_url,
+                manifest.fetched_at,
+                fetch::MANIFEST,
+            );
+            refreshed.built
+        }
+        None if flags.value("--keep").is_some() => return Err("--keep goes with --fetch".into()),
+        None => {
+            let built = crate::snapshot_builder::build(Path::new(from)).map_err(|e| e.to_string())?;
+            crate::snapshot_builder::write(&built, Path::new(to)).map_err(|e| e.to_string())?;
+            built
+        }
+    };
     let _ = writeln!(
         out,
         "snapshot {}: {} offers from {} providers, {} models, {} GPUs, {} anomalies reported → {to}",

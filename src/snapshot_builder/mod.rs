@@ -8,6 +8,7 @@ mod audio_models;
 mod build_error;
 mod csv_table;
 mod fabrics;
+pub mod fetch;
 mod fsdl;
 mod gcp;
 mod gpu_names;
