@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Installs what building and testing whichgpu needs, only where missing.
-# Every tool comes from a package registry (crates.io, npm, Debian): nothing
+# Every tool comes from a package registry (crates.io, npm, PyPI, Debian): nothing
 # else is downloaded. Safe to run again; with everything present it takes
 # about a second.
 #
 #   scripts/setup.sh           tools to build and serve the page
-#   scripts/setup.sh --test    also Chromium, ChromeDriver, the e2e packages and twiggy
+#   scripts/setup.sh --test    also Chromium, ChromeDriver, the e2e packages, twiggy and zizmor
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
 TWIGGY_VERSION=0.8.0
+ZIZMOR_VERSION=1.32.0
 WITH_TEST=false
 [[ "${1:-}" == "--test" ]] && WITH_TEST=true
 
@@ -67,6 +68,24 @@ if $WITH_TEST; then
   if ! have twiggy || [[ "$(twiggy --version 2>/dev/null)" != *" $TWIGGY_VERSION" ]]; then
     say "installing twiggy $TWIGGY_VERSION (about 2 minutes, once)"
     cargo install --locked twiggy --version "$TWIGGY_VERSION"
+  fi
+  # The workflow linter (scripts/lint-workflows.sh): zizmor's PyPI wheel
+  # carries its binary, which goes beside the cargo tools (pip's --target
+  # leaves the system's Python alone, as Debian asks).
+  if ! have zizmor || [[ "$(zizmor --version 2>/dev/null)" != "zizmor $ZIZMOR_VERSION" ]]; then
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+      say "installing Debian's python3-pip (for zizmor)"
+      SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null
+    fi
+    say "installing zizmor $ZIZMOR_VERSION (the workflow linter) from PyPI"
+    wheel=$(mktemp -d)
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --no-deps --only-binary=:all: --target "$wheel" "zizmor==$ZIZMOR_VERSION"
+    mkdir -p "$HOME/.cargo/bin"
+    install -m 755 "$wheel/bin/zizmor" "$HOME/.cargo/bin/zizmor"
+    rm -rf "$wheel"
   fi
   if [[ ! -d tests/e2e/node_modules/playwright-core || ! -d tests/e2e/node_modules/axe-core ]]; then
     say "installing the e2e packages (playwright-core, driving /usr/bin/chromium; axe-core)"

@@ -12,6 +12,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "format"
 cargo fmt --all -- --check
 
+step "workflow lint: .github/ with zizmor (scripts/lint-workflows.sh)"
+scripts/lint-workflows.sh
+
 step "clippy (host)"
 cargo clippy --all-targets --locked -- -D warnings
 step "clippy (wasm32)"
