@@ -2,7 +2,7 @@
 //! builds and tests.
 //!
 //! ```text
-//! whichgpu snapshot --from ../shared/data --out public/data
+//! whichgpu snapshot --from ../shared/data --out public/data [--offers DIR]
 //! whichgpu snapshot --fetch [BASE_URL] [--from DIR] --out public/data [--keep DIR]
 //! whichgpu rank --config 'model=llama-3.1-70b&wq=int4' [--top N] [--json] [--offers FILE]
 //! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N]
@@ -25,15 +25,20 @@ const USAGE: &str = "\
 whichgpu: which rented GPU should I use for this generative-AI job?
 
 usage:
-  whichgpu snapshot --from DIR --out DIR
-      build the offer snapshot and catalog from a copy of ../shared/data
+  whichgpu snapshot --from DIR --out DIR [--offers DIR]
+      build the offer snapshot and catalog from a copy of ../shared/data;
+      the offer files data/offer_sources.csv names come from --offers
+      (default data/fetched when data/fetched/FETCHED.json exists, else
+      --from), dated by its FETCHED.json
   whichgpu snapshot --fetch [BASE_URL] [--from DIR] --out DIR [--keep DIR]
       refresh: download the upstream catalogs data/offer_sources.csv names
-      (from BASE_URL, default https://raw.githubusercontent.com, each branch
-      pinned to its commit), check them against the last build in --out,
-      and build as --from does; the other inputs come from --from (default
-      ../shared/data). The fetched tree and its FETCHED.json are kept in
-      --keep (default target/fetched-data); on any failure --out is unchanged
+      (from BASE_URL, default https://raw.githubusercontent.com, each file
+      read at, and its source dated by, the last commit that changed it;
+      GITHUB_TOKEN, when set, is sent to GitHub's API), check them against
+      the last build in --out, and build with them; the other inputs come
+      from --from (default ../shared/data). The offer files and their
+      FETCHED.json are kept in --keep (default data/fetched), which later
+      builds read; on any failure --out and --keep are unchanged
   whichgpu rank --config QUERY [--top N] [--json] [--offers FILE] [--today YYYY-MM-DD]
       rank offers for a workload; QUERY is the page's URL query string
       (default --offers public/data/offers.json); past 30 days the prices'
@@ -214,53 +219,71 @@ fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             args.insert(at + 1, fetch::DEFAULT_BASE_URL.to_string());
         }
     }
-    let flags = Flags::parse(&args, &["--from", "--out", "--fetch", "--keep"], &[])?;
+    let flags = Flags::parse(&args, &["--from", "--out", "--fetch", "--keep", "--offers"], &[])?;
     let base_url = flags.value("--fetch");
     let from = match base_url {
         Some(_) => flags.value("--from").unwrap_or("../shared/data"),
         None => flags.value("--from").ok_or("snapshot needs --from DIR (e.g. ../shared/data)")?,
     };
     let to = flags.value("--out").ok_or("snapshot needs --out DIR (e.g. public/data)")?;
-    let built = match base_url {
+    let (built, offers) = match base_url {
+        Some(_) if flags.value("--offers").is_some() => {
+            return Err("--offers goes without --fetch: a refresh builds with the offer files it keeps in --keep".into())
+        }
         Some(base_url) => {
-            let keep = flags.value("--keep").unwrap_or("target/fetched-data");
+            let keep = flags.value("--keep").unwrap_or(fetch::DEFAULT_KEEP);
+            let commits_api = fetch::commits_api_for(base_url);
+            let token = std::env::var("GITHUB_TOKEN").ok().filter(|token| !token.trim().is_empty());
             let options = fetch::FetchOptions {
                 base_url,
-                commits_api: fetch::commits_api_for(base_url),
+                commits_api,
+                api_token: commits_api.and(token.as_deref()),
                 from: Path::new(from),
                 out: Path::new(to),
                 keep: Path::new(keep),
             };
-            let refreshed = fetch::refresh(&options)
-                .map_err(|e| format!("refresh failed, the snapshot in {to} is unchanged: {e}"))?;
+            let refreshed = fetch::refresh(&options).map_err(|e| {
+                format!("refresh failed, the snapshot in {to} and the offers in {keep} are unchanged: {e}")
+            })?;
             let manifest = &refreshed.manifest;
             let _ = writeln!(
                 out,
-                "fetched {} files ({} bytes) from {} at {}; kept in {keep}/ ({})",
+                "fetched {} files ({} bytes) from {} at {}; offer files kept in {keep}/ ({})",
                 manifest.files.len(),
                 manifest.files.iter().map(|f| f.bytes).sum::<usize>(),
                 manifest.base_url,
                 manifest.fetched_at,
                 fetch::MANIFEST,
             );
-            refreshed.built
+            (refreshed.built, keep.to_string())
         }
         None if flags.value("--keep").is_some() => return Err("--keep goes with --fetch".into()),
         None => {
-            let built = crate::snapshot_builder::build(Path::new(from)).map_err(|e| e.to_string())?;
+            // A refresh's offer files, once kept in the repository, are the
+            // offers' inputs; without them, --from's.
+            let offers = match flags.value("--offers") {
+                Some(dir) if !Path::new(dir).is_dir() => return Err(format!("--offers {dir}: no such directory")),
+                Some(dir) => dir,
+                None if Path::new(fetch::DEFAULT_KEEP).join(fetch::MANIFEST).is_file() => fetch::DEFAULT_KEEP,
+                None => from,
+            };
+            let built = crate::snapshot_builder::build_with(Path::new(from), Some(Path::new(offers)))
+                .map_err(|e| e.to_string())?;
             crate::snapshot_builder::write(&built, Path::new(to)).map_err(|e| e.to_string())?;
-            built
+            (built, offers.to_string())
         }
     };
     let _ = writeln!(
         out,
-        "snapshot {}: {} offers from {} providers, {} models, {} GPUs, {} anomalies reported → {to}",
+        "snapshot {}: {} offers from {} providers, {} models, {} GPUs, {} anomalies reported → {to} \
+         (offer files from {})",
         built.snapshot.snapshot_date,
         built.snapshot.offers.len(),
         built.snapshot.providers.len(),
         built.catalog.models.len(),
         built.catalog.gpus.len(),
         built.anomalies.len(),
+        Path::new(&offers).display(),
     );
     Ok(())
 }

@@ -216,13 +216,19 @@ fn a_damaged_offer_file_gives_the_loaders_message() {
 
 #[test]
 fn the_snapshot_builder_is_deterministic_and_matches_the_committed_data() {
+    // As the README says to build it, from the repository's root: the offer
+    // files a merged refresh committed (data/fetched, when it holds
+    // FETCHED.json), else ../shared/data's.
     let base = std::env::temp_dir().join(format!("whichgpu-cli-snapshot-{}", std::process::id()));
     let (a, b) = (base.join("a"), base.join("b"));
+    let mut said = String::new();
     for out in [&a, &b] {
         let output = whichgpu(&["snapshot", "--from", shared_data().to_str().unwrap(), "--out", out.to_str().unwrap()]);
         assert!(output.status.success(), "{}", stderr(&output));
-        assert!(stdout(&output).contains("offers from"), "{}", stdout(&output));
+        said = stdout(&output);
+        assert!(said.contains("offers from") && said.contains("(offer files from "), "{said}");
     }
+    let offers = said.rsplit("(offer files from ").next().unwrap_or_default().trim().trim_end_matches(')');
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/data");
     for file in ["offers.json", "catalog.json", "SUMMARY.md"] {
         let first = std::fs::read(a.join(file)).unwrap();
@@ -230,7 +236,8 @@ fn the_snapshot_builder_is_deterministic_and_matches_the_committed_data() {
         assert!(first == std::fs::read(b.join(file)).unwrap(), "{file} differs between two runs");
         assert!(
             first == std::fs::read(committed.join(file)).unwrap(),
-            "public/data/{file} is stale: run `cargo run -- snapshot --from ../shared/data --out public/data`"
+            "public/data/{file} is stale (built with the offer files from {offers}): run \
+             `cargo run -- snapshot --from ../shared/data --out public/data` from the repository's root"
         );
     }
     std::fs::remove_dir_all(&base).unwrap();
@@ -296,7 +303,10 @@ fn an_unknown_gpu_name_fails_the_build_with_the_list_of_names() {
     text.push_str("gpu_1x_voodoo,Voodoo5-6000,1.0,4.0,16.0,0.5,us-east-1,,\n");
     std::fs::write(&lambda, text).unwrap();
     let out = base.join("out");
-    let output = whichgpu(&["snapshot", "--from", base.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    // The edited copy's own offer files, even where a refresh keeps its own
+    // in data/fetched.
+    let base = base.to_str().unwrap();
+    let output = whichgpu(&["snapshot", "--from", base, "--offers", base, "--out", out.to_str().unwrap()]);
     assert!(!output.status.success());
     let message = stderr(&output);
     assert!(message.contains("skypilot-v8-lambda: \"Voodoo5-6000\" (1 rows)"), "{message}");
@@ -569,18 +579,25 @@ fn vision_language_and_audio_generation_rank_what_was_asked() {
 
 #[test]
 fn rank_says_first_how_old_the_prices_are_past_thirty_days() {
-    // Issue 27: 90 days after the 2026-09 snapshot (2026-09-01) the prices
-    // are three months old; 20 days after, nothing is said.
+    // Issue 27: 90 days after the snapshot's date (2026-09 reads as
+    // 2026-09-01) the prices are three months old; 20 days after, nothing
+    // is said. The committed snapshot's own date, so a refresh keeps this true.
+    let committed =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("public/data/offers.json")).unwrap();
+    let date =
+        serde_json::from_str::<serde_json::Value>(&committed).unwrap()["snapshot_date"].as_str().unwrap().to_string();
+    let day = whichgpu::engine::freshness::parse_date(&date).expect("a dated snapshot");
+    let on = |days: i64| whichgpu::engine::freshness::date_of(day + days);
     let query = "model=llama-3.1-405b&wq=bf16&conc=8";
-    let old = whichgpu(&["rank", "--config", query, "--top", "3", "--today", "2026-11-30"]);
+    let old = whichgpu(&["rank", "--config", query, "--top", "3", "--today", &on(90)]);
     assert!(old.status.success(), "{}", stderr(&old));
     let text = stdout(&old);
     let first = text.lines().next().unwrap();
-    assert!(first.starts_with("note: These prices are 3 months old (snapshot 2026-09)"), "{first}");
+    assert!(first.starts_with(&format!("note: These prices are 3 months old (snapshot {date})")), "{first}");
     assert!(first.contains("whichgpu snapshot --fetch"), "{first}");
-    let fresh = stdout(&whichgpu(&["rank", "--config", query, "--top", "3", "--today", "2026-09-21"]));
+    let fresh = stdout(&whichgpu(&["rank", "--config", query, "--top", "3", "--today", &on(20)]));
     assert!(!fresh.contains("months old") && !fresh.contains("days old"), "{fresh}");
-    let json = whichgpu(&["rank", "--config", query, "--top", "1", "--json", "--today", "2026-11-30"]);
+    let json = whichgpu(&["rank", "--config", query, "--top", "1", "--json", "--today", &on(90)]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(json["snapshot"]["age_days"], 90);
     assert!(json["snapshot"]["stale"].as_str().is_some_and(|s| s.contains("3 months old")), "{}", json["snapshot"]);

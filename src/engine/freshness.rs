@@ -27,6 +27,21 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + day_of_era - 719_468
 }
 
+/// The calendar date of a day counted from 1970-01-01, as `YYYY-MM-DD`
+/// (the inverse of `days_from_civil`).
+pub fn date_of(days: i64) -> String {
+    let days = days + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days - era * 146_097;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let m = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * m + 2) / 5 + 1;
+    let month = if m < 10 { m + 3 } else { m - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 /// The day a snapshot date names: `YYYY-MM-DD`, or `YYYY-MM` for the first
 /// of that month (its prices are at least that old). `None` for anything
 /// else, such as an undated source.
@@ -72,6 +87,15 @@ mod tests {
         // 2026-09-01 is 20,697 days after the epoch; 2024 is a leap year.
         assert_eq!(days_from_civil(2026, 9, 1), 20_697);
         assert_eq!(days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 28), 2);
+    }
+
+    #[test]
+    fn a_date_and_its_day_are_each_others_inverse() {
+        for day in [-1, 0, 11_016, 11_017, 19_782, 20_697, 20_787, 2_932_896] {
+            assert_eq!(parse_date(&date_of(day)), Some(day), "{}", date_of(day));
+        }
+        assert_eq!(date_of(20_697 + 90), "2026-11-30");
+        assert_eq!(date_of(days_from_civil(2024, 2, 29)), "2024-02-29");
     }
 
     #[test]

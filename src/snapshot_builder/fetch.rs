@@ -1,17 +1,22 @@
 //! `whichgpu snapshot --fetch`: a live refresh. Downloads the upstream file
 //! each row of `data/offer_sources.csv` names (`upstream_url_path`), keeps
 //! the rows its local copy holds (`upstream_rows`), checks each file
-//! against the last build, and builds the snapshot from them exactly as
-//! `--from` does.
+//! against the last build, and builds the snapshot from them as `--from`
+//! does, with the fetched offer files in place of `--from`'s.
 //!
-//! Nothing in the output directory changes unless every file downloads,
-//! passes its checks and the snapshot builds. What was fetched is kept as a
-//! data tree that `--from` rebuilds byte for byte, with [`MANIFEST`] at its
-//! root: each file's URL, commit, size, SHA-256, rows and the fetch date.
+//! Nothing in the output directory, nor in the kept directory, changes
+//! unless every file downloads, passes its checks and the snapshot builds.
+//! What is kept is only the offer files, at the paths of
+//! `data/offer_sources.csv`'s `file` column, and [`MANIFEST`]: each upstream
+//! file's URL, the commit that last changed it and that commit's date, its
+//! size, SHA-256 and rows, and the fetch time. `snapshot --offers DIR`
+//! rebuilds the same snapshot from it byte for byte, and by default (in
+//! [`DEFAULT_KEEP`], committed) it is the input every later build reads.
 
 use super::csv_table::CsvTable;
-use super::{build, write as write_snapshot, BuildError, Built, OFFER_SOURCES_CSV};
-use serde::Serialize;
+use super::fetched::{is_iso_date, UpstreamPath};
+pub use super::fetched::{CopyRecord, FetchedFile, Manifest, DEFAULT_KEEP, MANIFEST};
+use super::{build_with, write as write_snapshot, BuildError, Built, OFFER_SOURCES_CSV};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -20,16 +25,21 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// Where `--fetch` reads by default: GitHub's raw file host, whose paths
-/// are `{owner}/{repo}/{ref}/{path}` as `upstream_url_path` is written.
+/// are `{owner}/{repo}/{ref}/{path}` as `upstream_url_path` is written, and
+/// where `{ref}` may be a commit.
 pub const DEFAULT_BASE_URL: &str = "https://raw.githubusercontent.com";
 
-/// GitHub's REST API: "Get a commit" (`/repos/{owner}/{repo}/commits/{ref}`)
-/// with the `application/vnd.github.sha` media type answers the commit a
-/// branch points at, as 40 hex digits.
+/// GitHub's REST API. "List commits" (`GET /repos/{owner}/{repo}/commits`,
+/// docs.github.com/rest/commits/commits) with `sha` (the branch), `path`
+/// and `per_page=1` answers the last commit on the branch that touched the
+/// file, newest first, as a JSON array of `{sha, commit: {committer:
+/// {date}}}`.
 const GITHUB_API: &str = "https://api.github.com";
 
-/// The manifest at the root of the kept tree.
-pub const MANIFEST: &str = "FETCHED.json";
+/// The REST API version asked for, as GitHub's "API Versions" page
+/// recommends sending (`X-GitHub-Api-Version`); 2022-11-28 is the version
+/// the "List commits" answer above is documented for.
+const GITHUB_API_VERSION: &str = "2022-11-28";
 
 /// Chosen bound: the largest file read is AWS's `vms.csv`, 3,113,907 bytes
 /// (../shared/data/SOURCES.md §1); a file twenty times larger is no catalog.
@@ -48,17 +58,21 @@ pub struct FetchOptions<'a> {
     /// Where upstream paths are read: [`DEFAULT_BASE_URL`] or a mirror laid
     /// out the same way.
     pub base_url: &'a str,
-    /// An API that names the commit a branch points at
-    /// ([`commits_api_for`]); `None` fetches each ref as named and records
-    /// no commit.
+    /// An API that names the last commit that touched a file
+    /// ([`commits_api_for`]); `None` fetches each ref as named and leaves
+    /// each source's commit and `as_of` those of `data/offer_sources.csv`.
     pub commits_api: Option<&'a str>,
+    /// Sent to `commits_api` as a bearer token when given: GitHub allows 60
+    /// requests an hour without one, and a refresh asks once per file.
+    pub api_token: Option<&'a str>,
     /// The data tree (a copy of `../shared/data`) the inputs that are not
-    /// fetched come from (gpus.csv, models.csv, providers.csv, …), and whose
-    /// offer files' headers the fetched ones must keep.
+    /// fetched come from (gpus.csv, models.csv, providers.csv, …).
     pub from: &'a Path,
     /// The snapshot directory: its SUMMARY.md holds the last build's rows.
     pub out: &'a Path,
-    /// Where the fetched data tree and [`MANIFEST`] are kept.
+    /// Where the fetched offer files and [`MANIFEST`] are kept. A tree kept
+    /// there before is the last build's offers, whose headers the new
+    /// files must keep (else `from`'s offers are).
     pub keep: &'a Path,
 }
 
@@ -75,48 +89,8 @@ pub struct Refreshed {
     pub manifest: Manifest,
 }
 
-/// What was fetched (`FETCHED.json`).
-#[derive(Debug, Serialize)]
-pub struct Manifest {
-    /// UTC, from the system clock, when the downloads started.
-    pub fetched_at: String,
-    pub base_url: String,
-    pub files: Vec<FetchedFile>,
-}
-
-/// One upstream file as it was downloaded.
-#[derive(Debug, Clone, Serialize)]
-pub struct FetchedFile {
-    pub url: String,
-    /// `owner/repo`.
-    pub repository: String,
-    /// The branch `data/offer_sources.csv` names.
-    #[serde(rename = "ref")]
-    pub reference: String,
-    /// The commit the branch pointed at, when the commits API was asked.
-    pub commit: Option<String>,
-    pub path: String,
-    /// Where the bytes below are in the kept tree.
-    pub kept_as: String,
-    pub bytes: usize,
-    pub sha256: String,
-    /// Data rows of a CSV file (the header not counted).
-    pub rows: Option<usize>,
-    /// The local files made from it.
-    pub copies: Vec<CopyRecord>,
-}
-
-/// One local file made from an upstream file.
-#[derive(Debug, Clone, Serialize)]
-pub struct CopyRecord {
-    pub source: String,
-    pub file: String,
-    /// `upstream_rows`: which rows it keeps; absent for the whole file.
-    pub upstream_rows: Option<String>,
-    pub rows: Option<usize>,
-}
-
-/// Why a refresh stopped. The snapshot directory is untouched in every case.
+/// Why a refresh stopped. The snapshot and kept directories are untouched,
+/// unless writing them is what failed.
 #[derive(Debug)]
 pub enum FetchError {
     /// A file could not be downloaded, or is no catalog file.
@@ -153,8 +127,29 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> FetchError + '_ {
     move |e| FetchError::Io { path: path.to_path_buf(), message: e.to_string() }
 }
 
+/// The offer files the last build read: the kept directory when a refresh
+/// left one there, else `options.from`'s.
+fn last_offers<'a>(options: &FetchOptions<'a>) -> &'a Path {
+    if options.keep.join(MANIFEST).is_file() {
+        options.keep
+    } else {
+        options.from
+    }
+}
+
+/// `path` with `suffix` and this process's id added to its name, beside it.
+fn sibling(path: &Path, suffix: &str) -> Result<PathBuf, FetchError> {
+    let Some(name) = path.file_name() else {
+        return Err(FetchError::Io { path: path.to_path_buf(), message: "--keep must name a directory".into() });
+    };
+    let mut name = name.to_os_string();
+    name.push(format!(".{suffix}-{}", std::process::id()));
+    Ok(path.with_file_name(name))
+}
+
 /// Downloads, checks, keeps and builds; replaces the snapshot in
-/// `options.out` only when all of it succeeds.
+/// `options.out` and the tree in `options.keep` only when all of it
+/// succeeds.
 pub fn refresh(options: &FetchOptions<'_>) -> Result<Refreshed, FetchError> {
     let plan = plan()?;
     if !options.from.join("gpus.csv").is_file() {
@@ -171,19 +166,12 @@ pub fn refresh(options: &FetchOptions<'_>) -> Result<Refreshed, FetchError> {
             ),
         });
     }
-    let Some(keep_name) = options.keep.file_name() else {
-        return Err(FetchError::Io {
-            path: options.keep.to_path_buf(),
-            message: "--keep must name a directory".into(),
-        });
-    };
-    let mut staging_name = keep_name.to_os_string();
-    staging_name.push(format!(".fetching-{}", std::process::id()));
-    let staging = options.keep.with_file_name(staging_name);
+    let staging = sibling(options.keep, "fetching")?;
+    let previous = sibling(options.keep, "previous")?;
 
     let downloads = download_all(options, &plan)?;
     let staged = stage(options, &downloads, &staging).and_then(|manifest| {
-        let built = build(&staging)?;
+        let built = build_with(options.from, Some(&staging))?;
         check_rows_read(options, &manifest, &built)?;
         Ok(Refreshed { built, manifest })
     });
@@ -195,11 +183,22 @@ pub fn refresh(options: &FetchOptions<'_>) -> Result<Refreshed, FetchError> {
         }
     };
 
-    // Every check passed: the kept tree, then the snapshot's files.
-    if options.keep.exists() {
-        std::fs::remove_dir_all(options.keep).map_err(io(options.keep))?;
+    // Every check passed: the kept tree (the last one set aside until the
+    // new one is in place), then the snapshot's files.
+    let had_one = options.keep.exists();
+    if had_one {
+        std::fs::rename(options.keep, &previous).map_err(io(options.keep))?;
     }
-    std::fs::rename(&staging, options.keep).map_err(io(options.keep))?;
+    if let Err(e) = std::fs::rename(&staging, options.keep) {
+        if had_one {
+            let _ = std::fs::rename(&previous, options.keep);
+        }
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(io(options.keep)(e));
+    }
+    if had_one {
+        std::fs::remove_dir_all(&previous).map_err(io(&previous))?;
+    }
     let scratch = options.out.join(format!(".fetching-{}", std::process::id()));
     write_snapshot(&refreshed.built, &scratch)?;
     for entry in std::fs::read_dir(&scratch).map_err(io(&scratch))? {
@@ -209,33 +208,6 @@ pub fn refresh(options: &FetchOptions<'_>) -> Result<Refreshed, FetchError> {
     }
     std::fs::remove_dir(&scratch).map_err(io(&scratch))?;
     Ok(refreshed)
-}
-
-/// Where an upstream file lives: `{owner}/{repo}/{ref}/{path}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct UpstreamPath {
-    owner: String,
-    repo: String,
-    reference: String,
-    path: String,
-}
-
-impl UpstreamPath {
-    fn parse(text: &str) -> Option<UpstreamPath> {
-        let mut parts = text.splitn(4, '/').map(str::trim).filter(|part| !part.is_empty()).map(str::to_string);
-        let (owner, repo, reference, path) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-        Some(UpstreamPath { owner, repo, reference, path })
-    }
-
-    fn repository(&self) -> String {
-        format!("{}/{}", self.owner, self.repo)
-    }
-
-    /// The file's URL under `base`, at `commit` when known, else at its ref.
-    fn url(&self, base: &str, commit: Option<&str>) -> String {
-        let at = commit.unwrap_or(&self.reference);
-        format!("{}/{}/{}/{at}/{}", base.trim_end_matches('/'), self.owner, self.repo, self.path)
-    }
 }
 
 /// A local file of a source, made from an upstream file.
@@ -446,7 +418,6 @@ impl<'t> CsvFile<'t> {
 /// from it.
 struct Download {
     record: FetchedFile,
-    bytes: Vec<u8>,
     /// The content of each of `record.copies`.
     contents: Vec<String>,
 }
@@ -460,51 +431,45 @@ struct Copies {
     rows: Option<usize>,
 }
 
+/// The last commit that touched a file, and its date (`YYYY-MM-DD`).
+struct LastCommit {
+    sha: String,
+    date: String,
+}
+
 fn download_all(options: &FetchOptions<'_>, plan: &[Upstream]) -> Result<Vec<Download>, FetchError> {
     let agent: ureq::Agent = ureq::Agent::config_builder().timeout_global(Some(TIMEOUT)).build().into();
-    // (repository, branch) → commit, asked once per repository.
-    let mut commits: BTreeMap<(String, String), String> = BTreeMap::new();
     let mut downloads = Vec::new();
     for upstream in plan {
         let at = &upstream.at;
-        let commit = match options.commits_api {
-            Some(api) => {
-                let key = (at.repository(), at.reference.clone());
-                let commit = match commits.get(&key) {
-                    Some(commit) => commit.clone(),
-                    None => resolve_commit(&agent, api, at)?,
-                };
-                commits.insert(key, commit.clone());
-                Some(commit)
-            }
+        let last = match options.commits_api {
+            Some(api) => Some(last_commit(&agent, api, options.api_token, upstream)?),
             None => None,
         };
-        let url = at.url(options.base_url, commit.as_deref());
-        let bytes = get(&agent, &url, None).map_err(|message| FetchError::Download {
+        let url = at.url(options.base_url, last.as_ref().map(|commit| commit.sha.as_str()));
+        let bytes = get(&agent, &url, &[]).map_err(|message| FetchError::Download {
             url: url.clone(),
             sources: upstream.sources(),
             message,
         })?;
         let copies = make_copies(options, upstream, &url, &bytes)?;
-        // A whole-file copy is the upstream file; filtered ones are kept
-        // beside the bytes they came from.
-        let kept_as = match upstream.copies.iter().find(|copy| copy.rows.is_none()) {
-            Some(whole) => whole.file.clone(),
-            None => format!("upstream/{}/{}", at.repository(), at.path),
+        let (commit, commit_date) = match last {
+            Some(LastCommit { sha, date }) => (Some(sha), Some(date)),
+            None => (None, None),
         };
         let record = FetchedFile {
             url,
             repository: at.repository(),
             reference: at.reference.clone(),
-            commit,
             path: at.path.clone(),
-            kept_as,
+            commit,
+            commit_date,
             bytes: bytes.len(),
             sha256: Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect(),
             rows: copies.rows,
             copies: copies.records,
         };
-        downloads.push(Download { record, bytes, contents: copies.contents });
+        downloads.push(Download { record, contents: copies.contents });
     }
     Ok(downloads)
 }
@@ -533,15 +498,20 @@ fn make_copies(options: &FetchOptions<'_>, upstream: &Upstream, url: &str, bytes
         let (content, rows) = match &csv_file {
             None => (text.to_string(), None),
             Some(csv_file) => {
-                let base_copy = options.from.join(&copy.file);
-                if let Some(expected) = columns_of(&base_copy)? {
+                // The last build's copy, else --from's (a source new to the kept tree).
+                let last_copy = [last_offers(options), options.from]
+                    .map(|root| root.join(&copy.file))
+                    .into_iter()
+                    .find(|path| path.is_file());
+                if let Some(last_copy) = last_copy {
+                    let expected = columns_of(&last_copy)?;
                     let missing = csv_file.missing(&expected);
                     if !missing.is_empty() {
                         return Err(failed(format!(
                             "the header lost column(s) {} that {} has: the reader reads cells by name, so their \
                              data would go missing; adapt the reader before refreshing (header now: {})",
                             missing.join(", "),
-                            base_copy.display(),
+                            last_copy.display(),
                             csv_file.columns.join(",")
                         )));
                     }
@@ -561,23 +531,19 @@ fn make_copies(options: &FetchOptions<'_>, upstream: &Upstream, url: &str, bytes
     Ok(Copies { records, contents, rows: csv_file.map(|file| file.rows.len()) })
 }
 
-/// The columns of a CSV file in the base tree, or `None` when it has no
-/// such file (a source new to `data/offer_sources.csv`).
-fn columns_of(path: &Path) -> Result<Option<Vec<String>>, FetchError> {
-    if !path.is_file() {
-        return Ok(None);
-    }
+/// The columns of a CSV file the last build read.
+fn columns_of(path: &Path) -> Result<Vec<String>, FetchError> {
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| FetchError::Io { path: path.to_path_buf(), message: e.to_string() })?;
     let headers = reader.headers().map_err(|e| FetchError::Io { path: path.to_path_buf(), message: e.to_string() })?;
-    Ok(Some(headers.iter().map(|name| name.trim().to_string()).collect()))
+    Ok(headers.iter().map(|name| name.trim().to_string()).collect())
 }
 
-/// The body of `url`, within [`MAX_FILE_BYTES`].
-fn get(agent: &ureq::Agent, url: &str, accept: Option<&str>) -> Result<Vec<u8>, String> {
+/// The body of `url`, within [`MAX_FILE_BYTES`], asked with `headers`.
+fn get(agent: &ureq::Agent, url: &str, headers: &[(&str, &str)]) -> Result<Vec<u8>, String> {
     let mut request = agent.get(url);
-    if let Some(accept) = accept {
-        request = request.header("Accept", accept);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
     }
     let mut response = request.call().map_err(|e| match e {
         ureq::Error::StatusCode(404) => {
@@ -592,37 +558,92 @@ fn get(agent: &ureq::Agent, url: &str, accept: Option<&str>) -> Result<Vec<u8>, 
     })
 }
 
-/// The commit `at`'s branch points at, from the commits API.
-fn resolve_commit(agent: &ureq::Agent, api: &str, at: &UpstreamPath) -> Result<String, FetchError> {
-    let url = format!("{}/repos/{}/{}/commits/{}", api.trim_end_matches('/'), at.owner, at.repo, at.reference);
+/// The last commit on the branch of `upstream` that touched its file, from
+/// the commits API ("List commits", see [`GITHUB_API`]).
+fn last_commit(
+    agent: &ureq::Agent,
+    api: &str,
+    token: Option<&str>,
+    upstream: &Upstream,
+) -> Result<LastCommit, FetchError> {
+    let at = &upstream.at;
+    let url = format!(
+        "{}/repos/{}/{}/commits?sha={}&path={}&per_page=1",
+        api.trim_end_matches('/'),
+        at.owner,
+        at.repo,
+        query_value(&at.reference),
+        query_value(&at.path)
+    );
     let failed = |message: String| FetchError::Download {
         url: url.clone(),
-        sources: at.repository(),
+        sources: upstream.sources(),
         message: format!(
-            "{message}; the refresh records the commit it reads: retry later, or give a mirror's BASE_URL"
+            "{message}; the refresh dates each source by the last commit that changed its file: retry later, or \
+             give a mirror's BASE_URL (which keeps data/offer_sources.csv's commit and as_of)"
         ),
     };
-    let bytes = get(agent, &url, Some("application/vnd.github.sha")).map_err(failed)?;
-    let sha = String::from_utf8_lossy(&bytes).trim().to_string();
-    if sha.len() != 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(failed(format!("answered \"{}\", not a commit", sha.chars().take(60).collect::<String>())));
+    let authorization = token.map(|token| format!("Bearer {}", token.trim()));
+    let mut headers = vec![("Accept", "application/vnd.github+json"), ("X-GitHub-Api-Version", GITHUB_API_VERSION)];
+    if let Some(authorization) = &authorization {
+        headers.push(("Authorization", authorization));
     }
-    Ok(sha)
+    let bytes = get(agent, &url, &headers).map_err(|message| {
+        // GitHub answers 403 or 429 past its rate limit ("Rate limits for the REST API").
+        if message.ends_with("HTTP 403") || message.ends_with("HTTP 429") {
+            failed(format!(
+                "{message} (GitHub's rate limit: 60 requests an hour without a token; set GITHUB_TOKEN{})",
+                if token.is_some() { ", which was sent" } else { "" }
+            ))
+        } else {
+            failed(message)
+        }
+    })?;
+    parse_last_commit(&bytes).map_err(|message| failed(format!("{message} ({} on {})", at.path, at.reference)))
 }
 
-/// Writes the data tree to build from: `options.from` with the fetched
-/// files over it, the raw upstream files that were filtered, and the
-/// manifest.
+/// `sha` and committer date of the first commit of a "List commits" answer.
+fn parse_last_commit(bytes: &[u8]) -> Result<LastCommit, String> {
+    let answer: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("the answer is not JSON ({e})"))?;
+    let Some(list) = answer.as_array() else {
+        return Err("the answer is not a list of commits".into());
+    };
+    let Some(last) = list.first() else {
+        return Err("no commit on the branch touches the file: it moved or was deleted upstream; correct \
+                    upstream_url_path in data/offer_sources.csv"
+            .into());
+    };
+    let sha = last["sha"].as_str().unwrap_or_default();
+    if sha.len() != 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("\"{}\" is not a commit", sha.chars().take(60).collect::<String>()));
+    }
+    let when = last["commit"]["committer"]["date"].as_str().unwrap_or_default();
+    let date = when.get(..10).filter(|date| is_iso_date(date)).ok_or_else(|| {
+        format!("the commit's date \"{}\" is not ISO 8601", when.chars().take(40).collect::<String>())
+    })?;
+    Ok(LastCommit { sha: sha.to_ascii_lowercase(), date: date.to_string() })
+}
+
+/// `text` as a URL query value: RFC 3986's unreserved characters and `/`
+/// (allowed in a query, §3.4) as they are, every other byte percent-encoded.
+fn query_value(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => char::from(b).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Writes the offer files to build from and the manifest; nothing else
+/// (the upstream files are named by URL, size and SHA-256).
 fn stage(options: &FetchOptions<'_>, downloads: &[Download], staging: &Path) -> Result<Manifest, FetchError> {
     let fetched_at = utc_timestamp(SystemTime::now());
-    // A kept tree given as --from brings its own upstream copies and manifest.
-    copy_tree(options.from, staging, &["upstream", MANIFEST])?;
+    std::fs::create_dir_all(staging).map_err(io(staging))?;
     for download in downloads {
         for (copy, content) in download.record.copies.iter().zip(&download.contents) {
             write_file(&staging.join(&copy.file), content.as_bytes())?;
-        }
-        if download.record.kept_as.starts_with("upstream/") {
-            write_file(&staging.join(&download.record.kept_as), &download.bytes)?;
         }
     }
     let manifest = Manifest {
@@ -630,6 +651,7 @@ fn stage(options: &FetchOptions<'_>, downloads: &[Download], staging: &Path) -> 
         base_url: options.base_url.to_string(),
         files: downloads.iter().map(|download| download.record.clone()).collect(),
     };
+    // Serializing plain structs of strings and numbers cannot fail.
     let mut json = serde_json::to_string_pretty(&manifest).unwrap_or_default();
     json.push('\n');
     write_file(&staging.join(MANIFEST), json.as_bytes())?;
@@ -643,35 +665,22 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), FetchError> {
     std::fs::write(path, bytes).map_err(io(path))
 }
 
-/// Copies a directory's files (as new, writable files), leaving out the
-/// top-level entries named in `skip`.
-fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> Result<(), FetchError> {
-    std::fs::create_dir_all(to).map_err(io(to))?;
-    for entry in std::fs::read_dir(from).map_err(io(from))? {
-        let entry = entry.map_err(io(from))?;
-        if skip.iter().any(|name| entry.file_name() == *name) {
-            continue;
-        }
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        if source.is_dir() {
-            copy_tree(&source, &target, &[])?;
-        } else {
-            let bytes = std::fs::read(&source).map_err(io(&source))?;
-            std::fs::write(&target, bytes).map_err(io(&target))?;
-        }
-    }
-    Ok(())
-}
-
 /// Fails when a source read fewer than 1/[`MIN_ROWS_DIVISOR`] of the rows
 /// the last build read: the SUMMARY.md in `options.out`, or when there is
-/// none, a build of `options.from`.
+/// none, a build of `options.from` with the last build's offers.
 fn check_rows_read(options: &FetchOptions<'_>, fetched: &Manifest, built: &Built) -> Result<(), FetchError> {
     let summary_path = options.out.join("SUMMARY.md");
     let last = std::fs::read_to_string(&summary_path).ok().map(|text| rows_read(&text)).filter(|rows| !rows.is_empty());
     let (last, last_build) = match last {
         Some(rows) => (rows, summary_path.display().to_string()),
-        None => (rows_read(&build(options.from)?.summary), format!("a build of {}", options.from.display())),
+        None => {
+            let offers = last_offers(options);
+            let built = build_with(options.from, Some(offers))?;
+            (
+                rows_read(&built.summary),
+                format!("a build of {} with the offers of {}", options.from.display(), offers.display()),
+            )
+        }
     };
     for (source, rows) in rows_read(&built.summary) {
         let Some(&before) = last.get(&source) else { continue };
@@ -687,8 +696,9 @@ fn check_rows_read(options: &FetchOptions<'_>, fetched: &Manifest, built: &Built
                 source,
                 message: format!(
                     "{rows} rows read, under 1/{MIN_ROWS_DIVISOR} of the {before} of the last build ({last_build}): \
-                     the download was probably cut short; if upstream really dropped them, build once with --from \
-                     from a copy of the data holding the new file, so the next refresh compares with it"
+                     the download was probably cut short; if upstream really dropped them, rebuild the snapshot once \
+                     from offer files that hold the new file (`whichgpu snapshot --offers DIR`), so the next \
+                     refresh compares with it"
                 ),
             });
         }
@@ -813,6 +823,36 @@ mod tests {
             .url("http://127.0.0.1:9", Some("e385a0d3"))
             .ends_with("skypilot-catalog/e385a0d3/catalogs/v8/aws/vms.csv"));
         assert!(UpstreamPath::parse("skypilot-org/skypilot-catalog/master").is_none());
+    }
+
+    #[test]
+    fn the_last_commit_and_its_date_are_read_from_a_list_commits_answer() {
+        // The shape of GitHub's "List commits" answer, cut to what is read.
+        let answer = br#"[{"sha": "E385A0D348EDA9CEFD9806423E7725944DC249E4",
+            "commit": {"author": {"date": "2026-08-30T23:00:00Z"}, "committer": {"date": "2026-09-01T01:02:03Z"}}}]"#;
+        let last = parse_last_commit(answer).unwrap();
+        assert_eq!(last.sha, "e385a0d348eda9cefd9806423e7725944dc249e4");
+        assert_eq!(last.date, "2026-09-01", "the committer's date: when it reached the branch");
+        for (answer, expected) in [
+            (&b"[]"[..], "no commit on the branch touches the file"),
+            (b"{\"message\": \"Not Found\"}", "not a list of commits"),
+            (b"<html>", "not JSON"),
+            (
+                br#"[{"sha": "main", "commit": {"committer": {"date": "2026-09-01T00:00:00Z"}}}]"#,
+                "\"main\" is not a commit",
+            ),
+            (br#"[{"sha": "0123456789abcdef0123456789abcdef01234567", "commit": {}}]"#, "is not ISO 8601"),
+        ] {
+            let message = parse_last_commit(answer).err().unwrap();
+            assert!(message.contains(expected), "{message}");
+        }
+    }
+
+    #[test]
+    fn query_values_keep_slashes_and_escape_the_rest() {
+        assert_eq!(query_value("catalogs/v8/aws/vms.csv"), "catalogs/v8/aws/vms.csv");
+        assert_eq!(query_value("docs/cloud gpus&more?.csv"), "docs/cloud%20gpus%26more%3F.csv");
+        assert_eq!(query_value("é"), "%C3%A9");
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod build_error;
 mod csv_table;
 mod fabrics;
 pub mod fetch;
+mod fetched;
 mod fsdl;
 mod gcp;
 mod gpu_names;
@@ -90,6 +91,19 @@ fn read_source(
 
 /// Reads everything under `from` (a copy of `../shared/data`).
 pub fn build(from: &Path) -> Result<Built, BuildError> {
+    build_with(from, None)
+}
+
+/// Reads the offer files `data/offer_sources.csv` names under `offers`
+/// (when given, else under `from`), and everything else under `from`. When
+/// `offers` holds a `FETCHED.json` (`snapshot --fetch`), each source it
+/// pinned to a commit is dated by that commit (`commit`, `as_of`).
+pub fn build_with(from: &Path, offers: Option<&Path>) -> Result<Built, BuildError> {
+    let offer_root = offers.unwrap_or(from);
+    let fetched = match offers {
+        Some(dir) => fetched::Manifest::read(dir)?,
+        None => None,
+    };
     let catalog = build_catalog(from)?;
     let providers = build_providers(from)?;
     let manifest = CsvTable::from_text("data/offer_sources.csv", OFFER_SOURCES_CSV)?;
@@ -130,10 +144,14 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
                 },
             },
         };
+        let pinned = match &fetched {
+            Some(manifest) => fetched::pinned_version(manifest, offer_root, &row)?,
+            None => None,
+        };
         let mut tables = Vec::new();
         let mut json = None;
         for file in row.text("file")?.split(';') {
-            let path = from.join(file);
+            let path = offer_root.join(file);
             if file.ends_with(".json") {
                 json =
                     Some(std::fs::read_to_string(&path).map_err(|e| BuildError::Io { path, message: e.to_string() })?);
@@ -146,8 +164,14 @@ pub fn build(from: &Path) -> Result<Built, BuildError> {
             id: spec.id.clone(),
             name: row.text("file")?.to_string(),
             upstream: row.text("upstream")?.to_string(),
-            commit: row.optional("commit").map(str::to_string),
-            as_of: row.text("as_of")?.to_string(),
+            commit: match &pinned {
+                Some((commit, _)) => Some(commit.clone()),
+                None => row.optional("commit").map(str::to_string),
+            },
+            as_of: match pinned {
+                Some((_, date)) => date,
+                None => row.text("as_of")?.to_string(),
+            },
         });
     }
     if !collected.unmapped.is_empty() {
