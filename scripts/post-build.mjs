@@ -77,19 +77,22 @@ console.log(`post-build: the loader is now ${bootName}`);
 // install are the page's own, which the browser's HTTP cache still holds
 // (issue 22): the page as `./` only (the worker answers `./index.html` with
 // it), and the catalog with its hash.
-const needed = [
-  'index.html',
-  ...readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js'),
-  'data/catalog.json',
-  'data/offers.json',
-].sort();
+// The model-import worker (import_worker*, issue 27) is not fetched at
+// install: a visitor who never imports never downloads it. The worker keeps
+// it once the page has asked for it (LATER), so an import works offline after
+// one import online.
+const onDemand = (f) => f.startsWith('import_worker');
+const code = readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js');
+const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.json', 'data/offers.json'].sort();
+const later = code.filter(onDemand).sort();
 const asked = { 'index.html': '', 'data/catalog.json': catalogUrl };
 const files = needed.map((f) => `./${asked[f] ?? f}`);
 const contents = createHash('sha256').update(JSON.stringify(files));
-for (const file of needed) contents.update(readFileSync(path.join(staging, file)));
+for (const file of [...needed, ...later]) contents.update(readFileSync(path.join(staging, file)));
 const version = contents.digest('hex').slice(0, 16);
 const worker = withoutComments(readFileSync(path.join(here, 'sw.template.js'), 'utf8'))
   .replace('__CACHE__', `whichgpu-${version}`)
-  .replace('__FILES__', JSON.stringify(files));
+  .replace('__FILES__', JSON.stringify(files))
+  .replace('__LATER__', JSON.stringify(later.map((f) => `./${f}`)));
 writeFileSync(path.join(staging, 'sw.js'), worker);
 console.log(`post-build: sw.js caches ${needed.length} files as whichgpu-${version}`);

@@ -12,6 +12,9 @@
 //   the new one is complete.
 const CACHE = '__CACHE__';
 const FILES = __FILES__;
+// Kept once the page asks for them, not fetched at install: the
+// model-import worker's files, which only an import needs.
+const LATER = __LATER__;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -44,7 +47,7 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(
     fetch(event.request)
       .then((response) => {
-        if (response.ok && FILES.includes(key)) {
+        if (response.ok && (FILES.includes(key) || LATER.includes(key))) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(key, copy));
         }

@@ -279,7 +279,7 @@ fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
          (offer files from {})",
         built.snapshot.snapshot_date,
         built.snapshot.offers.len(),
-        built.snapshot.providers.len(),
+        built.snapshot.selling_providers(),
         built.catalog.models.len(),
         built.catalog.gpus.len(),
         built.anomalies.len(),

@@ -305,8 +305,8 @@ fn an_unknown_gpu_name_fails_the_build_with_the_list_of_names() {
     let out = base.join("out");
     // The edited copy's own offer files, even where a refresh keeps its own
     // in data/fetched.
-    let base = base.to_str().unwrap();
-    let output = whichgpu(&["snapshot", "--from", base, "--offers", base, "--out", out.to_str().unwrap()]);
+    let from = base.to_str().unwrap();
+    let output = whichgpu(&["snapshot", "--from", from, "--offers", from, "--out", out.to_str().unwrap()]);
     assert!(!output.status.success());
     let message = stderr(&output);
     assert!(message.contains("skypilot-v8-lambda: \"Voodoo5-6000\" (1 rows)"), "{message}");

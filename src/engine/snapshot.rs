@@ -340,6 +340,12 @@ impl Snapshot {
         self.provider(offer.billed_as.as_deref().unwrap_or(&offer.provider))
     }
 
+    /// Providers that sell at least one offer: the snapshot also holds the
+    /// clouds whose billing rules a reseller passes through.
+    pub fn selling_providers(&self) -> usize {
+        self.providers.iter().filter(|p| self.offers.iter().any(|o| o.provider == p.id)).count()
+    }
+
     pub fn provider(&self, id: &str) -> Option<&Provider> {
         self.providers.iter().find(|p| p.id == id)
     }

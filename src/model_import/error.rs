@@ -39,6 +39,9 @@ pub enum ImportError {
     HubNotFound { repo: String },
     /// The Hub could not be reached or failed.
     HubUnreachable { detail: String },
+    /// The page's model reader (its Web Worker) could not be loaded or
+    /// stopped: the browser's words.
+    ReaderFailed { detail: String },
 }
 
 impl ImportError {
@@ -74,6 +77,7 @@ impl ImportError {
             ImportError::HubDenied { repo } => msg!(phrases::HUB_DENIED, repo = repo.as_str()),
             ImportError::HubNotFound { repo } => msg!(phrases::HUB_NOT_FOUND, repo = repo.as_str()),
             ImportError::HubUnreachable { detail } => msg!(phrases::HUB_UNREACHABLE, detail = echo(detail)),
+            ImportError::ReaderFailed { detail } => msg!(phrases::IMPORT_READER_FAILED, detail = echo(detail)),
         }
     }
 }
@@ -111,6 +115,7 @@ mod tests {
             ImportError::HubDenied { repo: "meta-llama/Llama-3.1-8B".into() },
             ImportError::HubNotFound { repo: "a/b".into() },
             ImportError::HubUnreachable { detail: "TypeError: Failed to fetch".into() },
+            ImportError::ReaderFailed { detail: "404 import_worker_loader.js".into() },
         ];
         for error in errors {
             let (en, es) = (error.message().render(Lang::En), error.message().render(Lang::Es));

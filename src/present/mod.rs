@@ -5,6 +5,8 @@
 //! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
 //! - [`excluded`]: the offers left out, grouped by reason.
 //! - [`form`]: the workload form's choices.
+//! - [`import_answer`]: what the page sets and says after a model import,
+//!   computed in the import's Web Worker.
 //! - [`memory`]: the memory line above the bar.
 //! - [`model_facts`]: a model's facts where it is picked, and what an
 //!   import read.
@@ -21,6 +23,7 @@
 pub mod chart;
 pub mod excluded;
 pub mod form;
+pub mod import_answer;
 pub mod memory;
 pub mod model_facts;
 pub mod row;

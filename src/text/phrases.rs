@@ -26,6 +26,7 @@ phrases! {
     IMPORT_MISSING_FIELD = "{architecture} needs «{field}», which this file lacks.", "{architecture} necesita «{field}», que falta en este archivo.";
     IMPORT_BAD_VALUE = "«{field}» holds {detail}, which no real model has.", "«{field}» vale {detail}, algo que ningún modelo real tiene.";
     IMPORT_TRUNCATED = "The {format} header runs past what was read ({available} of at least {needed} bytes): the file is cut short, or not a {format} file.", "La cabecera {format} va más allá de lo leído ({available} de al menos {needed} bytes): el archivo está cortado o no es un archivo {format}.";
+    IMPORT_READER_FAILED = "The model reader did not run ({detail}): reload the page and try again, or enter the model's numbers as a custom model.", "El lector de modelos no se ejecutó ({detail}): recarga la página y vuelve a intentarlo, o introduce las cifras del modelo como modelo personalizado.";
     IMPORT_BAD_HEADER = "The {format} header contradicts itself: {detail}.", "La cabecera {format} se contradice: {detail}.";
     IMPORT_TITLE = "Import a model: config.json, safetensors, GGUF or a Hugging Face id", "Importar un modelo: config.json, safetensors, GGUF o un id de Hugging Face";
     IMPORT_HINT = "Drop a config.json (with its model.safetensors.index.json for the exact weight size), a .safetensors or a .gguf file here, or pick them. They are read in your browser and never uploaded; of a weights file only its header is read.", "Suelta aquí un config.json (con su model.safetensors.index.json para el tamaño exacto de los pesos) o un archivo .safetensors o .gguf, o elígelos. Se leen en tu navegador y nunca se suben; de un archivo de pesos solo se lee la cabecera.";
@@ -155,7 +156,7 @@ phrases! {
     BADGE_SPOT_SAFE = "spot-safe", "apta para spot";
     BADGE_PER_HOUR = "per-hour billing", "facturación por horas";
     BADGE_SINGLE_GPU = "single GPU fits", "cabe en una GPU";
-    BADGE_RULES_ASSUMED = "billing rules assumed", "reglas de facturación supuestas";
+    BADGE_RULES_ASSUMED = "billing rules assumed", "facturación supuesta";
     BADGE_AUCTION = "auction floor", "mínimo de subasta";
     BADGE_MARKETPLACE = "host-set price", "precio del anfitrión";
     BADGE_UNUSUALLY_LOW = "unusually low price", "precio inusualmente bajo";

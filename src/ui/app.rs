@@ -7,6 +7,7 @@ use super::snapshot_loader::load_snapshot;
 use super::workload_form::FieldProblem;
 use super::your_gpu::YourGpu;
 use super::{document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use crate::engine::freshness::stale_notice;
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::{rank, Catalog};
@@ -221,6 +222,11 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                         }
                         Some(Ok(snapshot)) => {
                             let (info, table_snapshot, local_snapshot) = (snapshot.clone(), snapshot.clone(), snapshot.clone());
+                            // Past 30 days, how old the prices are, above everything
+                            // they decide (issue 27).
+                            let stale = stale_notice(&snapshot.snapshot_date, super::clock::days_today()).map(|notice| {
+                                view! { <p class="stale" role="note" data-testid="stale-prices">{notice.render(lang)}</p> }
+                            });
                             let ranked = Memo::new(move |_| {
                                 workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot)))
                                     .map(|report| Ranked(Arc::new(report)))
@@ -270,6 +276,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 })
                             });
                             view! {
+                                {stale}
                                 {failure}
                                 {table}
                                 {your_gpu}

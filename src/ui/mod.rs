@@ -13,12 +13,14 @@
 
 mod app;
 mod clipboard;
+mod clock;
 mod cost_chart;
 pub mod crash;
 mod document;
 mod download;
 mod embed_host;
 mod gpu_probe;
+pub mod import_worker;
 mod lang;
 mod memory_bar;
 mod model_import;

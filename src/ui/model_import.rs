@@ -1,49 +1,53 @@
 //! Importing a model (issue 25): files dropped or picked, a pasted
 //! config, or a Hugging Face id fetched when the user asks. The JavaScript
 //! boundary of files and of the Hub: it hands bytes and HTTP statuses to
-//! `crate::model_import`, which reads them, and puts the model it reads
-//! into the workload (so into the link). A file that cannot be read leaves
-//! the model as it was and says why.
+//! the import's worker (`import_worker.rs`), which reads them with
+//! `crate::model_import`, and puts the model it reads into the workload
+//! (so into the link). A file that cannot be read leaves the model as it
+//! was and says why.
 
 use crate::engine::custom_model::CUSTOM_MODEL;
-use crate::engine::Workload;
-use crate::model_import::{self, hub, ImportError, Imported, HEADER_BYTES};
-use crate::present::model_facts;
-use crate::text::{phrases, Msg};
+use crate::engine::{Catalog, Workload};
+use crate::model_import::{self, hub, ImportError, HEADER_BYTES};
+use crate::present::import_answer::{self, ImportAnswer};
+use crate::text::phrases;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-/// The outcome said under the import's controls.
+/// The outcome said under the import's controls, in both languages.
 #[derive(Clone)]
 enum Said {
-    Read(Msg),
-    Refused(Msg),
+    Read(ImportAnswer),
+    Refused(ImportAnswer),
 }
 
 /// The import's controls: a drop zone with a file picker, a paste box and
 /// the Hub's id, folded under one summary.
 #[component]
-pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
+pub fn ModelImport(catalog: &'static Catalog, workload: RwSignal<Workload>) -> impl IntoView {
     let lang = super::use_lang();
     let said = RwSignal::new(None::<Said>);
     let busy = RwSignal::new(false);
     // The model read becomes the workload's; its name, where the file gives
     // none, is the one the user knows it by (a file's stem, a Hub id).
-    let take = move |result: Result<Imported, ImportError>, known_as: Option<String>| match result {
-        Ok(mut imported) => {
-            if imported.model.name.is_none() {
-                imported.model.name = known_as.and_then(|name| model_import::link_name(&name));
-            }
-            said.set(Some(Said::Read(model_facts::imported(&imported))));
-            workload.update(|w| {
-                if let Some(format) = imported.model.weight_format {
-                    w.weight_precision = format;
-                }
-                w.model = CUSTOM_MODEL.to_string();
-                w.custom = Some(imported.model);
-            });
+    let take = move |answer: ImportAnswer| {
+        if answer.link.is_some() {
+            workload.update(|w| import_answer::apply(&answer, w, catalog));
+            said.set(Some(Said::Read(answer)));
+        } else {
+            said.set(Some(Said::Refused(answer)));
         }
-        Err(error) => said.set(Some(Said::Refused(error.message()))),
+    };
+    let refuse = move |error: ImportError| said.set(Some(Said::Refused(ImportAnswer::refused(&error))));
+    // Reads in the import's worker, busy meanwhile.
+    // While it reads, the last reading's words are gone.
+    let read = move |files: Vec<Vec<u8>>, known_as: Option<String>| {
+        busy.set(true);
+        said.set(None);
+        leptos::task::spawn_local(async move {
+            take(super::import_worker::read(&files, known_as.as_deref()).await);
+            busy.set(false);
+        });
     };
     let read_files = move |files: Option<web_sys::FileList>| {
         let Some(files) = files else { return };
@@ -53,25 +57,25 @@ pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
         }
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let mut read = Vec::new();
-            let mut result = Ok(());
+            let mut heads = Vec::new();
             for file in &files {
                 match file_head(file).await {
-                    Ok(bytes) => read.push(bytes),
-                    Err(error) => result = Err(error),
+                    Ok(bytes) => heads.push(bytes),
+                    Err(error) => {
+                        refuse(error);
+                        busy.set(false);
+                        return;
+                    }
                 }
             }
             let stem = files.iter().map(|f| f.name()).find(|n| !n.ends_with(".json"));
-            let slices: Vec<&[u8]> = read.iter().map(Vec::as_slice).collect();
-            take(result.and_then(|()| model_import::import(&slices)), stem.map(|n| file_stem(&n)));
-            busy.set(false);
+            read(heads, stem.map(|n| file_stem(&n)));
         });
     };
     let paste = NodeRef::<leptos::html::Textarea>::new();
     let read_paste = move |_| {
         let Some(area) = paste.get_untracked() else { return };
-        let text = area.value();
-        take(model_import::import(&[text.as_bytes()]), None);
+        read(vec![area.value().into_bytes()], None);
     };
     // A paste bigger than any description (a weights file) is refused
     // before the browser lays out megabytes of text in the box, which
@@ -80,7 +84,7 @@ pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
         let Some(text) = ev.clipboard_data().and_then(|data| data.get_data("text").ok()) else { return };
         if let Err(error) = model_import::check_size(&[], text.len() as u64) {
             ev.prevent_default();
-            said.set(Some(Said::Refused(error.message())));
+            refuse(error);
         }
     };
     let hub_id = NodeRef::<leptos::html::Input>::new();
@@ -88,24 +92,28 @@ pub fn ModelImport(workload: RwSignal<Workload>) -> impl IntoView {
         let Some(input) = hub_id.get_untracked() else { return };
         let repo = match hub::repo_id(&input.value()) {
             Ok(repo) => repo,
-            Err(error) => return said.set(Some(Said::Refused(error.message()))),
+            Err(error) => return refuse(error),
         };
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let result = from_hub(&repo).await;
-            take(result, Some(repo));
-            busy.set(false);
+            match from_hub(&repo).await {
+                Ok(files) => read(files, Some(repo)),
+                Err(error) => {
+                    refuse(error);
+                    busy.set(false);
+                }
+            }
         });
     };
     // What was read is said while it is the model; a refusal until the next try.
     let imported_is_the_model = move || workload.with(|w| w.model == CUSTOM_MODEL);
     let status = move || {
         said.get().and_then(|said| match said {
-            Said::Read(message) => imported_is_the_model().then(|| {
-                view! { <p class="import-read" role="status" data-testid="import-status">{message.render(lang)}</p> }
+            Said::Read(answer) => imported_is_the_model().then(|| {
+                view! { <p class="import-read" role="status" data-testid="import-status">{answer.said(lang).to_string()}</p> }
             }),
-            Said::Refused(message) => Some(
-                view! { <p class="field-error" role="alert" data-testid="import-status">{message.render(lang)}</p> },
+            Said::Refused(answer) => Some(
+                view! { <p class="field-error" role="alert" data-testid="import-status">{answer.said(lang).to_string()}</p> },
             ),
         })
     };
@@ -175,8 +183,8 @@ fn file_stem(name: &str) -> String {
 }
 
 /// The repo's config.json, and its safetensors index where it has one,
-/// from the Hub.
-async fn from_hub(repo: &str) -> Result<Imported, ImportError> {
+/// from the Hub, for the reader.
+async fn from_hub(repo: &str) -> Result<Vec<Vec<u8>>, ImportError> {
     let config = hub_get(&hub::file_url(hub::HUB_ORIGIN, repo, "config.json")).await?;
     hub::config_status(repo, config.0)?;
     // The index gives the exact weight bytes; a repo without one is sized
@@ -185,10 +193,7 @@ async fn from_hub(repo: &str) -> Result<Imported, ImportError> {
         Ok((status, body)) if hub::index_found(status) => Some(body),
         _ => None,
     };
-    match index {
-        Some(index) => model_import::import(&[&config.1, &index]),
-        None => model_import::import(&[&config.1]),
-    }
+    Ok([Some(config.1), index].into_iter().flatten().collect())
 }
 
 /// One GET to the Hub: its status and body.

@@ -17,7 +17,7 @@ pub fn SnapshotInfo(snapshot: Arc<Snapshot>) -> impl IntoView {
     let opened = RwSignal::new(false);
     let (date, counts) = (
         snapshot.snapshot_date.clone(),
-        msg!(phrases::SNAPSHOT_COUNTS, offers = snapshot.offers.len(), providers = snapshot.providers.len())
+        msg!(phrases::SNAPSHOT_COUNTS, offers = snapshot.offers.len(), providers = snapshot.selling_providers())
             .render(lang),
     );
     let rows = move || {

@@ -16,8 +16,8 @@ use crate::engine::workload::{
     TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, RuntimeChoice, SpotPolicy,
-    Task, Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, PriceFilter, RuntimeChoice,
+    SpotPolicy, Task, Workload,
 };
 use crate::model_search::{echo, search, Entry, Found};
 use crate::present::form::{model_hints, options, ModelHints};
@@ -105,7 +105,7 @@ pub fn WorkloadForm(
             </select>
             <ModelField catalog=catalog workload=workload models=models />
             <Show when=move || matches!(task.get(), Task::Infer | Task::Finetune | Task::Pretrain)>
-                <super::model_import::ModelImport workload=workload />
+                <super::model_import::ModelImport catalog=catalog workload=workload />
             </Show>
             <Show when=custom>
                 <NumberField catalog=catalog workload=workload key=PARAMS.0 label={&phrases::FIELD_PARAMS} />
@@ -177,6 +177,7 @@ pub fn WorkloadForm(
                 <legend>{lang.t(&phrases::RENTING)}</legend>
                 <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
                 <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} testid="spot-select" />
+                <SelectField catalog=catalog workload=workload key=keys::PRICES label={&phrases::FIELD_PRICES} options={options::<PriceFilter>(lang)} testid="prices-select" />
                 <Show when=serving>
                     <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />

@@ -30,7 +30,7 @@ function cliRank(query) {
   return JSON.parse(out);
 }
 
-/** A dollar figure as the page writes it ("$1,234", "$12.34", "$0.150 +?"). */
+/** A dollar figure as the page writes it ("$1,234", "$12.34", "≤$0.150" for an upper bound). */
 function dollars(text) {
   const match = text.match(/\$([\d,]+(\.\d+)?)/);
   assert.ok(match, text);

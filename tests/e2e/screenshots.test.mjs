@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sharedBrowserAndServer } from './harness.mjs';
+import { DIST, sharedBrowserAndServer } from './harness.mjs';
 
 const env = sharedBrowserAndServer();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,6 +19,10 @@ const update = process.env.UPDATE_SCREENSHOTS === '1';
 
 /** The workload pictured: serving a 70B with AWQ to 16 users (advice, chart, badges). */
 const QUERY = '?model=llama-3.1-70b&wq=awq&conc=16';
+/** The visitor's clock: 90 days after the snapshot's date, so the pictures
+ * show the prices' age above the results (issue 27) whatever day they are taken. */
+const [year, month, day] = JSON.parse(await fs.readFile(path.join(DIST, 'data/offers.json'), 'utf8')).snapshot_date.split('-').map(Number);
+const CLOCK = new Date(Date.UTC(year, month - 1, day || 1) + 90 * 86_400_000);
 /** The page's --bg in each theme (style/main.css). */
 const BACKGROUND = { light: 'rgb(255, 255, 255)', dark: 'rgb(15, 20, 25)' };
 
@@ -32,6 +36,7 @@ for (const width of [360, 1440]) {
     test(`the page at ${width} px in the ${colorScheme} theme`, async () => {
       const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme });
       const page = await context.newPage();
+      await page.clock.setFixedTime(CLOCK);
       await page.goto(env.server.url + QUERY);
       await page.getByTestId('offer-row').first().waitFor();
       await page.getByTestId('cost-chart').waitFor();

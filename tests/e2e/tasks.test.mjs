@@ -190,7 +190,8 @@ test('a batch job is ranked by its whole cost with spot, advice and the objectiv
   await app.waitForResults();
   assert.match(await app.caption(), /offers hold this workload.*cheapest whole job:$/);
   // Each row shows its job time, billed cost and cost per 1,000 images; spot rows say so.
-  assert.match(await app.page.getByTestId('offer-cost').first().textContent(), /^\$[\d,.]+( \+\?)?$/);
+  // "≤" marks an upper bound: a rule the provider does not publish is assumed (issue 27).
+  assert.match(await app.page.getByTestId('offer-cost').first().textContent(), /^≤?\$[\d,.]+$/);
   // The cost per unit, and under it what it is per.
   assert.match(await app.page.getByTestId('offer-unit-cost').first().innerText(), /^\$[\d,.]+\nper 1,000 images$/);
   assert.ok((await app.page.locator('[data-testid=offer-price] .spot').count()) > 0);
@@ -450,9 +451,13 @@ test('hovering or focusing a point shows its offer in a tip beside it, inside th
   // the offer, with its GPU's name, and stays within the plot's width.
   for (const point of [points.last(), points.first()]) {
     const spot = await point.boundingBox();
-    await app.page.mouse.move(spot.x + spot.width / 2, spot.y + spot.height / 2);
+    const [x, y] = [spot.x + spot.width / 2, spot.y + spot.height / 2];
+    await app.page.mouse.move(x, y);
     await tip.waitFor();
-    assert.equal(await tip.textContent(), await point.getAttribute('aria-label'));
+    // The point under the pointer: two offers of one cost and time (AWS's
+    // p5e and p5en) draw one over the other, and the top one is hovered.
+    const hovered = await app.page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('[data-testid=chart-point]')?.getAttribute('aria-label'), [x, y]);
+    assert.equal(await tip.textContent(), hovered);
     assert.match(await tip.textContent(), /^\S+ \S+: \d+× [A-Z]/);
     const box = await tip.boundingBox();
     assert.ok(inside(box), `tip ${JSON.stringify(box)} in plot ${JSON.stringify(plot)}`);
