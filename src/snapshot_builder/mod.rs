@@ -41,6 +41,8 @@ const GPUS_EXTRA_CSV: &str = include_str!("../../data/gpus_extra.csv");
 const PROVIDERS_EXTRA_CSV: &str = include_str!("../../data/providers_extra.csv");
 /// Model facts models.csv lacks (sliding-window attention).
 const MODELS_EXTRA_CSV: &str = include_str!("../../data/models_extra.csv");
+/// Billing rules providers.csv leaves empty, each with its quote and source.
+const PROVIDER_RULES_CSV: &str = include_str!("../../data/provider_rules.csv");
 /// Resellers that pass their underlying cloud's billing rules through, and
 /// how they name each cloud.
 const BILLING_PASSTHROUGH_CSV: &str = include_str!("../../data/billing_passthrough.csv");
@@ -446,12 +448,51 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
             ..Provider::without_rules(row.text("provider_id")?, row.text("display_name")?)
         });
     }
+    fill_rules(&mut providers, &CsvTable::from_text("data/provider_rules.csv", PROVIDER_RULES_CSV)?)?;
     providers.sort_by(|a, b| a.id.cmp(&b.id));
     let duplicates = duplicate_provider_ids(&providers);
     if !duplicates.is_empty() {
         return Err(BuildError::DuplicateProviders(duplicates));
     }
     Ok(providers)
+}
+
+/// Fills the billing rules `providers.csv` leaves empty from
+/// `data/provider_rules.csv` (one sourced cell per row). A cell that
+/// providers.csv fills, an unknown provider or column, or a value out of
+/// its unit's range fails the build: the shared data stays the reference.
+fn fill_rules(providers: &mut [Provider], rules: &CsvTable) -> Result<(), BuildError> {
+    for row in rules.rows() {
+        let failed =
+            |message: String| BuildError::Csv { path: "data/provider_rules.csv".into(), line: row.line, message };
+        let id = row.text("provider_id")?;
+        let column = row.text("column")?;
+        let value = row.number("value")?.filter(|v| v.is_finite() && *v >= 0.0);
+        let value = value.ok_or_else(|| failed(format!("{id} {column}: the value is not a number of 0 or more")))?;
+        row.text("source")?;
+        let provider = providers
+            .iter_mut()
+            .find(|p| p.id == id)
+            .ok_or_else(|| failed(format!("no provider \"{id}\" in providers.csv")))?;
+        // Fills an empty cell; a stated one is providers.csv's.
+        fn fill<T>(cell: &mut Option<T>, value: T) -> bool {
+            cell.is_none() && cell.replace(value).is_none()
+        }
+        let seconds = value.round() as u32;
+        let filled = match column {
+            "billing_increment_s" => fill(&mut provider.billing_increment_s, seconds),
+            "minimum_charge_s" => fill(&mut provider.minimum_charge_s, seconds),
+            "spot_interruption_notice_s" => fill(&mut provider.spot_notice_s, seconds),
+            "block_storage_usd_per_gb_month" => fill(&mut provider.block_storage_usd_per_gb_month, value),
+            "network_storage_usd_per_gb_month" => fill(&mut provider.network_storage_usd_per_gb_month, value),
+            "egress_usd_per_gb" => fill(&mut provider.egress_usd_per_gb, value),
+            other => return Err(failed(format!("column \"{other}\" is not a billing rule this file may fill"))),
+        };
+        if !filled {
+            return Err(failed(format!("{id} {column}: providers.csv already states it")));
+        }
+    }
+    Ok(())
 }
 
 /// The ids that more than one record describes, once each, of providers
@@ -476,6 +517,27 @@ mod tests {
         let sorted = [provider("aws"), provider("daytona"), provider("daytona"), provider("daytona"), provider("gcp")];
         assert_eq!(duplicate_provider_ids(&sorted), ["daytona"]);
         assert!(duplicate_provider_ids(&sorted[..2]).is_empty());
+    }
+
+    #[test]
+    fn provider_rules_fill_empty_cells_only_and_say_why_they_refuse() {
+        let table =
+            |rows: &str| CsvTable::from_text("t.csv", &format!("provider_id,column,value,quote,source,date\n{rows}"));
+        let mut providers =
+            vec![Provider { billing_increment_s: Some(60), ..Provider::without_rules("nebius", "Nebius") }];
+        let filled =
+            table("nebius,egress_usd_per_gb,0,Free,NEB,2026\nnebius,minimum_charge_s,59.6,x,S,2026\n").unwrap();
+        fill_rules(&mut providers, &filled).unwrap();
+        assert_eq!((providers[0].egress_usd_per_gb, providers[0].minimum_charge_s), (Some(0.0), Some(60)));
+        for (row, why) in [
+            ("nebius,billing_increment_s,1,x,S,2026", "providers.csv already states it"),
+            ("nebius,price,1,x,S,2026", "is not a billing rule"),
+            ("aws,egress_usd_per_gb,1,x,S,2026", "no provider \"aws\""),
+            ("nebius,block_storage_usd_per_gb_month,-1,x,S,2026", "not a number of 0 or more"),
+        ] {
+            let error = fill_rules(&mut providers, &table(&format!("{row}\n")).unwrap()).unwrap_err().to_string();
+            assert!(error.contains(why), "{row}: {error}");
+        }
     }
 
     #[test]

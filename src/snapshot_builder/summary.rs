@@ -127,13 +127,21 @@ fn billing_coverage(snapshot: &Snapshot, out: &mut String) {
         let spot_only = name.starts_with("spot");
         let mut total = 0;
         let mut covered = 0;
-        let mut missing: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut missing: BTreeMap<String, usize> = BTreeMap::new();
         for offer in snapshot.offers.iter().filter(|o| !spot_only || o.spot_price.is_some()) {
             total += 1;
             let rules = if own(name) { snapshot.provider(&offer.provider) } else { snapshot.billing_provider(offer) };
             match rules {
                 Some(p) if known(p) => covered += 1,
-                _ => *missing.entry(offer.provider.as_str()).or_default() += 1,
+                // Whose rule is missing: a reseller's cloud where it passes
+                // that cloud's rules through.
+                _ => {
+                    let whose = match (&offer.billed_as, own(name)) {
+                        (Some(cloud), false) => format!("{cloud} via {}", offer.provider),
+                        _ => offer.provider.clone(),
+                    };
+                    *missing.entry(whose).or_default() += 1;
+                }
             }
         }
         let share = if total == 0 { 0.0 } else { 100.0 * covered as f64 / total as f64 };
