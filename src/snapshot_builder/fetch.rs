@@ -728,26 +728,8 @@ fn rows_read(summary: &str) -> BTreeMap<String, usize> {
 fn utc_timestamp(time: SystemTime) -> String {
     let seconds = time.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_secs();
     let (days, of_day) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_date(days);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", of_day / 3600, of_day % 3600 / 60, of_day % 60)
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01: Howard Hinnant's
-/// `civil_from_days` ("chrono-Compatible Low-Level Date Algorithms"), for
-/// non-negative days. Eras are 400 years, 146,097 days; years run from
-/// March so the leap day ends them.
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    // 719,468 days from 0000-03-01 to 1970-01-01.
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
-    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+    let date = crate::engine::freshness::date_of(days as i64);
+    format!("{date}T{:02}:{:02}:{:02}Z", of_day / 3600, of_day % 3600 / 60, of_day % 60)
 }
 
 #[cfg(test)]

@@ -142,11 +142,12 @@ pub(super) fn pinned_version(
     Ok(pinned)
 }
 
-/// Whether `text` is a date written `YYYY-MM-DD`.
+/// Whether `text` is a calendar date written `YYYY-MM-DD`.
 pub(super) fn is_iso_date(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.len() == 10
         && bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+        && crate::engine::freshness::parse_date(text).is_some()
 }
 
 /// Where an upstream file lives: `{owner}/{repo}/{ref}/{path}`.
@@ -183,7 +184,7 @@ mod tests {
     #[test]
     fn commit_dates_are_iso_calendar_dates() {
         assert!(is_iso_date("2024-12-23"));
-        for text in ["2024-12", "2024-12-23T00", "24-12-2023", "2024/12/23", "about 2023"] {
+        for text in ["2024-12", "2024-12-23T00", "24-12-2023", "2024/12/23", "about 2023", "2024-13-01", "2024-00-10"] {
             assert!(!is_iso_date(text), "{text}");
         }
     }
