@@ -233,21 +233,24 @@ pub fn row_breakdown(
             msg!(phrases::BILLED_TIME, hours = Arg::Num(c.billed_hours, 2), gpu_hours = Arg::Num(c.gpu_hours, 1));
         add(&phrases::ROW_BILLED_TIME, billed.render(lang));
         add(&phrases::ROW_GPU_TIME, usd(c.gpu_cost));
+        // A price the provider does not publish is said with the rate assumed.
         let fallback = Fallback::of(&snapshot.providers);
-        let storage = if c.assumed.storage {
-            let rate = Arg::Usd(fallback.storage_usd_per_gb_month);
-            msg!(phrases::COST_STORAGE_ASSUMED, cost = Arg::Usd(c.storage_cost), rate = rate).render(lang)
-        } else {
-            usd(c.storage_cost)
+        let charge = |cost: f64, assumed: bool, phrase: &'static Phrase, rate: f64| {
+            if assumed {
+                msg!(*phrase, cost = Arg::Usd(cost), rate = Arg::Usd(rate)).render(lang)
+            } else {
+                usd(cost)
+            }
         };
-        add(&phrases::ROW_STORAGE, storage);
-        let egress = if c.assumed.egress {
-            let rate = Arg::Usd(fallback.egress_usd_per_gb);
-            msg!(phrases::COST_EGRESS_ASSUMED, cost = Arg::Usd(c.egress_cost), rate = rate).render(lang)
-        } else {
-            usd(c.egress_cost)
-        };
-        add(&phrases::ROW_EGRESS, egress);
+        let storage_rate = fallback.storage_usd_per_gb_month;
+        add(
+            &phrases::ROW_STORAGE,
+            charge(c.storage_cost, c.assumed.storage, &phrases::COST_STORAGE_ASSUMED, storage_rate),
+        );
+        add(
+            &phrases::ROW_EGRESS,
+            charge(c.egress_cost, c.assumed.egress, &phrases::COST_EGRESS_ASSUMED, fallback.egress_usd_per_gb),
+        );
         add(&phrases::ROW_JOB_COST, usd(c.job_cost));
         if (c.monthly_cost - c.job_cost).abs() > 1e-9 {
             add(&phrases::ROW_MONTH, usd(c.monthly_cost));
