@@ -10,7 +10,7 @@ use super::{document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInf
 use crate::engine::freshness::stale_notice;
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
-use crate::engine::{rank, Catalog};
+use crate::engine::{rank_with, Catalog, Terms};
 use crate::present::memory::memory_summary;
 use crate::present::support::support_hint;
 use crate::present::your_gpu::Detected;
@@ -227,8 +227,10 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             let stale = stale_notice(&snapshot.snapshot_date, super::clock::days_today()).map(|notice| {
                                 view! { <p class="stale" role="note" data-testid="stale-prices">{notice.render(lang)}</p> }
                             });
+                            // What every ranking of this snapshot shares, built once.
+                            let terms = Terms::of(&snapshot);
                             let ranked = Memo::new(move |_| {
-                                workload.with(|w| super::timing::measure("rank", || rank(w, catalog, &snapshot)))
+                                workload.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
                                     .map(|report| Ranked(Arc::new(report)))
                                     .map_err(|e| e.message())
                             });
