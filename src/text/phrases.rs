@@ -219,7 +219,7 @@ phrases! {
     UNIT_SECONDS = "s", "s";
     UNIT_PER_SECOND = "per s", "por s";
     UNIT_SECONDS_PER_AUDIO_SECOND = "s per s of audio", "s por s de audio";
-    NOTE_FP16_ESTIMATED = "gpus.csv gives no FP16 tensor figure for the {gpu}; estimated as {ratio} × its FP32 {fp32} TFLOP/s", "gpus.csv no da cifra de tensores FP16 para la {gpu}; se estima en {ratio} × sus {fp32} TFLOP/s de FP32";
+    NOTE_FP16_ESTIMATED = "gpus.csv gives no FP16 tensor figure for the {gpu}; estimated as {ratio} × its FP32 {fp32} TFLOP/s, a weaker basis than a datasheet figure", "gpus.csv no da cifra de tensores FP16 para la {gpu}; se estima en {ratio} × sus {fp32} TFLOP/s de FP32, una base más débil que una cifra de ficha técnica";
     NOTE_FP8_ESTIMATED = "gpus.csv gives no FP8 figure for the {gpu}; estimated as 2 × FP16", "gpus.csv no da cifra de FP8 para la {gpu}; se estima en 2 × FP16";
     NOTE_POWER_CLOCK = "the {gpu}'s {watts} W power limit holds about {percent}% of its datasheet clock under sustained tensor load (estimate)", "el límite de potencia de {watts} W de la {gpu} mantiene alrededor del {percent}% de su reloj nominal con carga sostenida de tensores (estimación)";
     NOTE_QUEUE = "{running} of the {offered} requests run at once ({why}); the rest wait in the queue", "{running} de las {offered} peticiones se ejecutan a la vez ({why}); el resto espera en la cola";

@@ -7,7 +7,9 @@
 use super::{bandwidth_of, peak_of, Bound, Figures, ServingSpeed, Speed};
 use crate::engine::catalog::Shape;
 use crate::engine::fabric::{Network, Placement};
-use crate::engine::hardware::{compute_precision, fp16_accumulate_peak, link, ComputePrecision, Link};
+use crate::engine::hardware::{
+    compute_precision, fp16_accumulate_peak, has_matrix_units, link, ComputePrecision, Link,
+};
 use crate::engine::memory::{weights_bytes, Fit};
 use crate::engine::{Error, Gpu, Model, Precision, Runtime, Workload};
 use crate::msg;
@@ -31,10 +33,14 @@ pub struct RuntimeSpeed {
     pub hbm_scale: f64,
     /// Share of peak tensor throughput in prefill and large batches.
     pub compute: f64,
-    /// Attention's arithmetic relative to the GEMMs': 1 with FlashAttention
-    /// (the scores never leave the chip); lower where the score matrix
-    /// round-trips through memory in FP32 (llama.cpp without `-fa`).
+    /// Attention's arithmetic relative to the GEMMs': 1 where its kernels
+    /// run as fast as the GEMMs (FlashAttention, or plain GEMMs on the
+    /// scores); lower for slower kernels.
     pub attention: f64,
+    /// Bytes moved per attention score in prefill where the runtime writes
+    /// the score matrix to memory and reads it back (0 when fused, as in
+    /// FlashAttention, where "the scores never leave the chip").
+    pub score_bytes: f64,
     /// GEMMs on F16 data accumulate in FP16 (llama.cpp's cuBLAS calls), which
     /// GeForce cards run at twice their FP32-accumulate rate.
     pub fp16_accumulate: bool,
@@ -67,9 +73,22 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             // mat-vec kernels keep too few bytes in flight for HBM.
             hbm_scale: 0.5,
             // llama-bench pp512 on F16 (RTX 3090 4,445 tok/s: 71 TFLOP/s of
-            // its 142 FP16-accumulate peak; RTX A6000 and A40 ~45%).
-            compute: 0.45,
-            attention: 0.25,
+            // its 142 FP16-accumulate peak; RTX A6000 and A40 ~45%); 0.48
+            // once the score matrix's traffic below is counted, refitted on
+            // all XDAI prompt-processing rows (issue 28: median |error|
+            // 14.8% → 13% on 180 rows, 16 of them new M2 Ultra rows).
+            compute: 0.48,
+            // Without `-fa` (off by default in May 2024) llama.cpp computes
+            // attention as plain GEMMs on the scores, materialised per
+            // micro-batch of 512 tokens against the whole cache so far
+            // (llama.cpp `llm_build_kqv`: `ggml_mul_mat(k, q)` to an F32 KQ,
+            // `ggml_soft_max_ext` with the F16 mask to a new F32 tensor,
+            // `ggml_mul_mat(v, kq)`, whose cuBLAS path first converts the F32
+            // scores to F16): KQ written (4 B), read with the mask (4 + 2)
+            // and written again (4) by the softmax, read (4) and written and
+            // read as F16 (2 + 2) by the last GEMM: 22 bytes per score.
+            attention: 1.0,
+            score_bytes: 22.0,
             fp16_accumulate: true,
             batch_tokens: 2048.0,
             per_layer_s: 50e-6,
@@ -84,6 +103,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             hbm_scale: 1.0,
             compute: 0.60,
             attention: 1.0,
+            score_bytes: 0.0,
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 15e-6,
@@ -97,6 +117,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             hbm_scale: 1.0,
             compute: 0.65,
             attention: 1.0,
+            score_bytes: 0.0,
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 10e-6,
@@ -112,6 +133,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             hbm_scale: 1.0,
             compute: 0.50,
             attention: 0.5,
+            score_bytes: 0.0,
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 600e-6,
@@ -120,6 +142,14 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
         },
     }
 }
+
+/// Share of the FP32 ALU peak GEMMs reach on GPUs without matrix units,
+/// whatever the runtime: register-blocked FMA kernels keep the vector ALUs
+/// busier than tensor-core kernels keep tensor cores fed. llama.cpp's Metal
+/// prompt processing on F16 weights reaches 0.7–0.8 of it (XDAI pp512:
+/// M1 Max 517 tok/s on Llama 3 8B = 8.3 of 10.4 TFLOP/s; M2 Ultra 147.6
+/// tok/s on 70B = 20.7 of 27.2).
+const VECTOR_GEMM_SHARE: f64 = 0.75;
 
 /// Formats whose kernels unpack blocks of packed integers: their bytes per
 /// weight.
@@ -187,6 +217,8 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
 struct Machine {
     bandwidth: f64,
     flops: f64,
+    /// Share of `flops` the runtime's GEMMs reach on this GPU.
+    compute_share: f64,
     link: Link,
     tp: f64,
     stages: f64,
@@ -247,7 +279,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // 2 FLOPs per active parameter per token, and attention's QK and AV
     // over the context (2 × 2 × q_width per layer per context token).
     let flops = batch * (2.0 * a.active_params + 4.0 * a.layers * a.q_width * context);
-    let compute = flops / compute_split / (m.flops * r.compute);
+    let compute = flops / compute_split / (m.flops * m.compute_share);
     let interconnect = exchange_time(a, m, batch);
     PassTime { memory, compute, interconnect, fixed: a.layers * r.per_layer_s }
 }
@@ -293,8 +325,14 @@ fn prefill_time(
     let split = if r.layer_split { 1.0 } else { m.tp };
     let gemm_flops = 2.0 * a.active_params * prompt;
     let attention_flops = 2.0 * a.layers * a.q_width * prompt * prompt;
-    let mut compute = (gemm_flops + attention_flops / r.attention) / split / (m.flops * r.compute);
+    let mut compute = (gemm_flops + attention_flops / r.attention) / split / (m.flops * m.compute_share);
     let passes = (prompt / pass_tokens).ceil().max(1.0);
+    // A materialised score matrix: each pass of `pass_tokens` scores its
+    // tokens against the cache so far, a triangle of about prompt ×
+    // (prompt + pass) / 2 scores per head and layer, moved through memory in
+    // kernels of its own between the GEMMs.
+    let scores = a.layers * f64::from(a.heads) * prompt * (prompt + pass_tokens.min(prompt)) / 2.0;
+    compute += scores * r.score_bytes / split / m.bandwidth;
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     let mut memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * weight_share);
     if let Some(bytes_per_weight) = packed {
@@ -443,6 +481,7 @@ pub fn serving_speed_in(
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
+            compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
             link: link(gpu),
             tp: f64::from(split.tp),
             stages: f64::from(split.stages),

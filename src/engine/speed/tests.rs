@@ -563,3 +563,46 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     let rtx = serving_speed_of(&Workload::default(), catalog().model("llama-3.1-8b").unwrap(), "rtx_4090", 1);
     assert!(!rtx.notes.iter().any(|n| n.to_string().contains("power limit")));
 }
+
+/// Issue 28: every catalog GPU gets a decode and a prefill estimate for an
+/// LLM that fits it, and a training estimate for a fine-tune that fits:
+/// where a datasheet figure is missing, the estimate comes from the figures
+/// the GPU has and says so.
+#[test]
+fn every_catalog_gpu_gets_an_llm_speed() {
+    let serve = Workload { model: "llama-3.2-1b".into(), ..Workload::default() };
+    let tune = Workload {
+        task: Task::Finetune,
+        model: "llama-3.2-1b".into(),
+        method: FinetuneMethod::Qlora,
+        seq_len: 512,
+        micro_batch: 1,
+        ..Workload::default()
+    };
+    let mut missing = Vec::new();
+    for gpu in &catalog().gpus {
+        for w in [&serve, &tune] {
+            let model = catalog().model(&w.model).unwrap();
+            let Ok(sized) = fit(w, model, gpu, 1) else { continue };
+            if !sized.fits {
+                continue;
+            }
+            match speed(w, model, gpu, 1, &sized, &Setup::default()) {
+                Ok(s) => {
+                    let empty = match &s.figures {
+                        Figures::Serving(serving) => serving.prefill_tokens_per_s.is_none(),
+                        Figures::Training(t) => !t.train_tokens_per_s.is_finite(),
+                        _ => true,
+                    };
+                    if empty {
+                        missing.push(format!("{} {:?}: no prefill", gpu.id, w.task));
+                    }
+                }
+                Err(e) => {
+                    missing.push(format!("{} {:?}: {}", gpu.id, w.task, e.message().render(crate::text::Lang::En)))
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{} GPUs without an estimate:\n{}", missing.len(), missing.join("\n"));
+}
