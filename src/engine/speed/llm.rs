@@ -227,25 +227,41 @@ struct Machine {
     network: Network,
 }
 
-/// Where the seconds of one pass go. Memory traffic and arithmetic overlap
-/// (the longer one counts); the exchange between GPUs and the fixed cost
-/// per layer come on top.
+/// Where the seconds of one pass go. Within a kernel, memory traffic and
+/// arithmetic overlap (the longer one counts); kernels run one after
+/// another, so a pass is the sum over its kernels' phases; the exchange
+/// between GPUs and the fixed cost per layer come on top.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct PassTime {
+    /// All memory time and all arithmetic time of the pass.
     memory: f64,
     compute: f64,
+    /// The kernels' time: the sum of each phase's longer side.
+    kernels: f64,
     interconnect: f64,
     /// Kernel launches and other per-layer work that scales with neither.
     fixed: f64,
 }
 
 impl PassTime {
+    /// A pass of kernel phases, each (memory seconds, arithmetic seconds).
+    fn of_phases(phases: &[(f64, f64)], interconnect: f64, fixed: f64) -> PassTime {
+        let sum = |side: fn(&(f64, f64)) -> f64| phases.iter().map(side).sum::<f64>();
+        PassTime {
+            memory: sum(|p| p.0),
+            compute: sum(|p| p.1),
+            kernels: phases.iter().map(|(memory, compute)| memory.max(*compute)).sum(),
+            interconnect,
+            fixed,
+        }
+    }
+
     fn total(self) -> f64 {
-        self.memory.max(self.compute) + self.interconnect + self.fixed
+        self.kernels + self.interconnect + self.fixed
     }
 
     fn bound(self) -> Bound {
-        if self.interconnect > self.memory.max(self.compute) {
+        if self.interconnect > self.kernels {
             Bound::Interconnect
         } else if self.compute > self.memory {
             Bound::Compute
@@ -274,14 +290,24 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     // A state-space layer reads its state and writes it back every step.
     let kv_bytes = batch * (context * a.kv_bytes_per_token + 2.0 * a.state_bytes);
-    let memory = weight_bytes / weight_split / (m.bandwidth * weight_share)
-        + kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth);
-    // 2 FLOPs per active parameter per token, and attention's QK and AV
-    // over the context (2 × 2 × q_width per layer per context token).
-    let flops = batch * (2.0 * a.active_params + 4.0 * a.layers * a.q_width * context);
-    let compute = flops / compute_split / (m.flops * m.compute_share);
-    let interconnect = exchange_time(a, m, batch);
-    PassTime { memory, compute, interconnect, fixed: a.layers * r.per_layer_s }
+    // Two kinds of kernels, run one after the other in every layer: the
+    // GEMMs stream the weights and do 2 FLOPs per active parameter per
+    // token, compute-bound once the batch is large; attention reads each
+    // sequence's own cache and does QK and AV over the context (2 × 2 ×
+    // q_width per layer per context token), so it stays memory-bound at any
+    // batch ("the attention layers ... remain memory-bound" even at large
+    // batch: Recasens et al. 2025, Mind the Memory Gap, arXiv:2503.08311).
+    // A step is the sum of the two, not the larger of their totals.
+    let speed = m.flops * m.compute_share;
+    let gemms = (
+        weight_bytes / weight_split / (m.bandwidth * weight_share),
+        batch * 2.0 * a.active_params / compute_split / speed,
+    );
+    let attention = (
+        kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth),
+        batch * 4.0 * a.layers * a.q_width * context / compute_split / speed,
+    );
+    PassTime::of_phases(&[gemms, attention], exchange_time(a, m, batch), a.layers * r.per_layer_s)
 }
 
 /// What the GPUs exchange for `tokens` × hidden 16-bit values: one
@@ -359,7 +385,9 @@ fn prefill_time(
         }
     }
     let interconnect = passes * exchange_time(a, m, pass_tokens.min(prompt));
-    PassTime { memory, compute, interconnect, fixed: passes * a.layers * r.per_layer_s }
+    // Prefill's kernels are all compute-bound: one phase whose weight reads
+    // hide under the arithmetic.
+    PassTime::of_phases(&[(memory, compute)], interconnect, passes * a.layers * r.per_layer_s)
 }
 
 /// Which prefill time `prefill_time` gives.
