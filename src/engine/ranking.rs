@@ -1027,17 +1027,18 @@ mod tests {
         let fewer = month.results.iter().find(|r| snapshot.offers[r.offer].instance == "p5.48xlarge").unwrap();
         let per_node = fewer.cost.as_ref().unwrap().job_hours * f64::from(sized);
         assert!(per_node / f64::from(sized - 1) > 30.0 * 24.0 * 0.98);
-        // Ten days: nothing in the data is big enough, and the note says so.
+        // Seven days: nothing in the data is big enough, and the note says so.
         // Asked for the largest cluster already (64 × p5 = 512 GPUs) and a
         // day: nothing to grow, said, not a crash.
         let (most, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=512&zero=3&tokens=1e12&days=1&provider=aws");
         assert!(most.results.is_empty());
         assert!(most.excluded.iter().any(|e| e.reason.to_string().starts_with("even 64 nodes (512 GPUs) take ")));
-        let (none, _) = ranked(&format!("{base}&days=10"));
+        // (The fastest, 64 nodes of B200, take about ten days.)
+        let (none, _) = ranked(&format!("{base}&days=7"));
         assert!(none.results.is_empty());
         let note = none.no_single_node.unwrap().to_string();
-        assert!(note.starts_with("No offer finishes this job within 10.0 days: the fastest, 64 × "), "{note}");
-        assert!(none.excluded.iter().any(|e| e.reason.to_string().contains("past the 10.0-day deadline")));
+        assert!(note.starts_with("No offer finishes this job within 7.0 days: the fastest, 64 × "), "{note}");
+        assert!(none.excluded.iter().any(|e| e.reason.to_string().contains("past the 7.0-day deadline")));
     }
 
     #[test]

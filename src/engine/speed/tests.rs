@@ -606,3 +606,49 @@ fn every_catalog_gpu_gets_an_llm_speed() {
     }
     assert!(missing.is_empty(), "{} GPUs without an estimate:\n{}", missing.len(), missing.join("\n"));
 }
+
+/// Issue 28's held-out pattern, from the physics: on the H100 the arithmetic
+/// outgrew the bandwidth and FlashAttention-2, so (a) FP8 with Transformer
+/// Engine gains 1.4–1.5× over BF16, not 2× (Databricks, "Turbocharged
+/// Training", 64 H100s: "We achieve 1.4x-1.5x speedup with FP8 compared to
+/// BF16"), (b) a small model gains less over the A100 than a 7B one, its
+/// element-wise work bound by bandwidth, and (c) long sequences slow the
+/// H100 more than the A100, FlashAttention-2 running at 34% of its peak.
+#[test]
+fn the_h100_gains_less_where_bandwidth_and_attention_kernels_bind() {
+    let tokens_per_s = |gpu: &str, name: &str, params_b: f64, seq_len: u32, precision: Precision| {
+        let w = Workload {
+            task: Task::Pretrain,
+            model: crate::engine::workload::CUSTOM_MODEL.into(),
+            custom: mpt(name, params_b),
+            seq_len,
+            micro_batch: (16_384 / seq_len).max(1),
+            weight_precision: precision,
+            zero_stage: 3,
+            gpus: 8,
+            ..Workload::default()
+        };
+        let model = w.resolve_model(catalog()).unwrap();
+        let gpu = catalog().gpu(gpu).unwrap();
+        training::training_speed(&w, &model, model.shape().unwrap(), gpu, 8.into(), true)
+            .unwrap()
+            .train_tokens_per_s()
+            .unwrap()
+    };
+    let bf16 = Precision::Bf16;
+    let fp8_gain = tokens_per_s("h100_sxm", "MPT-7b", 6.65, 4096, Precision::Fp8)
+        / tokens_per_s("h100_sxm", "MPT-7b", 6.65, 4096, bf16);
+    let over_a100 = |name, params_b| {
+        tokens_per_s("h100_sxm", name, params_b, 2048, bf16) / tokens_per_s("a100_sxm_80gb", name, params_b, 2048, bf16)
+    };
+    let (small, large) = (over_a100("MPT-125m", 0.125), over_a100("MPT-7b", 6.65));
+    let long_over_short =
+        |gpu| tokens_per_s(gpu, "MPT-1b", 1.3, 32_768, bf16) / tokens_per_s(gpu, "MPT-1b", 1.3, 2048, bf16);
+    let (h100_long, a100_long) = (long_over_short("h100_sxm"), long_over_short("a100_sxm_80gb"));
+    println!(
+        "FP8 over BF16 {fp8_gain:.2}; H100 over A100: 125M {small:.2}, 7B {large:.2}; 32k over 2k: H100 {h100_long:.2}, A100 {a100_long:.2}"
+    );
+    assert!((1.3..=1.6).contains(&fp8_gain), "FP8 gains {fp8_gain:.2}×");
+    assert!(small < 0.9 * large && large < 3.17, "H100 over A100: 125M {small:.2}, 7B {large:.2}");
+    assert!(h100_long < 0.85 * a100_long, "32k over 2k: H100 {h100_long:.2}, A100 {a100_long:.2}");
+}

@@ -1,28 +1,65 @@
 //! Training and fine-tuning throughput: about 6 FLOPs per parameter per
 //! token (2 forward, 4 backward), 8 with activation recomputation, 4 for
 //! LoRA's frozen base (no weight gradients), at an achievable share of the
-//! tensor peak; data-parallel gradient and parameter traffic overlaps the
+//! tensor peak (FP8 for the linear layers only, attention at the share its
+//! kernel reaches on the GPU), plus the element-wise work, bound by memory
+//! bandwidth; data-parallel gradient and parameter traffic overlaps the
 //! arithmetic until it is larger.
 
 use super::collectives::{across, Collective, Group};
 use super::{bandwidth_of, peak_of, Bound, Figures, Speed, TrainingSpeed};
-use crate::engine::catalog::Shape;
+use crate::engine::catalog::{Architecture, Shape};
 use crate::engine::fabric::Placement;
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg};
 
-/// Share of the tensor peak large training GEMMs reach, with the rest of a
-/// step (norms, softmax, optimizer) folded in. Calibrated on llm-foundry's
-/// A100 MFU table (calibration/training.csv, MPT 1B–7B without activation
-/// checkpointing: 0.57–0.64).
-const TRAINING_EFFICIENCY: f64 = 0.62;
+/// Share of the tensor peak large training GEMMs reach. Fitted with
+/// `SMALL_GEMM_HIDDEN` on llm-foundry's A100 table (calibration/
+/// training.csv, LLMFOUNDRY_BENCH, MPT-125M to 70B, 139 rows), the
+/// element-wise traffic below fixed from its sources (issue 28: median
+/// |error| 6.7% → 4.8%; multi-node 10.9% → 7.1%; torchtune by README
+/// version 12.9% → 7.0% and 12.5% → 9.5%).
+const TRAINING_EFFICIENCY: f64 = 0.68;
 
-/// Hidden size at which a transformer's GEMMs reach half their efficiency
-/// loss: utilisation ≈ h / (h + 250). llm-foundry's MFU falls from ~0.6 at
-/// hidden 2,560 (MPT-3B) to ~0.42 at 768 (MPT-125M).
-const SMALL_GEMM_HIDDEN: f64 = 250.0;
+/// Hidden size at which a transformer's GEMMs lose half their efficiency
+/// to their small size (tiles and waves that do not fill the GPU, kernel
+/// launches): utilisation h / (h + SMALL_GEMM_HIDDEN). Fitted with
+/// `TRAINING_EFFICIENCY`.
+const SMALL_GEMM_HIDDEN: f64 = 200.0;
+
+/// Bytes of memory traffic per token, per layer and per unit of hidden
+/// size, of a training step's element-wise work (norms, activations,
+/// residual adds, dropout, rotary embeddings): memory-bound kernels whose
+/// time grows with tokens × hidden while the GEMMs' grows with hidden², so
+/// they weigh most on small models and on GPUs whose arithmetic outgrew
+/// their bandwidth (H100: 3× the A100's BF16 peak, 1.6× its bandwidth).
+/// Matrix multiplies are 99.8% of a BERT layer's FLOPs but 61% of its
+/// runtime; normalisations 0.17% of the FLOPs and ~25% of the time (Ivanov
+/// et al. 2021, Data Movement Is All You Need, Table I). A layer keeps 34
+/// bytes of such activations per token per hidden unit (Korthikanti et al.
+/// 2022, eq. 1, the sbh·34 term): written and read back once forward, read
+/// again backward, where their gradients are written and read: 5 passes.
+const ELEMENTWISE_BYTES: f64 = 5.0 * 34.0;
+
+/// Transformer Engine's FP8 GEMMs cast their inputs, BF16 activations
+/// forward and gradients backward, to FP8 first ("both the input and weights
+/// are cast to FP8 before the computation", TE fp8_primer): reading 2 bytes
+/// and writing 1 for each of about 20 × hidden values per token and layer
+/// (the four linear layers' inputs and output gradients with a SwiGLU MLP
+/// 3.5 × hidden wide: 9 h + 3 × 3.5 h).
+const FP8_CAST_BYTES: f64 = 3.0 * 20.0;
+
+/// FlashAttention-2, the kernel PyTorch's SDPA and llm-foundry use, reaches
+/// 335 TFLOP/s forward and backward on the H100 (Dao 2023, FlashAttention-2,
+/// §4.1: "using no special instructions to make use of new features such as
+/// TMA and 4th-gen Tensor Cores"), 34% of its peak, against up to 73%
+/// forward and 63% backward on the A100, where the calibration has it
+/// keep pace with the GEMMs; FlashAttention-3 names it "35% vs. 80-90%" of
+/// Hopper's GEMMs (Shah et al. 2024, §1). Relative to the GEMMs' share:
+/// 0.34 / 0.63.
+const FA2_ON_HOPPER: f64 = 0.54;
 
 /// How much slower attention runs without FlashAttention-2, in PyTorch's
 /// memory-efficient SDPA kernel (the xFormers/cutlass design, which PyTorch
@@ -57,6 +94,12 @@ pub fn training_speed(
         _ => ComputePrecision::Fp16,
     };
     let peak = peak_of(gpu, compute, &mut notes)?;
+    // Attention, norms and the LM head stay in BF16 under FP8: Transformer
+    // Engine "only supports FP8 compute for linear layers" (Peng et al.
+    // 2023, FP8-LM, §2), and its attention defaults to BF16 (`fp8_dpa`
+    // False in TE's recipe).
+    let fp8 = compute == ComputePrecision::Fp8;
+    let bf16_peak = if fp8 { peak_of(gpu, ComputePrecision::Fp16, &mut Vec::new())? } else { peak };
     let bandwidth = bandwidth_of(gpu)?;
     let gpus = f64::from(gpu_count.max(1));
 
@@ -68,24 +111,42 @@ pub fn training_speed(
     let q_width = f64::from(shape.heads * shape.head_dim);
     let seq = f64::from(workload.seq_len);
     let attention = 12.0 * f64::from(shape.layers) * q_width * seq;
-    let model_flops = if full { 6.0 * params } else { 4.0 * params } + attention;
-    // Checkpointing recomputes the forward pass.
-    let recompute = if workload.checkpointing { 2.0 * params + attention / 3.0 } else { 0.0 };
+    let gemm_flops = if full { 6.0 * params } else { 4.0 * params };
+    let model_flops = gemm_flops + attention;
+    // Checkpointing recomputes the forward pass: a third more of the
+    // forward-plus-backward work of everything but the weight gradients.
+    let recompute_share = if workload.checkpointing { 1.0 / 3.0 } else { 0.0 };
+    let gemm_work = gemm_flops + if workload.checkpointing { 2.0 * params } else { 0.0 };
     // Without FlashAttention-2 the attention arithmetic takes longer, as if
-    // there were more of it.
-    let attention_cost = if flash_attention { 0.0 } else { (NO_FLASH_ATTENTION_SLOWDOWN - 1.0) * attention };
-    let recompute_cost = if workload.checkpointing { attention_cost / 3.0 } else { 0.0 };
-    let hardware_flops = model_flops + recompute + attention_cost + recompute_cost;
+    // there were more of it; FlashAttention-2 on Hopper runs at under half
+    // the GEMMs' share of the peak.
+    let slowdown = if !flash_attention {
+        NO_FLASH_ATTENTION_SLOWDOWN
+    } else if gpu.architecture == Some(Architecture::Hopper) {
+        1.0 / FA2_ON_HOPPER
+    } else {
+        1.0
+    };
+    let attention_work = attention * (1.0 + recompute_share) * slowdown;
 
+    // Seconds per token on one GPU of a replica: FP8's linear layers leave
+    // the LM head (vocab × hidden) in BF16.
     let hidden = f64::from(shape.hidden);
-    let utilisation = hidden / (hidden + SMALL_GEMM_HIDDEN);
-    let achieved = peak * TRAINING_EFFICIENCY * utilisation;
+    let head_params = f64::from(shape.vocab.unwrap_or(0)) * hidden;
+    let head_flops = if fp8 { (gemm_work / params.max(1.0) * head_params).min(gemm_work) } else { 0.0 };
+    let layers = f64::from(shape.layers);
+    let elementwise = ELEMENTWISE_BYTES * (1.0 + recompute_share) + if fp8 { FP8_CAST_BYTES } else { 0.0 };
+    let gemm_share = TRAINING_EFFICIENCY * hidden / (hidden + SMALL_GEMM_HIDDEN);
+    let token_s = (gemm_work - head_flops) / (peak * gemm_share)
+        + (head_flops + attention_work) / (bf16_peak * gemm_share)
+        + elementwise * layers * hidden / bandwidth;
+    let hardware_flops = gemm_work + attention_work;
     // One step of one data-parallel replica (its `tp × pp` GPUs share the
     // arithmetic of one micro-batch).
     let model_parallel = f64::from(workload.tensor_parallel.max(1) * workload.pipeline_parallel.max(1));
     let data_parallel = (gpus / model_parallel).max(1.0);
     let tokens_per_replica_step = seq * f64::from(workload.micro_batch);
-    let mut compute_s = tokens_per_replica_step * hardware_flops / (achieved * model_parallel);
+    let mut compute_s = tokens_per_replica_step * token_s / model_parallel;
     // Pipeline stages idle while the pipeline fills and drains: a bubble of
     // (p − 1)/m of the step with m micro-batches per step (Narayanan et al.
     // 2021, §2.2), taking the common m = 4p.
@@ -140,7 +201,7 @@ pub fn training_speed(
     // and backward, and reduce-scatters during the backward, leaving the
     // first layer's gather exposed.
     let busy_s = compute_s + dequant_s + tp_s + handover_s;
-    let forward_flops = 2.0 * params + (attention + attention_cost) / 3.0;
+    let forward_flops = 2.0 * params + attention * slowdown / 3.0;
     let forward_s = busy_s * forward_flops / hardware_flops.max(f64::MIN_POSITIVE);
     let backward_s = busy_s - forward_s;
     let step_s = match workload.zero_stage {
