@@ -404,6 +404,11 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 let _ = writeln!(out, "            ! {note}");
             }
         }
+        // How sure the first row's speed is; other rows on the same runtime
+        // share it.
+        for line in report.results.first().and_then(|r| r.speed.as_ref()).map(|s| s.accuracy()).unwrap_or_default() {
+            let _ = writeln!(out, "how sure: {line}");
+        }
         if let Some(note) = &report.no_single_node {
             let _ = writeln!(out, "note: {note}");
         }
@@ -542,8 +547,9 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 /// The speed figures that apply, the bound and why, and the job's hours.
 fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) {
     let _ = writeln!(out, "speed (estimates, {} arithmetic):", s.compute_precision.label());
-    for (name, value, unit) in s.figure_list() {
-        let _ = writeln!(out, "  {name:<22} {} {unit}", significant(value));
+    for f in s.figure_lines() {
+        let band = f.band.map_or_else(String::new, |b| format!("  {}", b.short()));
+        let _ = writeln!(out, "  {:<22} {} {}{band}", f.label.to_string(), significant(f.value), f.unit);
     }
     if let Some(training) = s.training() {
         let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", training.mfu * 100.0);
@@ -558,6 +564,9 @@ fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) 
         }
     }
     let _ = writeln!(out, "  {}", s.bound.explanation());
+    for line in s.accuracy() {
+        let _ = writeln!(out, "  how sure: {line}");
+    }
     for note in &s.notes {
         let _ = writeln!(out, "  note: {note}");
     }

@@ -267,8 +267,12 @@ pub fn row_breakdown(
         }
     }
     if let Some(s) = &ranked.speed {
-        for (label, value, unit) in s.figure_list() {
-            add(label, msg!(phrases::FIGURE_VALUE, value = Arg::Num(value, 3), unit = unit).render(lang));
+        for f in s.figure_lines() {
+            let value = msg!(phrases::FIGURE_VALUE, value = Arg::Num(f.value, 3), unit = f.unit).render(lang);
+            match f.band {
+                Some(band) => add(f.label, format!("{value} ({})", band.short().render(lang))),
+                None => add(f.label, value),
+            }
         }
         if let Some(training) = s.training() {
             let mfu = msg!(phrases::PERCENT, percent = Arg::Num(training.mfu * 100.0, 0));
@@ -281,6 +285,9 @@ pub fn row_breakdown(
             add(&phrases::ROW_RUNNING, lang.int(i64::from(serving.running_concurrency)));
         }
         add(&phrases::ROW_BOUND, lang.t(s.bound.explanation()).to_string());
+        for line in s.accuracy() {
+            add(&phrases::ROW_ACCURACY, line.render(lang));
+        }
         for note in &s.notes {
             add(&phrases::ROW_NOTE, note.render(lang));
         }

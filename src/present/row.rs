@@ -119,6 +119,8 @@ pub struct RowText {
     pub price_title: String,
     pub spot: bool,
     pub speed: String,
+    /// How sure the speed is (its figures' error bands), as its tooltip.
+    pub speed_title: String,
     pub bound: Option<&'static str>,
     pub job: String,
     pub billed: String,
@@ -174,6 +176,7 @@ impl RowText {
             },
             spot: ranked.spot,
             speed: ranked.speed.as_ref().map_or(String::from("–"), |s| s.headline().render(lang)),
+            speed_title: ranked.speed.as_ref().map_or(String::new(), |s| accuracy_title(s, lang)),
             bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
             job: cost.map_or(String::from("–"), |c| lang.hours(c.job_hours)),
             billed: cost
@@ -216,6 +219,7 @@ impl RowText {
             regions_title: electricity(run, lang),
             price: lang.usd(run.price_per_hour),
             speed: run.speed.as_ref().map_or_else(dash, |s| s.headline().render(lang)),
+            speed_title: run.speed.as_ref().map_or(String::new(), |s| accuracy_title(s, lang)),
             bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
             job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
             total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
@@ -262,7 +266,11 @@ impl RowText {
             ),
             (
                 Column::Speed,
-                Cell { words: &self.speed, note: Some(("bound", self.bound.unwrap_or_default())), title: None },
+                Cell {
+                    words: &self.speed,
+                    note: Some(("bound", self.bound.unwrap_or_default())),
+                    title: (!self.speed_title.is_empty()).then_some(self.speed_title.as_str()),
+                },
             ),
             (Column::JobTime, Cell { words: &self.job, note: Some(("bound", &self.billed)), title: None }),
             (Column::JobCost, plain(&self.total)),
@@ -278,6 +286,11 @@ impl RowText {
             ),
         ]
     }
+}
+
+/// A speed's error bands, one per line, as the speed cell's tooltip.
+pub fn accuracy_title(speed: &crate::engine::speed::Speed, lang: Lang) -> String {
+    speed.accuracy().iter().map(|line| line.render(lang)).collect::<Vec<_>>().join("\n")
 }
 
 /// A cluster's fabric as a row shows it: "EFA 3,200 Gbit/s", or

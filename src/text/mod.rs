@@ -91,6 +91,8 @@ pub enum Arg {
     Phrase(&'static Phrase),
     /// A whole message, such as the reason inside an exclusion.
     Msg(Box<Msg>),
+    /// Labels listed with commas ("Decode per sequence, Output").
+    List(Vec<&'static Phrase>),
 }
 
 impl From<String> for Arg {
@@ -145,6 +147,7 @@ impl Arg {
             Arg::Hours(hours) => lang.hours(*hours),
             Arg::Phrase(phrase) => lang.t(phrase).to_string(),
             Arg::Msg(msg) => msg.render(lang),
+            Arg::List(labels) => labels.iter().map(|l| lang.t(l)).collect::<Vec<_>>().join(", "),
         }
     }
 }
@@ -182,7 +185,7 @@ impl Msg {
             match arg {
                 Arg::Num(x, _) | Arg::Bytes(x) | Arg::Usd(x) | Arg::Hours(x) => figures.push(*x),
                 Arg::Msg(inner) => figures.extend(inner.figures()),
-                Arg::Text(_) | Arg::Int(_) | Arg::Phrase(_) => {}
+                Arg::Text(_) | Arg::Int(_) | Arg::Phrase(_) | Arg::List(_) => {}
             }
         }
         figures

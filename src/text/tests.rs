@@ -3,7 +3,8 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 49] = [
+const SAME_IN_SPANISH: [&str; 50] = [
+    "ACCURACY_OF",
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",

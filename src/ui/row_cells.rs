@@ -50,8 +50,14 @@ pub fn write(row: &Element, was: Option<&RowText>, now: &RowText, lang: Lang) {
         if let Some((class, words)) = cell.note {
             append_span(&element, class, words, None);
         }
-        if let Some(title) = cell.title {
-            let _ = element.set_attribute("title", title);
+        // A reused row must not keep the tooltip of the offer it showed.
+        match cell.title {
+            Some(title) => {
+                let _ = element.set_attribute("title", title);
+            }
+            None => {
+                let _ = element.remove_attribute("title");
+            }
         }
     }
     if was.is_none_or(|was| (was.pareto, &was.badges) != (now.pareto, &now.badges)) {

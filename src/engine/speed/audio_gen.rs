@@ -90,7 +90,7 @@ pub fn audio_gen_speed(
     }
     notes.push(msg!(phrases::NOTE_AUDIO_EAGER));
     let figures = Figures::AudioGen(AudioGenSpeed { realtime_factor, seconds_per_clip, clip_seconds: clip_s });
-    Ok(Speed { bound: bound(tensor_total, memory_total, 0.0), compute_precision: compute, figures, notes })
+    Ok(Speed::of(bound(tensor_total, memory_total, 0.0), compute, figures, notes))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -1,6 +1,7 @@
 //! Test support: a family of published cases, each printed with its error,
-//! and the issue's aim for a family (issue 5: median |error| ≤ 20% and 90%
-//! of cases within 40%).
+//! the error band the page shows for it (`speed::accuracy`, which must equal
+//! what is measured here), and the issue's aim for a family (issue 5: median
+//! |error| ≤ 20% and 90% of cases within 40%).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -45,6 +46,21 @@ impl Family {
             median * 100.0,
             p90 * 100.0
         );
+        // The band the page shows for this family must be what was measured
+        // here; it is printed as the page words it.
+        let measured = super::accuracy::Band {
+            family: self.name,
+            median_error_pct: (median * 100.0).round() as u32,
+            p90_error_pct: (p90 * 100.0).round() as u32,
+            cases: errors.len() as u32,
+        };
+        let shown = super::accuracy::band_of(self.name);
+        println!(
+            "{}: the page shows {}",
+            self.name,
+            shown.map_or(String::from("no band"), |b| b.describe().to_string())
+        );
+        assert_eq!(shown, Some(&measured), "speed::accuracy::BANDS must hold what the calibration measures");
         (median, p90)
     }
 

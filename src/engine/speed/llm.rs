@@ -599,5 +599,5 @@ pub fn serving_speed_in(
         prefill_tokens_per_s: prefilled.then_some(prompt / timed.prefill_s),
         ttft_s: prefilled.then_some(timed.prefill_s + timed.step_s),
     };
-    Ok(Speed { bound: timed.step.bound(), compute_precision: compute, figures: Figures::Serving(serving), notes })
+    Ok(Speed::of(timed.step.bound(), compute, Figures::Serving(serving), notes))
 }

@@ -255,7 +255,7 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
         notes.push(msg!(phrases::NOTE_DIT_DEPTH));
     }
     let bound = bound(tensor_s, weights_s.max(activations_s), exchange_s);
-    Ok(Speed { bound, compute_precision: compute, figures, notes })
+    Ok(Speed::of(bound, compute, figures, notes))
 }
 
 /// What limits a step: the largest of its tensor, memory and link times.
@@ -334,7 +334,7 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
         beams = Arg::Num(BEAMS, 0),
         tokens = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW, 0)
     ));
-    Ok(Speed { bound: bound(tensor_total, memory_total, 0.0), compute_precision: compute, figures, notes })
+    Ok(Speed::of(bound(tensor_total, memory_total, 0.0), compute, figures, notes))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -7,6 +7,7 @@
 //! Every figure is an estimate.
 
 // Calibration tables read ../shared/data with the native-only csv crate.
+pub mod accuracy;
 mod audio_gen;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod calibration;
@@ -18,16 +19,17 @@ mod result;
 mod training;
 mod vision_speed;
 
+pub use accuracy::FigureBand;
 pub(crate) use datasheet::{bandwidth_of, peak_of};
 pub use result::{
     AudioGenSpeed, Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Speed, TrainingSpeed, VideoSpeed,
 };
 
-use super::catalog::Family;
+use super::catalog::{Denoiser, Family};
 use super::fabric::Placement;
 use super::memory::Fit;
 use super::setup::Setup;
-use super::{Error, Gpu, Model, Task, Workload};
+use super::{Error, Gpu, Model, Runtime, Task, Workload};
 
 /// The speed of `workload` on the GPUs of `placement` (a count for one
 /// node, or the nodes of a cluster) of `gpu`, given its memory
@@ -44,7 +46,8 @@ pub fn speed(
 ) -> Result<Speed, Error> {
     let placement = placement.into();
     let gpu_count = placement.total_gpus();
-    let mut speed = match model.family(workload.task)? {
+    let family = model.family(workload.task)?;
+    let mut speed = match family {
         Family::Serving(shape) => {
             let text = workload.with_image_tokens(shape.vision.as_ref());
             let speed = llm::serving_speed(&text, model, shape, gpu, placement, fit)?;
@@ -61,7 +64,51 @@ pub fn speed(
         Family::AudioGen(generator) => audio_gen::audio_gen_speed(workload, generator, gpu, gpu_count),
     }?;
     speed.notes.extend(setup.notes.iter().cloned());
+    speed.error_bands = error_bands(workload, &family, placement, &speed.figures);
     Ok(speed)
+}
+
+/// The bands of `figures`, as `workload` runs them (its runtime, its task,
+/// one node or several).
+fn error_bands(workload: &Workload, family: &Family<'_>, placement: Placement, figures: &Figures) -> Vec<FigureBand> {
+    let named = |name: &str| accuracy::band_of(name);
+    let pair = |figure, band| FigureBand { figure, band };
+    match figures {
+        Figures::Serving(_) => {
+            let (generation, prompt) = match workload.serving_runtime() {
+                Runtime::Llamacpp => (named("llama.cpp decode"), named("llama.cpp prefill")),
+                Runtime::Trtllm => (named("TensorRT-LLM serving"), None),
+                Runtime::Vllm | Runtime::Hf => (None, None),
+            };
+            vec![
+                pair("decode_tokens_per_s", generation),
+                pair("output_tokens_per_s", generation),
+                pair("prefill_tokens_per_s", prompt),
+                pair("ttft_s", prompt),
+            ]
+        }
+        Figures::Training(_) => {
+            let name = match (workload.task, placement.multi_node()) {
+                (Task::Pretrain, true) => "llm-foundry multi-node",
+                (Task::Pretrain, false) => "llm-foundry pretraining",
+                _ => "torchtune fine-tuning",
+            };
+            vec![pair("train_tokens_per_s", named(name))]
+        }
+        Figures::Image(_) | Figures::Video(_) => {
+            let name = match family {
+                Family::Diffusion(p) if p.denoiser == Denoiser::Unet => "diffusers eager it/s",
+                _ => "DiT s/item",
+            };
+            let item = if matches!(figures, Figures::Image(_)) { "seconds_per_image" } else { "seconds_per_clip" };
+            vec![pair("steps_per_s", named(name)), pair(item, named(name))]
+        }
+        Figures::Speech(_) => vec![pair("realtime_factor", named("faster-whisper RTF"))],
+        Figures::AudioGen(_) => {
+            let band = named("audio generation RTF");
+            vec![pair("realtime_factor", band), pair("seconds_per_clip", band)]
+        }
+    }
 }
 
 /// The job's hours at `speed`: the requests' output tokens for serving are

@@ -1,6 +1,7 @@
 //! What the speed model reports: the figures of each task, what bounds
 //! them, and the job's hours.
 
+use super::accuracy::{self, FigureBand};
 use crate::engine::hardware::ComputePrecision;
 use crate::msg;
 use crate::text::{phrases, Arg, Msg, Phrase};
@@ -51,6 +52,34 @@ pub struct Speed {
     /// Where a figure was estimated rather than taken from a datasheet.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Msg>,
+    /// How sure each figure is: the error band of the published
+    /// measurements of its family and runtime (`speed::accuracy`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub error_bands: Vec<FigureBand>,
+}
+
+impl Speed {
+    /// A speed whose figures' bands `speed::speed` adds.
+    pub fn of(bound: Bound, compute_precision: ComputePrecision, figures: Figures, notes: Vec<Msg>) -> Speed {
+        Speed { bound, compute_precision, figures, notes, error_bands: Vec::new() }
+    }
+
+    /// The band of the figure `key` (its JSON key), if any was checked.
+    pub fn band(&self, key: &str) -> Option<&'static accuracy::Band> {
+        self.error_bands.iter().find(|b| b.figure == key).and_then(|b| b.band)
+    }
+}
+
+/// One figure as the breakdown and the CLI list it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FigureLine {
+    pub label: &'static Phrase,
+    /// Its key in the JSON.
+    pub key: &'static str,
+    pub value: f64,
+    pub unit: &'static Phrase,
+    /// The error band of the measurements that checked it.
+    pub band: Option<&'static accuracy::Band>,
 }
 
 /// Each family's figures. A new family is a new variant, and the `match`es
@@ -231,33 +260,78 @@ impl Speed {
     /// The figures that apply, as (label, value, unit), in the order the
     /// CLI and the page's breakdown list them.
     pub fn figure_list(&self) -> Vec<(&'static Phrase, f64, &'static Phrase)> {
+        self.figure_lines().into_iter().map(|f| (f.label, f.value, f.unit)).collect()
+    }
+
+    /// The figures that apply, each with its JSON key and error band.
+    pub fn figure_lines(&self) -> Vec<FigureLine> {
         let tokens = &phrases::UNIT_TOKENS_PER_S;
         let seconds = &phrases::UNIT_SECONDS;
-        let figures: Vec<(&'static Phrase, Option<f64>, &'static Phrase)> = match &self.figures {
+        let figures: Vec<(&'static Phrase, &'static str, Option<f64>, &'static Phrase)> = match &self.figures {
             Figures::Serving(s) => vec![
-                (&phrases::FIGURE_DECODE, Some(s.decode_tokens_per_s), tokens),
-                (&phrases::FIGURE_OUTPUT, Some(s.output_tokens_per_s), tokens),
-                (&phrases::FIGURE_PREFILL, s.prefill_tokens_per_s, tokens),
-                (&phrases::FIGURE_TTFT, s.ttft_s, seconds),
+                (&phrases::FIGURE_DECODE, "decode_tokens_per_s", Some(s.decode_tokens_per_s), tokens),
+                (&phrases::FIGURE_OUTPUT, "output_tokens_per_s", Some(s.output_tokens_per_s), tokens),
+                (&phrases::FIGURE_PREFILL, "prefill_tokens_per_s", s.prefill_tokens_per_s, tokens),
+                (&phrases::FIGURE_TTFT, "ttft_s", s.ttft_s, seconds),
             ],
-            Figures::Training(t) => vec![(&phrases::FIGURE_TRAINING, Some(t.train_tokens_per_s), tokens)],
+            Figures::Training(t) => {
+                vec![(&phrases::FIGURE_TRAINING, "train_tokens_per_s", Some(t.train_tokens_per_s), tokens)]
+            }
             Figures::Image(i) => vec![
-                (&phrases::FIGURE_DENOISER, Some(i.steps_per_s), &phrases::UNIT_PER_SECOND),
-                (&phrases::FIGURE_PER_IMAGE, Some(i.seconds_per_image), seconds),
+                (&phrases::FIGURE_DENOISER, "steps_per_s", Some(i.steps_per_s), &phrases::UNIT_PER_SECOND),
+                (&phrases::FIGURE_PER_IMAGE, "seconds_per_image", Some(i.seconds_per_image), seconds),
             ],
             Figures::Video(v) => vec![
-                (&phrases::FIGURE_DENOISER, Some(v.steps_per_s), &phrases::UNIT_PER_SECOND),
-                (&phrases::FIGURE_PER_CLIP, Some(v.seconds_per_clip), seconds),
+                (&phrases::FIGURE_DENOISER, "steps_per_s", Some(v.steps_per_s), &phrases::UNIT_PER_SECOND),
+                (&phrases::FIGURE_PER_CLIP, "seconds_per_clip", Some(v.seconds_per_clip), seconds),
             ],
-            Figures::Speech(a) => {
-                vec![(&phrases::FIGURE_REALTIME, Some(a.realtime_factor), &phrases::UNIT_SECONDS_PER_AUDIO_SECOND)]
-            }
+            Figures::Speech(a) => vec![(
+                &phrases::FIGURE_REALTIME,
+                "realtime_factor",
+                Some(a.realtime_factor),
+                &phrases::UNIT_SECONDS_PER_AUDIO_SECOND,
+            )],
             Figures::AudioGen(g) => vec![
-                (&phrases::FIGURE_REALTIME, Some(g.realtime_factor), &phrases::UNIT_SECONDS_PER_AUDIO_SECOND),
-                (&phrases::FIGURE_PER_AUDIO_CLIP, Some(g.seconds_per_clip), seconds),
+                (
+                    &phrases::FIGURE_REALTIME,
+                    "realtime_factor",
+                    Some(g.realtime_factor),
+                    &phrases::UNIT_SECONDS_PER_AUDIO_SECOND,
+                ),
+                (&phrases::FIGURE_PER_AUDIO_CLIP, "seconds_per_clip", Some(g.seconds_per_clip), seconds),
             ],
         };
-        figures.into_iter().filter_map(|(label, value, unit)| value.map(|v| (label, v, unit))).collect()
+        figures
+            .into_iter()
+            .filter_map(|(label, key, value, unit)| {
+                value.map(|value| FigureLine { label, key, value, unit, band: self.band(key) })
+            })
+            .collect()
+    }
+
+    /// How sure the figures are, one line per band: "Decode, Output:
+    /// ±10% typical: …", and the figures no published measurement of this
+    /// runtime has checked. Empty for a speed timed outside
+    /// `speed::speed` (no bands attached).
+    pub fn accuracy(&self) -> Vec<Msg> {
+        if self.error_bands.is_empty() {
+            return Vec::new();
+        }
+        let lines = self.figure_lines();
+        let mut bands: Vec<Option<&'static accuracy::Band>> = Vec::new();
+        for line in &lines {
+            if !bands.contains(&line.band) {
+                bands.push(line.band);
+            }
+        }
+        bands
+            .into_iter()
+            .map(|band| {
+                let named = lines.iter().filter(|l| l.band == band).map(|l| l.label).collect();
+                let how = band.map_or_else(accuracy::unchecked, accuracy::Band::describe);
+                msg!(phrases::ACCURACY_OF, figures = Arg::List(named), how = how)
+            })
+            .collect()
     }
 
     /// Seconds per unit of work, the figure speeds compare by (smaller is

@@ -652,3 +652,36 @@ fn the_h100_gains_less_where_bandwidth_and_attention_kernels_bind() {
     assert!(small < 0.9 * large && large < 3.17, "H100 over A100: 125M {small:.2}, 7B {large:.2}");
     assert!(h100_long < 0.85 * a100_long, "32k over 2k: H100 {h100_long:.2}, A100 {a100_long:.2}");
 }
+
+/// Issue 28: each figure carries the band of the published measurements of
+/// its family and runtime, and none where none was compared.
+#[test]
+fn each_figure_carries_the_band_of_its_family_and_runtime() {
+    let family_of = |s: &Speed, key: &str| s.band(key).map(|b| b.family);
+    let model = catalog().model("llama-3.1-8b").unwrap();
+    let serve = |runtime| {
+        let w = Workload { model: "llama-3.1-8b".into(), runtime, ..Workload::default() };
+        serving_speed_of(&w, model, "h100_sxm", 1)
+    };
+    let llamacpp = serve(RuntimeChoice::Llamacpp);
+    assert_eq!(family_of(&llamacpp, "decode_tokens_per_s"), Some("llama.cpp decode"));
+    assert_eq!(family_of(&llamacpp, "ttft_s"), Some("llama.cpp prefill"));
+    let trtllm = serve(RuntimeChoice::Trtllm);
+    assert_eq!(family_of(&trtllm, "output_tokens_per_s"), Some("TensorRT-LLM serving"));
+    assert_eq!(family_of(&trtllm, "prefill_tokens_per_s"), None);
+    let vllm = serve(RuntimeChoice::Vllm);
+    assert!(vllm.error_bands.iter().all(|b| b.band.is_none()) && vllm.error_bands.len() == 4);
+    assert_eq!(vllm.accuracy().len(), 1);
+
+    let train = |task, placement: Placement| {
+        let w = Workload { task, model: "llama-3.1-8b".into(), gpus: placement.total_gpus(), ..Workload::default() };
+        let gpu = catalog().gpu("h100_sxm").unwrap();
+        let sized = fit(&w, model, gpu, placement).unwrap();
+        speed(&w, model, gpu, placement, &sized, &Setup::default()).unwrap()
+    };
+    let one_node = Placement::from(8);
+    let four_nodes = Placement { nodes: 4, gpus_per_node: 8, network: one_node.network };
+    assert_eq!(family_of(&train(Task::Pretrain, one_node), "train_tokens_per_s"), Some("llm-foundry pretraining"));
+    assert_eq!(family_of(&train(Task::Pretrain, four_nodes), "train_tokens_per_s"), Some("llm-foundry multi-node"));
+    assert_eq!(family_of(&train(Task::Finetune, one_node), "train_tokens_per_s"), Some("torchtune fine-tuning"));
+}

@@ -225,7 +225,7 @@ pub fn training_speed(
         mfu: tokens_per_s / gpus * model_flops / peak,
     });
     let bound = if interconnect { Bound::Interconnect } else { Bound::Compute };
-    Ok(Speed { bound, compute_precision: compute, figures, notes })
+    Ok(Speed::of(bound, compute, figures, notes))
 }
 
 /// Where a data-parallel group's ranks sit: tensor parallelism inside a

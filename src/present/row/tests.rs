@@ -96,3 +96,30 @@ fn the_visitors_gpu_row_prices_electricity_and_says_whether_it_fits() {
     let es = RowText::of_local(&run, catalog, Lang::Es);
     assert_eq!(es.provider, "Tu GPU");
 }
+
+/// Issue 28: the speed cell's tooltip and the breakdown say how sure the
+/// figures are, from the calibration bands; a runtime no published
+/// measurement has checked says so instead of borrowing a band.
+#[test]
+fn a_rows_speed_says_how_sure_it_is() {
+    let (report, snapshot, catalog) = ranked("model=llama-3.1-8b&runtime=llamacpp&wq=q4_k_m");
+    let row = &report.results[0];
+    let text = RowText::of(row, &snapshot, catalog, Lang::En);
+    assert_eq!(
+        text.speed_title,
+        "Decode per request, Output, all requests: ±10% typical: the median error against 188 published llama.cpp decode measurements; 9 in 10 within ±31%\n\
+         Prefill, Time to first token: ±13% typical: the median error against 180 published llama.cpp prefill measurements; 9 in 10 within ±38%"
+    );
+    let speed_cell = text.cells(Lang::En).into_iter().find(|(c, _)| *c == Column::Speed).unwrap().1;
+    assert_eq!(speed_cell.title, Some(text.speed_title.as_str()));
+    let es = RowText::of(row, &snapshot, catalog, Lang::Es);
+    assert!(es.speed_title.contains("±10 % habitual"), "{}", es.speed_title);
+    let lines = crate::export::row_breakdown(row, &snapshot, catalog, Lang::En);
+    let decode = lines.iter().find(|(label, _)| label == "Decode per request").unwrap();
+    assert!(decode.1.ends_with(" tokens/s (±10%)"), "{decode:?}");
+    assert_eq!(lines.iter().filter(|(label, _)| label == "How sure").count(), 2);
+
+    let (report, snapshot, catalog) = ranked("model=llama-3.1-8b&runtime=vllm");
+    let text = RowText::of(&report.results[0], &snapshot, catalog, Lang::En);
+    assert!(text.speed_title.ends_with(": not yet checked against published measurements of this runtime"));
+}
