@@ -1,0 +1,40 @@
+// Issue 28: each speed says how sure it is. A llama.cpp row's speed cell
+// carries, as its tooltip, the error bands the calibration tests measured
+// (the same words the tests print); its breakdown puts the band beside each
+// figure and a "How sure" line per family; a vLLM row says its figures are
+// not yet checked against published measurements; Spanish says it too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
+
+const env = sharedBrowserAndServer();
+
+test('a llama.cpp row says the calibration band of each figure, in its tooltip and its breakdown', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=llamacpp&wq=q4_k_m`);
+  await app.waitForResults();
+  const row = app.rows().first();
+  const title = await row.locator('td').nth(6).getAttribute('title');
+  assert.match(title, /^Decode per request, Output, all requests: ±10% typical: the median error against 188 published llama\.cpp decode measurements; 9 in 10 within ±31%\nPrefill, Time to first token: ±13% typical/);
+  await row.getByTestId('expand-row').click();
+  const details = app.page.getByTestId('row-details');
+  await details.waitFor();
+  const text = await details.textContent();
+  assert.match(text, /Decode per request\s*[\d.,]+ tokens\/s \(±10%\)/);
+  assert.match(text, /How sure\s*Prefill, Time to first token: ±13% typical/);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
+test('a vLLM row says its figures are not yet checked, and Spanish says the bands too', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=vllm`);
+  await app.waitForResults();
+  const title = await app.rows().first().locator('td').nth(6).getAttribute('title');
+  assert.match(title, /not yet checked against published measurements of this runtime$/);
+  await app.page.context().close();
+
+  const es = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=llamacpp&lang=es`);
+  await es.waitForResults();
+  const tituloEs = await es.rows().first().locator('td').nth(6).getAttribute('title');
+  assert.match(tituloEs, /±10 % habitual: el error mediano frente a 188 mediciones publicadas de llama\.cpp decode/);
+  await es.page.context().close();
+});
