@@ -685,3 +685,66 @@ fn each_figure_carries_the_band_of_its_family_and_runtime() {
     assert_eq!(family_of(&train(Task::Pretrain, four_nodes), "train_tokens_per_s"), Some("llm-foundry multi-node"));
     assert_eq!(family_of(&train(Task::Finetune, one_node), "train_tokens_per_s"), Some("torchtune fine-tuning"));
 }
+
+/// TensorRT-LLM v0.6.1's static-batch throughput table on A100
+/// (calibration/llm_serving.csv, TRTLLM_PERF_061, gptSessionBenchmark, FP16):
+/// hundreds of sequences prefilled together, then decoded together, on
+/// TP 1–8: the compute-bound end of decode that issue 28 names. The
+/// table's "out tok/s" is read per GPU, as another version of the same
+/// document labels its A100 columns "out tok/s/GPU" (and as the model
+/// agrees: read as totals, the multi-GPU rows would be off by 2–4×).
+#[test]
+fn tensorrt_llm_static_batches_match_the_v0_6_1_table() {
+    let mut family = Family::new("TensorRT-LLM static batch");
+    for row in rows("llm_serving.csv") {
+        if row["source_id"] != "TRTLLM_PERF_061" {
+            continue;
+        }
+        let model_id = match row["model"].as_str() {
+            "GPT-J 6B" => "gpt-j-6b",
+            "LLaMA 7B" => "llama-2-7b",
+            "LLaMA 70B" => "llama-2-70b",
+            // Falcon 180B is not in models.csv.
+            _ => continue,
+        };
+        // Left out, with the reason printed: SRV-0362, Llama 2 70B decoding
+        // 2,048 tokens. v0.6.1's decode attention ran "a single CUDA
+        // thread-block per head" (docs/source/gpt_attention.md at the
+        // table's commit 138f96d), reading each of the 8 KV heads once per
+        // query head that shares it; its XQA kernel for grouped-query
+        // attention came later ("XQA optimization is another optimization
+        // for MQA/GQA in the generation phase ... such as the LLAMA2 70B
+        // model", docs/source/advanced/gpt-attention.md). The model times
+        // current versions, which read each KV head once.
+        if row["id"] == "SRV-0362" {
+            println!("TensorRT-LLM static batch: SRV-0362 left out (GQA decode before XQA)");
+            continue;
+        }
+        let count: u32 = row["gpu_count"].parse().unwrap();
+        let batch: u32 = row["batch_size"].parse().unwrap();
+        let w = Workload {
+            model: model_id.into(),
+            weight_precision: Precision::Fp16,
+            runtime: RuntimeChoice::Trtllm,
+            input_tokens: row["input_tokens"].parse().unwrap(),
+            output_tokens: row["output_tokens"].parse().unwrap(),
+            concurrency: batch,
+            ..Workload::default()
+        };
+        let model = catalog().model(model_id).unwrap();
+        let s = benchmark_speed(&w, model, "a100_sxm_80gb", count);
+        let measured: f64 = row["value"].parse().unwrap();
+        family.add(
+            format!(
+                "{} {model_id} TP{count} batch {batch} {}/{} running {}",
+                row["id"],
+                w.input_tokens,
+                w.output_tokens,
+                s.serving().map(|s| s.running_concurrency).unwrap()
+            ),
+            s.output_tokens_per_s().unwrap() / f64::from(count),
+            measured,
+        );
+    }
+    family.assert_aim();
+}
