@@ -267,7 +267,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 68] = [
+const FIELDS: [Field; 69] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -358,6 +358,7 @@ const FIELDS: [Field; 68] = [
     optional_count_field!(IMAGE_SIDE, image_side),
     optional_amount_field!(CLIP_SECONDS, clip_seconds),
     option_field!(keys::OFFLOAD, offload),
+    option_field!(keys::COMPILE, compilation),
     amount_field!(TRAINING_TOKENS, training_tokens),
     count_field!(EPOCHS, epochs),
     Field {
@@ -1022,6 +1023,7 @@ mod tests {
             "opt" => &["adamw", "adamw8bit", "sgd", "adafactor"],
             "ce" => &["full", "chunked"],
             "offload" => &["none", "text", "model"],
+            "compile" => &["eager", "compiled", "yes"],
             "obj" => &["", "cost", "unit", "fast", "latency", "bandwidth"],
             "spot" => &["auto", "yes", "no"],
             "ckpt" => &["0", "1", "true", "off"],

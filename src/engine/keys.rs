@@ -16,6 +16,7 @@ pub const CHECKPOINTING: &str = "ckpt";
 pub const CROSS_ENTROPY: &str = "ce";
 pub const RESOLUTION: &str = "res";
 pub const OFFLOAD: &str = "offload";
+pub const COMPILE: &str = "compile";
 pub const OBJECTIVE: &str = "obj";
 pub const SPOT: &str = "spot";
 /// Which kinds of catalog price to rank: `payable` or `all` (issue 27).

@@ -109,6 +109,8 @@ phrases! {
     OPTIMIZER_ADAFACTOR = "Adafactor", "Adafactor";
     CE_FULL = "Full logits (HF default)", "Logits completos (por defecto en HF)";
     CE_CHUNKED = "Chunked / fused cross-entropy", "Entropía cruzada por bloques / fusionada";
+    COMPILATION_EAGER = "Eager PyTorch (diffusers' default)", "PyTorch sin compilar (por defecto en diffusers)";
+    COMPILATION_COMPILED = "torch.compile (CUDA graphs, fused kernels)", "torch.compile (grafos CUDA, kernels fusionados)";
     OFFLOAD_NONE = "Everything on the GPU", "Todo en la GPU";
     OFFLOAD_TEXT = "Text encoder on the CPU", "Codificador de texto en la CPU";
     OFFLOAD_MODEL = "Each component on the GPU only while it runs", "Cada componente en la GPU solo mientras se ejecuta";
@@ -183,6 +185,7 @@ phrases! {
     OPTION_OBJECTIVE = "objective", "objetivo";
     OPTION_SPOT = "spot policy", "política de spot";
     OPTION_PRICES = "price filter", "filtro de precios";
+    OPTION_COMPILATION = "denoiser execution", "ejecución del denoiser";
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
     OPTION_CROSS_ENTROPY = "cross-entropy mode", "modo de entropía cruzada";
     OPTION_TASK = "task", "tarea";
@@ -495,6 +498,7 @@ phrases! {
     FIELD_BATCH = "Batch per GPU", "Lote por GPU";
     FIELD_CLIPS = "Clips to make", "Clips que generar";
     FIELD_IMAGES = "Images to make", "Imágenes que generar";
+    FIELD_COMPILATION = "Denoiser execution", "Ejecución del denoiser";
     FIELD_OFFLOAD = "CPU offload", "Descarga a la CPU";
     FIELD_WINDOWS = "30-second windows per batch", "Ventanas de 30 segundos por lote";
     FIELD_AUDIO_HOURS = "Hours of audio", "Horas de audio";

@@ -10,10 +10,10 @@ use crate::engine::audio_model::CLIP_SECONDS;
 use crate::engine::keys;
 use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
-    Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GPUS,
-    HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH,
-    OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL,
-    TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
+    Compilation, Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS,
+    FRAMES, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR,
+    MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS,
+    TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, PriceFilter, RuntimeChoice,
@@ -152,6 +152,7 @@ pub fn WorkloadForm(
             </Show>
             <Show when=generating>
                 <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
+                <SelectField catalog=catalog workload=workload key=keys::COMPILE label={&phrases::FIELD_COMPILATION} options={options::<Compilation>(lang)} testid="compile-select" />
             </Show>
             <Show when=training>
                 <Show when=finetuning>

@@ -38,7 +38,7 @@ pub const BANDS: [Band; 12] = [
     band("llm-foundry multi-node", 8, 17, 34),
     band("torchtune fine-tuning", 9, 17, 7),
     band("diffusers eager it/s", 11, 31, 44),
-    band("diffusers torch.compile it/s", 14, 29, 28),
+    band("diffusers torch.compile it/s", 11, 26, 28),
     band("DiT s/item", 23, 29, 4),
     band("faster-whisper RTF", 9, 17, 6),
     band("audio generation RTF", 18, 21, 3),
