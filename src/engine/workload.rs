@@ -201,15 +201,11 @@ choices! {
     /// PyTorch, diffusers' default, or `torch.compile` in mode
     /// "reduce-overhead", which replays each pass as a CUDA graph and fuses
     /// the element-wise kernels (diffusers' torch 2.0 optimization guide).
+    #[derive(Default)]
     pub enum Compilation: phrases::OPTION_COMPILATION {
+        #[default]
         Eager = "eager", phrases::COMPILATION_EAGER;
         Compiled = "compiled", phrases::COMPILATION_COMPILED;
-    }
-}
-
-impl Default for Compilation {
-    fn default() -> Compilation {
-        Compilation::Eager
     }
 }
 
