@@ -38,3 +38,18 @@ test('a vLLM row says its figures are not yet checked, and Spanish says the band
   assert.match(tituloEs, /±10 % habitual: el error mediano frente a 188 mediciones publicadas de llama\.cpp decode/);
   await es.page.context().close();
 });
+
+test('an image pipeline can be timed compiled: the link keeps it and the band changes to the compiled rows', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=image&model=sd-1.5&batch=4`);
+  await app.waitForResults();
+  const speedTitle = () => app.rows().first().locator('td').nth(6).getAttribute('title');
+  assert.match(await speedTitle(), /published diffusers eager it\/s measurements/);
+  await app.page.getByTestId('compile-select').selectOption('compiled');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('compile') === 'compiled');
+  await app.page.waitForFunction(
+    () => document.querySelector('[data-testid=offer-row] td:nth-child(7)')?.title.includes('torch.compile'),
+  );
+  assert.match(await speedTitle(), /±11% typical: the median error against 28 published diffusers torch\.compile it\/s measurements/);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
