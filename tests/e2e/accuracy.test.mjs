@@ -14,13 +14,14 @@ test('a llama.cpp row says the calibration band of each figure, in its tooltip a
   await app.waitForResults();
   const row = app.rows().first();
   const title = await row.locator('td').nth(6).getAttribute('title');
-  assert.match(title, /^Decode per request, Output, all requests: ±10% typical: the median error against 188 published llama\.cpp decode measurements; 9 in 10 within ±31%\nPrefill, Time to first token: ±13% typical/);
+  // The figures are speed::accuracy's, which the calibration tests check.
+  assert.match(title, /^Decode per request, Output, all requests: ±\d+% typical: the median error against \d+ published llama\.cpp decode measurements; 9 in 10 within ±\d+%\nPrefill, Time to first token: ±\d+% typical/);
   await row.getByTestId('expand-row').click();
   const details = app.page.getByTestId('row-details');
   await details.waitFor();
   const text = await details.textContent();
-  assert.match(text, /Decode per request\s*[\d.,]+ tokens\/s \(±10%\)/);
-  assert.match(text, /How sure\s*Prefill, Time to first token: ±13% typical/);
+  assert.match(text, /Decode per request\s*[\d.,]+ tokens\/s \(±\d+%\)/);
+  assert.match(text, /How sure\s*Prefill, Time to first token: ±\d+% typical/);
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
@@ -35,7 +36,7 @@ test('a vLLM row says its figures are not yet checked, and Spanish says the band
   const es = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=llamacpp&lang=es`);
   await es.waitForResults();
   const tituloEs = await es.rows().first().locator('td').nth(6).getAttribute('title');
-  assert.match(tituloEs, /±10 % habitual: el error mediano frente a 188 mediciones publicadas de llama\.cpp decode/);
+  assert.match(tituloEs, /±\d+ % habitual: el error mediano frente a \d+ mediciones publicadas de llama\.cpp decode/);
   await es.page.context().close();
 });
 
@@ -49,7 +50,7 @@ test('an image pipeline can be timed compiled: the link keeps it and the band ch
   await app.page.waitForFunction(
     () => document.querySelector('[data-testid=offer-row] td:nth-child(7)')?.title.includes('torch.compile'),
   );
-  assert.match(await speedTitle(), /±11% typical: the median error against 28 published diffusers torch\.compile it\/s measurements/);
+  assert.match(await speedTitle(), /±\d+% typical: the median error against \d+ published diffusers torch\.compile it\/s measurements/);
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });

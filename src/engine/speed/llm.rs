@@ -5,7 +5,7 @@
 //! heads evenly runs as pipeline stages instead (`Runtime::split`).
 
 use super::{bandwidth_of, peak_of, Bound, Figures, ServingSpeed, Speed};
-use crate::engine::catalog::Shape;
+use crate::engine::catalog::{Architecture, Shape};
 use crate::engine::fabric::{Network, Placement};
 use crate::engine::hardware::{
     compute_precision, fp16_accumulate_peak, has_matrix_units, link, ComputePrecision, Link,
@@ -53,6 +53,12 @@ pub struct RuntimeSpeed {
     /// Multi-GPU splits the layers over the GPUs, run one after another,
     /// rather than tensor parallelism (`Runtime::splits_by_layer`).
     pub layer_split: bool,
+    /// FP32 ALU FLOPs per weight of a packed format (GGUF k-quants) where
+    /// the decode kernels dequantize to floats on the vector ALUs:
+    /// llama.cpp's Metal backend (`kernel_mul_mv_q4_K_f32`). Its CUDA kernels
+    /// multiply integers four at a time (`__dp4a` on Q8_1-quantized
+    /// activations), cheap enough to hide under the memory traffic.
+    pub vector_dequant_flops: f64,
     /// Most sequences batched at once: vLLM's `max_num_seqs` (256),
     /// TensorRT-LLM's `max_batch_size` (2048), llama.cpp server's one slot
     /// per `--parallel` (default 1), HF transformers whatever is asked.
@@ -92,6 +98,13 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: true,
             batch_tokens: 2048.0,
             per_layer_s: 50e-6,
+            // XDAI tg rows on Q4_K_M: the M2 Ultra decodes Llama 3 70B at
+            // 12.5 tok/s, 921 G weights/s where its 800 GB/s would stream
+            // 1,380 G; the M1 Max 8B at 35.7 (304 G weights/s against 650).
+            // Both are 27.2 and 10.4 TFLOP/s over about 30 FLOPs a weight,
+            // and F16, which needs no unpacking, reaches 78–85% of either
+            // chip's bandwidth.
+            vector_dequant_flops: 30.0,
             layer_split: Runtime::Llamacpp.splits_by_layer(),
             max_batch: Some(1),
         },
@@ -107,6 +120,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 15e-6,
+            vector_dequant_flops: 0.0,
             layer_split: Runtime::Vllm.splits_by_layer(),
             max_batch: Some(256),
         },
@@ -121,6 +135,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 10e-6,
+            vector_dequant_flops: 0.0,
             layer_split: Runtime::Trtllm.splits_by_layer(),
             max_batch: Some(2048),
         },
@@ -137,6 +152,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 600e-6,
+            vector_dequant_flops: 0.0,
             layer_split: Runtime::Hf.splits_by_layer(),
             max_batch: None,
         },
@@ -172,6 +188,8 @@ struct Anatomy {
     expert_bytes: f64,
     experts: f64,
     experts_per_token: f64,
+    /// Bytes per weight at the weights' precision.
+    bytes_per_param: f64,
     /// KV bytes per token of context, all layers, at the cache precision.
     kv_bytes_per_token: f64,
     /// Recurrent state per sequence of state-space layers (16-bit).
@@ -204,6 +222,7 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
         expert_bytes,
         experts,
         experts_per_token: top_k,
+        bytes_per_param,
         kv_bytes_per_token: shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0,
         state_bytes: shape.state_bytes_per_sequence_16bit.unwrap_or(0.0),
         kv_heads: f64::from(shape.kv_heads.max(1)),
@@ -219,6 +238,9 @@ struct Machine {
     flops: f64,
     /// Share of `flops` the runtime's GEMMs reach on this GPU.
     compute_share: f64,
+    /// FP32 FLOP/s of the vector ALUs where packed weights are unpacked to
+    /// floats there while decoding (Apple GPUs, Metal), else `None`.
+    dequant_flops: Option<f64>,
     link: Link,
     tp: f64,
     stages: f64,
@@ -299,9 +321,14 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // batch: Recasens et al. 2025, Mind the Memory Gap, arXiv:2503.08311).
     // A step is the sum of the two, not the larger of their totals.
     let speed = m.flops * m.compute_share;
+    // Unpacking each weight read, once per step whatever the batch.
+    let unpack = match (packed, m.dequant_flops) {
+        (Some(_), Some(alu)) => weight_bytes / a.bytes_per_param * r.vector_dequant_flops / weight_split / alu,
+        _ => 0.0,
+    };
     let gemms = (
         weight_bytes / weight_split / (m.bandwidth * weight_share),
-        batch * 2.0 * a.active_params / compute_split / speed,
+        (batch * 2.0 * a.active_params / compute_split / speed).max(unpack),
     );
     let attention = (
         kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth),
@@ -510,6 +537,11 @@ pub fn serving_speed_in(
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
+            // llama.cpp runs on Apple GPUs through Metal, the only backend
+            // here that unpacks k-quants to floats in its mat-vec kernels.
+            dequant_flops: (gpu.architecture == Some(Architecture::AppleGpu) && r.vector_dequant_flops > 0.0)
+                .then(|| flops.as_ref().ok().copied())
+                .flatten(),
             link: link(gpu),
             tp: f64::from(split.tp),
             stages: f64::from(split.stages),

@@ -105,18 +105,23 @@ fn a_rows_speed_says_how_sure_it_is() {
     let (report, snapshot, catalog) = ranked("model=llama-3.1-8b&runtime=llamacpp&wq=q4_k_m");
     let row = &report.results[0];
     let text = RowText::of(row, &snapshot, catalog, Lang::En);
+    let band = |family| crate::engine::speed::accuracy::band_of(family).unwrap();
+    let (decode, prefill) = (band("llama.cpp decode"), band("llama.cpp prefill"));
     assert_eq!(
         text.speed_title,
-        "Decode per request, Output, all requests: ±10% typical: the median error against 188 published llama.cpp decode measurements; 9 in 10 within ±31%\n\
-         Prefill, Time to first token: ±13% typical: the median error against 180 published llama.cpp prefill measurements; 9 in 10 within ±38%"
+        format!(
+            "Decode per request, Output, all requests: ±{}% typical: the median error against {} published llama.cpp decode measurements; 9 in 10 within ±{}%\n\
+             Prefill, Time to first token: ±{}% typical: the median error against {} published llama.cpp prefill measurements; 9 in 10 within ±{}%",
+            decode.median_error_pct, decode.cases, decode.p90_error_pct, prefill.median_error_pct, prefill.cases, prefill.p90_error_pct
+        )
     );
     let speed_cell = text.cells(Lang::En).into_iter().find(|(c, _)| *c == Column::Speed).unwrap().1;
     assert_eq!(speed_cell.title, Some(text.speed_title.as_str()));
     let es = RowText::of(row, &snapshot, catalog, Lang::Es);
-    assert!(es.speed_title.contains("±10 % habitual"), "{}", es.speed_title);
+    assert!(es.speed_title.contains(&format!("±{} % habitual", decode.median_error_pct)), "{}", es.speed_title);
     let lines = crate::export::row_breakdown(row, &snapshot, catalog, Lang::En);
-    let decode = lines.iter().find(|(label, _)| label == "Decode per request").unwrap();
-    assert!(decode.1.ends_with(" tokens/s (±10%)"), "{decode:?}");
+    let decode_line = lines.iter().find(|(label, _)| label == "Decode per request").unwrap();
+    assert!(decode_line.1.ends_with(&format!(" tokens/s (±{}%)", decode.median_error_pct)), "{decode_line:?}");
     assert_eq!(lines.iter().filter(|(label, _)| label == "How sure").count(), 2);
 
     let (report, snapshot, catalog) = ranked("model=llama-3.1-8b&runtime=vllm");
