@@ -32,7 +32,7 @@ const fn band(family: &'static str, median_error_pct: u32, p90_error_pct: u32, c
 pub const BANDS: [Band; 12] = [
     band("llama.cpp decode", 10, 27, 188),
     band("llama.cpp prefill", 13, 38, 180),
-    band("TensorRT-LLM serving", 13, 34, 37),
+    band("TensorRT-LLM serving", 7, 20, 37),
     band("TensorRT-LLM static batch", 10, 13, 10),
     band("llm-foundry pretraining", 5, 14, 139),
     band("llm-foundry multi-node", 8, 17, 34),

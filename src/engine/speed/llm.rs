@@ -167,6 +167,24 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
 /// tok/s on 70B = 20.7 of 27.2).
 const VECTOR_GEMM_SHARE: f64 = 0.75;
 
+/// FP8 GEMMs gain less than the doubled peak over BF16: "a 1.75x speedup
+/// for large matmuls and at least a 1.25x speedup for most other cases
+/// compared to the BF16 baseline" (NVIDIA, "Boosting Matrix Multiplication
+/// Speed and Flexibility with NVIDIA cuBLAS 12.9", channel- and
+/// block-scaled FP8 on Hopper). Prompt passes of thousands of tokens are
+/// the large case; a decode step's GEMMs, a few hundred rows at most, the
+/// others. Shares of the FP8 peak (twice BF16's).
+pub const FP8_LARGE_GEMM_SHARE: f64 = 1.75 / 2.0;
+const FP8_SMALL_GEMM_SHARE: f64 = 1.25 / 2.0;
+
+/// The share of the FP8 peak a GEMM of `rows` rows (tokens) reaches: the
+/// small case up to 256 rows (two of Hopper's 128-row tiles), the large from
+/// 2,048 (a prompt pass), between them by the logarithm of the rows.
+fn fp8_gemm_share(rows: f64) -> f64 {
+    let t = ((rows.max(1.0) / 256.0).log2() / 3.0).clamp(0.0, 1.0);
+    FP8_SMALL_GEMM_SHARE + t * (FP8_LARGE_GEMM_SHARE - FP8_SMALL_GEMM_SHARE)
+}
+
 /// Formats whose kernels unpack blocks of packed integers: their bytes per
 /// weight.
 fn packed_bytes(precision: Precision) -> Option<f64> {
@@ -238,6 +256,8 @@ struct Machine {
     flops: f64,
     /// Share of `flops` the runtime's GEMMs reach on this GPU.
     compute_share: f64,
+    /// FP8 arithmetic, whose skinny GEMMs gain less (`fp8_gemm_share`).
+    fp8: bool,
     /// FP32 FLOP/s of the vector ALUs where packed weights are unpacked to
     /// floats there while decoding (Apple GPUs, Metal), else `None`.
     dequant_flops: Option<f64>,
@@ -320,7 +340,8 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // batch ("the attention layers ... remain memory-bound" even at large
     // batch: Recasens et al. 2025, Mind the Memory Gap, arXiv:2503.08311).
     // A step is the sum of the two, not the larger of their totals.
-    let speed = m.flops * m.compute_share;
+    let skinny = if m.fp8 { fp8_gemm_share(batch) / FP8_LARGE_GEMM_SHARE } else { 1.0 };
+    let speed = m.flops * m.compute_share * skinny;
     // Unpacking each weight read, once per step whatever the batch.
     let unpack = match (packed, m.dequant_flops) {
         (Some(_), Some(alu)) => weight_bytes / a.bytes_per_param * r.vector_dequant_flops / weight_split / alu,
@@ -519,8 +540,10 @@ pub fn serving_speed_in(
     let mut notes = Vec::new();
     // Without a throughput figure decode is still timed by memory alone;
     // prefill is not estimated.
+    let fp8 = compute == ComputePrecision::Fp8;
     let flops = peak_of(gpu, compute, &mut notes).map(|peak| match (compute, r.fp16_accumulate) {
         (ComputePrecision::Fp16, true) => fp16_accumulate_peak(gpu, peak),
+        (ComputePrecision::Fp8, _) => peak * FP8_LARGE_GEMM_SHARE,
         _ => peak,
     });
     if let Err(e) = &flops {
@@ -537,6 +560,7 @@ pub fn serving_speed_in(
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
+            fp8,
             // llama.cpp runs on Apple GPUs through Metal, the only backend
             // here that unpacks k-quants to floats in its mat-vec kernels.
             dequant_flops: (gpu.architecture == Some(Architecture::AppleGpu) && r.vector_dequant_flops > 0.0)

@@ -7,6 +7,7 @@
 //! arithmetic until it is larger.
 
 use super::collectives::{across, Collective, Group};
+use super::llm::FP8_LARGE_GEMM_SHARE;
 use super::{bandwidth_of, peak_of, Bound, Figures, Speed, TrainingSpeed};
 use crate::engine::catalog::{Architecture, Shape};
 use crate::engine::fabric::Placement;
@@ -137,7 +138,9 @@ pub fn training_speed(
     let layers = f64::from(shape.layers);
     let elementwise = ELEMENTWISE_BYTES * (1.0 + recompute_share) + if fp8 { FP8_CAST_BYTES } else { 0.0 };
     let gemm_share = TRAINING_EFFICIENCY * hidden / (hidden + SMALL_GEMM_HIDDEN);
-    let token_s = (gemm_work - head_flops) / (peak * gemm_share)
+    // FP8 GEMMs run 1.75 times BF16's, not twice (`llm::FP8_LARGE_GEMM_SHARE`).
+    let linear_peak = if fp8 { peak * FP8_LARGE_GEMM_SHARE } else { peak };
+    let token_s = (gemm_work - head_flops) / (linear_peak * gemm_share)
         + (head_flops + attention_work) / (bf16_peak * gemm_share)
         + elementwise * layers * hidden / bandwidth;
     let hardware_flops = gemm_work + attention_work;
