@@ -225,7 +225,7 @@ phrases! {
     ACCURACY_OF = "{figures}: {how}", "{figures}: {how}";
     BAND = "±{median}% typical: the median error against {cases} published {family} measurements; 9 in 10 within ±{p90}%", "±{median} % habitual: el error mediano frente a {cases} mediciones publicadas de {family}; 9 de cada 10 dentro de ±{p90} %";
     BAND_SHORT = "±{median}%", "±{median} %";
-    BAND_UNCHECKED = "not yet checked against published measurements of this runtime", "aún sin contrastar con mediciones publicadas de este entorno";
+    BAND_UNCHECKED = "not yet checked against published measurements of this runtime on this hardware", "aún sin contrastar con mediciones publicadas de este entorno en este hardware";
     NOTE_FP16_ESTIMATED = "gpus.csv gives no FP16 tensor figure for the {gpu}; estimated as {ratio} × its FP32 {fp32} TFLOP/s, a weaker basis than a datasheet figure", "gpus.csv no da cifra de tensores FP16 para la {gpu}; se estima en {ratio} × sus {fp32} TFLOP/s de FP32, una base más débil que una cifra de ficha técnica";
     NOTE_FP8_ESTIMATED = "gpus.csv gives no FP8 figure for the {gpu}; estimated as 2 × FP16", "gpus.csv no da cifra de FP8 para la {gpu}; se estima en 2 × FP16";
     NOTE_POWER_CLOCK = "the {gpu}'s {watts} W power limit holds about {percent}% of its datasheet clock under sustained tensor load (estimate)", "el límite de potencia de {watts} W de la {gpu} mantiene alrededor del {percent}% de su reloj nominal con carga sostenida de tensores (estimación)";

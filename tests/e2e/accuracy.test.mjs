@@ -30,7 +30,7 @@ test('a vLLM row says its figures are not yet checked, and Spanish says the band
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=vllm`);
   await app.waitForResults();
   const title = await app.rows().first().locator('td').nth(6).getAttribute('title');
-  assert.match(title, /not yet checked against published measurements of this runtime$/);
+  assert.match(title, /not yet checked against published measurements of this runtime on this hardware$/);
   await app.page.context().close();
 
   const es = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=llamacpp&lang=es`);

@@ -20,18 +20,24 @@ pub struct Band {
     pub p90_error_pct: u32,
     /// Published measurements compared.
     pub cases: u32,
+    /// The vendors of the GPUs they ran on: the band holds for those
+    /// (`covers`), not for hardware no case measured.
+    #[serde(skip)]
+    pub vendors: &'static [&'static str],
 }
 
+const NVIDIA: &[&str] = &["NVIDIA"];
+
 const fn band(family: &'static str, median_error_pct: u32, p90_error_pct: u32, cases: u32) -> Band {
-    Band { family, median_error_pct, p90_error_pct, cases }
+    Band { family, median_error_pct, p90_error_pct, cases, vendors: NVIDIA }
 }
 
 /// Every family the calibration tests check, with the errors they measure.
 /// A change to the speed model that moves a family's error fails its test
 /// until the band here is updated, with the error per source in the commit.
 pub const BANDS: [Band; 12] = [
-    band("llama.cpp decode", 10, 27, 188),
-    band("llama.cpp prefill", 13, 38, 180),
+    Band { vendors: &["Apple", "NVIDIA"], ..band("llama.cpp decode", 10, 27, 188) },
+    Band { vendors: &["Apple", "NVIDIA"], ..band("llama.cpp prefill", 13, 38, 180) },
     band("TensorRT-LLM serving", 7, 20, 37),
     band("TensorRT-LLM static batch", 10, 13, 10),
     band("llm-foundry pretraining", 5, 14, 139),
@@ -47,6 +53,14 @@ pub const BANDS: [Band; 12] = [
 /// The band the calibration tests print and check for `family`.
 pub fn band_of(family: &str) -> Option<&'static Band> {
     BANDS.iter().find(|b| b.family == family)
+}
+
+impl Band {
+    /// Whether published measurements on GPUs of `vendor` are among the
+    /// band's: an Inferentia chip or an AMD GPU gets no NVIDIA band.
+    pub fn covers(&self, vendor: &str) -> bool {
+        self.vendors.contains(&vendor)
+    }
 }
 
 /// One speed figure, by its JSON key, and the band of the measurements that

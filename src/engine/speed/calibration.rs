@@ -6,19 +6,25 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-/// (case, predicted, measured) of one family.
+/// (case, predicted, measured) of one family, and the vendors of the GPUs
+/// its cases ran on.
 pub struct Family {
     pub name: &'static str,
     pub cases: Vec<(String, f64, f64)>,
+    vendors: Vec<String>,
 }
 
 impl Family {
     pub fn new(name: &'static str) -> Family {
-        Family { name, cases: Vec::new() }
+        Family { name, cases: Vec::new(), vendors: Vec::new() }
     }
 
-    pub fn add(&mut self, case: String, predicted: f64, measured: f64) {
+    /// A case measured on `gpu`.
+    pub fn add(&mut self, case: String, gpu: &crate::engine::Gpu, predicted: f64, measured: f64) {
         self.cases.push((case, predicted, measured));
+        if !self.vendors.contains(&gpu.vendor) {
+            self.vendors.push(gpu.vendor.clone());
+        }
     }
 
     /// Prints every case; returns (median, 90th percentile) |error|. The
@@ -48,19 +54,27 @@ impl Family {
         );
         // The band the page shows for this family must be what was measured
         // here; it is printed as the page words it.
+        // So must the vendors of the GPUs its cases ran on, for which the
+        // band holds.
+        let shown = super::accuracy::band_of(self.name);
+        let mut vendors: Vec<&str> = self.vendors.iter().map(String::as_str).collect();
+        vendors.sort_unstable();
+        let mut listed: Vec<&str> = shown.map(|b| b.vendors.to_vec()).unwrap_or_default();
+        listed.sort_unstable();
         let measured = super::accuracy::Band {
             family: self.name,
             median_error_pct: (median * 100.0).round() as u32,
             p90_error_pct: (p90 * 100.0).round() as u32,
             cases: errors.len() as u32,
+            vendors: shown.map_or(&[], |b| b.vendors),
         };
-        let shown = super::accuracy::band_of(self.name);
         println!(
             "{}: the page shows {}",
             self.name,
             shown.map_or(String::from("no band"), |b| b.describe().to_string())
         );
         assert_eq!(shown, Some(&measured), "speed::accuracy::BANDS must hold what the calibration measures");
+        assert_eq!(listed, vendors, "{}: the GPU vendors its cases ran on", self.name);
         (median, p90)
     }
 

@@ -66,6 +66,10 @@ pub fn speed(
     }?;
     speed.notes.extend(setup.notes.iter().cloned());
     speed.error_bands = error_bands(workload, &family, placement, &speed.figures);
+    // A band holds for the hardware its measurements ran on.
+    for figure in &mut speed.error_bands {
+        figure.band = figure.band.filter(|band| band.covers(&gpu.vendor));
+    }
     Ok(speed)
 }
 

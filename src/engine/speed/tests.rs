@@ -96,6 +96,7 @@ fn llama_cpp_family(metric: &str) -> Family {
         let Some(predicted) = predicted else { continue };
         family.add(
             format!("{} {gpu}×{count} {model_id} {} in {input} out {output}", row["id"], row["precision"]),
+            catalog().gpu(gpu).unwrap(),
             predicted,
             measured,
         );
@@ -153,6 +154,7 @@ fn tensorrt_llm_serving_matches_trtllm_bench() {
                 w.output_tokens,
                 s.serving().map(|s| s.running_concurrency).unwrap()
             ),
+            catalog().gpu("h100_sxm").unwrap(),
             s.output_tokens_per_s().unwrap(),
             measured,
         );
@@ -236,6 +238,7 @@ fn pretraining_throughput_matches_llm_foundry() {
                 "{} {} {gpu}×{count} mbs {} seq {} ckpt {}",
                 row["id"], row["model"], w.micro_batch, w.seq_len, w.checkpointing
             ),
+            catalog().gpu(gpu).unwrap(),
             predicted,
             measured,
         );
@@ -258,7 +261,7 @@ fn multi_node_pretraining_matches_llm_foundry_per_case() {
         if placement.nodes > 1 {
             let case =
                 format!("{} {} {gpu} {} nodes × 8, mbs {}", row["id"], row["model"], placement.nodes, w.micro_batch);
-            family.add(case, predicted, measured);
+            family.add(case, catalog().gpu(gpu).unwrap(), predicted, measured);
         }
     }
     family.assert_aim();
@@ -363,7 +366,8 @@ fn fine_tuning_throughput_matches_torchtune() {
             true,
         )
         .unwrap();
-        family.add(format!("{id} {gpu}×{count} {model_id} {method}"), s.train_tokens_per_s().unwrap(), measured);
+        let on = catalog().gpu(gpu).unwrap();
+        family.add(format!("{id} {gpu}×{count} {model_id} {method}"), on, s.train_tokens_per_s().unwrap(), measured);
     }
     family.assert_aim();
 }
@@ -684,6 +688,19 @@ fn each_figure_carries_the_band_of_its_family_and_runtime() {
     assert_eq!(family_of(&train(Task::Pretrain, one_node), "train_tokens_per_s"), Some("llm-foundry pretraining"));
     assert_eq!(family_of(&train(Task::Pretrain, four_nodes), "train_tokens_per_s"), Some("llm-foundry multi-node"));
     assert_eq!(family_of(&train(Task::Finetune, one_node), "train_tokens_per_s"), Some("torchtune fine-tuning"));
+
+    // A band holds for the hardware its measurements ran on: llama.cpp's
+    // on NVIDIA and Apple GPUs, not on an AMD one.
+    let w = Workload { model: "llama-3.1-8b".into(), runtime: RuntimeChoice::Llamacpp, ..Workload::default() };
+    assert_eq!(
+        family_of(&serving_speed_of(&w, model, "apple_m2_ultra", 1), "decode_tokens_per_s"),
+        Some("llama.cpp decode")
+    );
+    let amd = serving_speed_of(&w, model, "mi300x", 1);
+    assert_eq!(family_of(&amd, "decode_tokens_per_s"), None);
+    assert!(amd.accuracy()[0]
+        .to_string()
+        .ends_with("not yet checked against published measurements of this runtime on this hardware"));
 }
 
 /// TensorRT-LLM v0.6.1's static-batch throughput table on A100
@@ -742,6 +759,7 @@ fn tensorrt_llm_static_batches_match_the_v0_6_1_table() {
                 w.output_tokens,
                 s.serving().map(|s| s.running_concurrency).unwrap()
             ),
+            catalog().gpu("a100_sxm_80gb").unwrap(),
             s.output_tokens_per_s().unwrap() / f64::from(count),
             measured,
         );

@@ -126,5 +126,7 @@ fn a_rows_speed_says_how_sure_it_is() {
 
     let (report, snapshot, catalog) = ranked("model=llama-3.1-8b&runtime=vllm");
     let text = RowText::of(&report.results[0], &snapshot, catalog, Lang::En);
-    assert!(text.speed_title.ends_with(": not yet checked against published measurements of this runtime"));
+    assert!(text
+        .speed_title
+        .ends_with(": not yet checked against published measurements of this runtime on this hardware"));
 }

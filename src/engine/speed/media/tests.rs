@@ -71,9 +71,9 @@ fn diffusers_iterations_per_second_match_the_pytorch2_benchmark() {
         let predicted = speed.steps_per_s().unwrap();
         let case = format!("{} {gpu_id} {model_id} batch {batch} ({})", row["id"], row["software"]);
         if compiled_row {
-            compiled.add(case, predicted, measured);
+            compiled.add(case, gpu(gpu_id), predicted, measured);
         } else {
-            eager.add(case, predicted, measured);
+            eager.add(case, gpu(gpu_id), predicted, measured);
         }
     }
     assert_eq!(eager.cases.len() + compiled.cases.len(), 72);
@@ -114,7 +114,7 @@ fn diffusion_transformers_match_published_pipeline_times() {
             Workload { model: model_id.to_string(), weight_precision, steps: Some(steps), ..Workload::for_task(task) };
         let speed = diffusion_speed(&w, catalog().model(model_id).unwrap(), gpu(gpu_id), 1).unwrap();
         let predicted = speed.seconds_per_item().unwrap();
-        family.add(format!("{model_id} on {gpu_id}, {steps} steps"), predicted, measured);
+        family.add(format!("{model_id} on {gpu_id}, {steps} steps"), gpu(gpu_id), predicted, measured);
     }
     family.assert_within(0.25, 0.40);
 }
@@ -175,6 +175,7 @@ fn whisper_realtime_factor_matches_faster_whisper_readme() {
         let speed = speech_speed(&w, model, &whisper_bench_gpu(name), 1).unwrap();
         family.add(
             format!("{name} {} batch {batch}", weight_precision.key()),
+            &whisper_bench_gpu(name),
             speed.realtime_factor().unwrap(),
             seconds / audio_s,
         );
