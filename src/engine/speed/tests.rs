@@ -132,34 +132,52 @@ fn tensorrt_llm_serving_matches_trtllm_bench() {
             // Llama 4 Scout and Maverick are not in models.csv.
             _ => continue,
         };
-        let count: u32 = row["gpu_count"].parse().unwrap();
         let w = Workload {
             model: model_id.into(),
             weight_precision: Precision::Fp8,
             kv_precision: KvPrecision::Fp8,
-            runtime: RuntimeChoice::Trtllm,
-            input_tokens: row["input_tokens"].parse().unwrap(),
-            output_tokens: row["output_tokens"].parse().unwrap(),
             concurrency: crate::engine::workload::CONCURRENCY.2,
             ..Workload::default()
         };
-        let model = catalog().model(model_id).unwrap();
-        let s = benchmark_speed(&w, model, "h100_sxm", count);
-        let measured: f64 = row["value"].parse().unwrap();
-        family.add(
-            format!(
-                "{} {model_id} TP{count} {}/{} running {}",
-                row["id"],
-                w.input_tokens,
-                w.output_tokens,
-                s.serving().map(|s| s.running_concurrency).unwrap()
-            ),
-            catalog().gpu("h100_sxm").unwrap(),
-            s.output_tokens_per_s().unwrap(),
-            measured,
-        );
+        add_trtllm_row(&mut family, &row, w, "h100_sxm", "", Throughput::Total);
     }
     family.assert_aim();
+}
+
+/// How a TensorRT-LLM table states throughput.
+#[derive(PartialEq)]
+enum Throughput {
+    Total,
+    PerGpu,
+}
+
+/// One row of a TensorRT-LLM throughput table, timed as its benchmark ran
+/// it: `w` with the row's prompt and output lengths on all the row's GPUs
+/// of `gpu` as one group. `batch` names the row's batch in the case.
+fn add_trtllm_row(
+    family: &mut Family,
+    row: &std::collections::HashMap<String, String>,
+    w: Workload,
+    gpu: &str,
+    batch: &str,
+    stated: Throughput,
+) {
+    let count: u32 = row["gpu_count"].parse().unwrap();
+    let w = Workload {
+        runtime: RuntimeChoice::Trtllm,
+        input_tokens: row["input_tokens"].parse().unwrap(),
+        output_tokens: row["output_tokens"].parse().unwrap(),
+        ..w
+    };
+    let s = benchmark_speed(&w, catalog().model(&w.model).unwrap(), gpu, count);
+    let running = s.serving().map(|s| s.running_concurrency).unwrap();
+    let per = if stated == Throughput::PerGpu { f64::from(count) } else { 1.0 };
+    family.add(
+        format!("{} {} TP{count} {batch}{}/{} running {running}", row["id"], w.model, w.input_tokens, w.output_tokens),
+        catalog().gpu(gpu).unwrap(),
+        s.output_tokens_per_s().unwrap() / per,
+        row["value"].parse().unwrap(),
+    );
 }
 
 /// MPT shapes from llm-foundry's pretraining YAMLs (d_model, n_layers,
@@ -737,32 +755,14 @@ fn tensorrt_llm_static_batches_match_the_v0_6_1_table() {
             println!("TensorRT-LLM static batch: SRV-0362 left out (GQA decode before XQA)");
             continue;
         }
-        let count: u32 = row["gpu_count"].parse().unwrap();
         let batch: u32 = row["batch_size"].parse().unwrap();
         let w = Workload {
             model: model_id.into(),
             weight_precision: Precision::Fp16,
-            runtime: RuntimeChoice::Trtllm,
-            input_tokens: row["input_tokens"].parse().unwrap(),
-            output_tokens: row["output_tokens"].parse().unwrap(),
             concurrency: batch,
             ..Workload::default()
         };
-        let model = catalog().model(model_id).unwrap();
-        let s = benchmark_speed(&w, model, "a100_sxm_80gb", count);
-        let measured: f64 = row["value"].parse().unwrap();
-        family.add(
-            format!(
-                "{} {model_id} TP{count} batch {batch} {}/{} running {}",
-                row["id"],
-                w.input_tokens,
-                w.output_tokens,
-                s.serving().map(|s| s.running_concurrency).unwrap()
-            ),
-            catalog().gpu("a100_sxm_80gb").unwrap(),
-            s.output_tokens_per_s().unwrap() / f64::from(count),
-            measured,
-        );
+        add_trtllm_row(&mut family, &row, w, "a100_sxm_80gb", &format!("batch {batch} "), Throughput::PerGpu);
     }
     family.assert_aim();
 }
