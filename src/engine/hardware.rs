@@ -63,24 +63,14 @@ pub struct Peak {
 /// RTX 4090: 165.2 vs 82.58; RDNA3's WMMA likewise doubles FP32: RX 7900
 /// XTX 122.8 vs 61.4 per AMD), workstation and datacenter Ampere/Ada/Blackwell
 /// at full rate (RTX A6000: 154.8 vs 38.71; L40S: 362 vs 91.6), Turing
-/// (RTX 2080 Ti: 53.8 vs 13.4), Volta (V100 SXM2: 125 vs 15.7). Apple GPUs
-/// have no matrix units: FP16 runs at the FP32 rate.
-///
-/// GPUs without matrix units (issue 28: every GPU gets an estimate):
-/// - Kepler, Maxwell and Pascal other than GP100 (P100, whose packed rate
-///   gpus_extra.csv states) do FP16 arithmetic at 1/64 of FP32 or not at
-///   all (Quadro P4000/GP104: 82.88 GFLOPS FP16 vs 5.3 TFLOPS FP32, TechPowerUp
-///   via data/gpus_extra.csv), so runtimes multiply 16-bit weights in FP32:
-///   the FP32 rate.
-/// - GCN5 (Vega), RDNA1 and RDNA2 pack two FP16 operations per FP32 lane
-///   ("Rapid Packed Math"): MI25 24.6 vs 12.29, Radeon Pro V520 14.75 vs
-///   7.37, V620 40.55 vs 20.28 TFLOPS (TechPowerUp, data/gpus_extra.csv).
-/// - Xe-HPG's XMX engines do 8 FP16 operations per FP32 operation of its
-///   vector engines: 512 XMX engines × 128 FP16 operations per clock on the
-///   Arc A770 (Intel's Xe-HPG architecture brief, as summarised by
-///   secondary sources) against 8,192 FP32 operations per clock (19.66
-///   TFLOP/s at 2.4 GHz, gpus.csv); "XMX matrix operations with their 8:1
-///   throughput for FP16/BF16" (tinygrad/tinygrad discussion 790).
+/// (RTX 2080 Ti: 53.8 vs 13.4), Volta (V100 SXM2: 125 vs 15.7). Xe-HPG's
+/// XMX engines do 8 FP16 operations per FP32 operation of its vector
+/// engines: 512 XMX engines × 128 FP16 operations per clock on the Arc A770
+/// (Intel's Xe-HPG architecture brief, as summarised by secondary sources)
+/// against 8,192 FP32 operations per clock (19.66 TFLOP/s at 2.4 GHz,
+/// gpus.csv); "XMX matrix operations with their 8:1 throughput for
+/// FP16/BF16" (tinygrad/tinygrad discussion 790). GPUs without matrix units
+/// run at their vector rate (`vector_fp16_rate`).
 fn tensor_per_fp32(gpu: &Gpu) -> Option<f64> {
     use Architecture::*;
     let consumer = gpu.segment.is_some_and(Segment::is_consumer);
@@ -90,19 +80,38 @@ fn tensor_per_fp32(gpu: &Gpu) -> Option<f64> {
         Rdna3 | Rdna4 => Some(2.0),
         Turing => Some(4.0),
         Volta => Some(8.0),
-        AppleGpu | Kepler | Maxwell | Pascal => Some(1.0),
-        Gcn5 | Rdna1 | Rdna2 => Some(2.0),
         XeHpg => Some(8.0),
         Hopper | Cdna2 | Cdna3 | Cdna4 | Gaudi | Gaudi2 | Gaudi3 | Tpu | NeuronCoreV1 | Inferentia2 | Trainium => None,
+        vector => vector_fp16_rate(vector),
+    }
+}
+
+/// FP16 throughput per FP32 TFLOP of the architectures that multiply
+/// matrices on their vector ALUs, having no matrix units (issue 28: every
+/// GPU gets an estimate); `None` for those with matrix units.
+/// - Apple GPUs run FP16 at the FP32 rate.
+/// - Kepler, Maxwell and Pascal other than GP100 (P100, whose packed rate
+///   gpus_extra.csv states) do FP16 arithmetic at 1/64 of FP32 or not at
+///   all (Quadro P4000/GP104: 82.88 GFLOPS FP16 vs 5.3 TFLOPS FP32, TechPowerUp
+///   via data/gpus_extra.csv), so runtimes multiply 16-bit weights in FP32:
+///   the FP32 rate.
+/// - GCN5 (Vega), RDNA1 and RDNA2 pack two FP16 operations per FP32 lane
+///   ("Rapid Packed Math"): MI25 24.6 vs 12.29, Radeon Pro V520 14.75 vs
+///   7.37, V620 40.55 vs 20.28 TFLOPS (TechPowerUp, data/gpus_extra.csv).
+fn vector_fp16_rate(architecture: Architecture) -> Option<f64> {
+    use Architecture::*;
+    match architecture {
+        AppleGpu | Kepler | Maxwell | Pascal => Some(1.0),
+        Gcn5 | Rdna1 | Rdna2 => Some(2.0),
+        Ampere | AdaLovelace | Blackwell | Rdna3 | Rdna4 | Turing | Volta | XeHpg | Hopper | Cdna2 | Cdna3 | Cdna4
+        | Gaudi | Gaudi2 | Gaudi3 | Tpu | NeuronCoreV1 | Inferentia2 | Trainium => None,
     }
 }
 
 /// Whether the GPU multiplies matrices in matrix units (tensor cores, XMX,
-/// WMMA, MME) rather than its vector ALUs: the architectures
-/// `tensor_per_fp32` runs at the FP32 or packed-FP16 vector rate.
+/// WMMA, MME) rather than its vector ALUs (`vector_fp16_rate`).
 pub fn has_matrix_units(gpu: &Gpu) -> bool {
-    use Architecture::{AppleGpu, Gcn5, Kepler, Maxwell, Pascal, Rdna1, Rdna2};
-    !matches!(gpu.architecture, Some(AppleGpu | Kepler | Maxwell | Pascal | Gcn5 | Rdna1 | Rdna2))
+    gpu.architecture.and_then(vector_fp16_rate).is_none()
 }
 
 /// Peak dense TFLOP/s at `compute` precision; `None` when gpus.csv has no

@@ -55,14 +55,6 @@ pub fn band_of(family: &str) -> Option<&'static Band> {
     BANDS.iter().find(|b| b.family == family)
 }
 
-impl Band {
-    /// Whether published measurements on GPUs of `vendor` are among the
-    /// band's: an Inferentia chip or an AMD GPU gets no NVIDIA band.
-    pub fn covers(&self, vendor: &str) -> bool {
-        self.vendors.contains(&vendor)
-    }
-}
-
 /// One speed figure, by its JSON key, and the band of the measurements that
 /// checked it; `None` where no published measurement of that runtime and
 /// figure has been compared yet.
@@ -73,6 +65,12 @@ pub struct FigureBand {
 }
 
 impl Band {
+    /// Whether published measurements on GPUs of `vendor` are among the
+    /// band's: an Inferentia chip or an AMD GPU gets no NVIDIA band.
+    pub fn covers(&self, vendor: &str) -> bool {
+        self.vendors.contains(&vendor)
+    }
+
     /// "±10% typical: the median error against 188 published llama.cpp
     /// decode measurements; 9 in 10 within ±27%".
     pub fn describe(&self) -> Msg {

@@ -65,18 +65,21 @@ pub fn speed(
         Family::AudioGen(generator) => audio_gen::audio_gen_speed(workload, generator, gpu, gpu_count),
     }?;
     speed.notes.extend(setup.notes.iter().cloned());
-    speed.error_bands = error_bands(workload, &family, placement, &speed.figures);
-    // A band holds for the hardware its measurements ran on.
-    for figure in &mut speed.error_bands {
-        figure.band = figure.band.filter(|band| band.covers(&gpu.vendor));
-    }
+    speed.error_bands = error_bands(workload, &family, placement, gpu, &speed.figures);
     Ok(speed)
 }
 
 /// The bands of `figures`, as `workload` runs them (its runtime, its task,
-/// one node or several).
-fn error_bands(workload: &Workload, family: &Family<'_>, placement: Placement, figures: &Figures) -> Vec<FigureBand> {
-    let named = |name: &str| accuracy::band_of(name);
+/// one node or several) on `gpu`: a band holds for the hardware its
+/// measurements ran on.
+fn error_bands(
+    workload: &Workload,
+    family: &Family<'_>,
+    placement: Placement,
+    gpu: &Gpu,
+    figures: &Figures,
+) -> Vec<FigureBand> {
+    let named = |name: &str| accuracy::band_of(name).filter(|band| band.covers(&gpu.vendor));
     let pair = |figure, band| FigureBand { figure, band };
     match figures {
         Figures::Serving(_) => {
