@@ -520,6 +520,9 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         for (part, bytes) in m.parts().into_iter().map(|(part, bytes)| (part.en, bytes)).chain(totals) {
             let _ = writeln!(out, "  {part:<12} {}", Lang::En.gb(bytes));
         }
+        if let Some(recipe) = m.recipe {
+            let _ = writeln!(out, "  recipe       {}", recipe.label().en);
+        }
         match &sized.reason {
             None => {
                 let _ = match (sized.max_concurrency, sized.max_context_tokens) {

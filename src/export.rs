@@ -278,6 +278,9 @@ pub fn row_breakdown(
             let mfu = msg!(phrases::PERCENT, percent = Arg::Num(training.mfu * 100.0, 0));
             add(&phrases::ROW_MFU, mfu.render(lang));
         }
+        if let Some(recipe) = ranked.recipe {
+            add(&phrases::ROW_RECIPE, lang.t(recipe.label()).to_string());
+        }
         if let Some(layout) = s.layout() {
             add(&phrases::ROW_LAYOUT, layout.render(lang));
         }

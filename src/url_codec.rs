@@ -267,7 +267,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 69] = [
+const FIELDS: [Field; 70] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -340,6 +340,7 @@ const FIELDS: [Field; 69] = [
     count_field!(ZERO_STAGE, zero_stage),
     count_field!(GPUS, gpus),
     option_field!(keys::CROSS_ENTROPY, cross_entropy),
+    option_field!(keys::RECIPE, recipe),
     count_field!(TENSOR_PARALLEL, tensor_parallel),
     count_field!(PIPELINE_PARALLEL, pipeline_parallel),
     Field {
@@ -1022,6 +1023,7 @@ mod tests {
             "method" => &["full", "lora", "qlora"],
             "opt" => &["adamw", "adamw8bit", "sgd", "adafactor"],
             "ce" => &["full", "chunked"],
+            "recipe" => &["mixed", "bf16", "fp16"],
             "offload" => &["none", "text", "model"],
             "compile" => &["eager", "compiled", "yes"],
             "obj" => &["", "cost", "unit", "fast", "latency", "bandwidth"],

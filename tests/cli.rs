@@ -622,3 +622,22 @@ fn rank_leaves_auction_floors_out_and_says_why_odd_prices_may_not_hold() {
     let next = all.lines().nth(row + 1).unwrap();
     assert!(next.trim_start().starts_with("! auction reserve price: you bid, and may not get it"), "{next}");
 }
+
+#[test]
+fn estimate_says_which_training_recipe_its_memory_assumes() {
+    // A full fine-tune of Llama 3.1 8B with AdamW: 16 B per parameter in the
+    // default mixed precision does not fit one H100; torchtune's pure BF16 does.
+    let run = |query: &str| {
+        let output = whichgpu(&["estimate", "--config", query, "--gpu", "h100_sxm", "--count", "1", "--json"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str::<serde_json::Value>(&stdout(&output)).unwrap()
+    };
+    let mixed = run("task=finetune&model=llama-3.1-8b&method=full");
+    assert_eq!(mixed["memory"]["recipe"], "mixed");
+    assert_eq!(mixed["fits"], false);
+    let pure = run("task=finetune&model=llama-3.1-8b&method=full&recipe=bf16");
+    assert_eq!(pure["memory"]["recipe"], "bf16");
+    assert_eq!(pure["fits"], true);
+    let text = whichgpu(&["estimate", "--config", "task=finetune&method=full", "--gpu", "h100_sxm", "--count", "1"]);
+    assert!(stdout(&text).contains("recipe       Mixed precision: FP32 master weights"), "{}", stdout(&text));
+}

@@ -14,6 +14,7 @@ pub const METHOD: &str = "method";
 pub const OPTIMIZER: &str = "opt";
 pub const CHECKPOINTING: &str = "ckpt";
 pub const CROSS_ENTROPY: &str = "ce";
+pub const RECIPE: &str = "recipe";
 pub const RESOLUTION: &str = "res";
 pub const OFFLOAD: &str = "offload";
 pub const COMPILE: &str = "compile";

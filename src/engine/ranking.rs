@@ -491,6 +491,7 @@ pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, te
                 runtime: setup.runtime,
                 price_per_hour: price,
                 per_gpu_bytes: f.memory.per_gpu_bytes,
+                recipe: f.memory.recipe,
                 max_concurrency: f.max_concurrency,
                 speed: shape.speed.clone(),
                 cost: costed,

@@ -7,7 +7,7 @@
 
 use super::catalog::Family;
 use super::support::{hardware_of, lookup, where_it_runs, Answer, Fallback, Feature, Stack, Support, SupportRow};
-use super::{Error, FinetuneMethod, Gpu, Model, Optimizer, Precision, Runtime, Task, Workload};
+use super::{Error, FinetuneMethod, Gpu, Model, Optimizer, Precision, Runtime, Task, TrainingRecipe, Workload};
 use crate::msg;
 use crate::text::{phrases, Msg};
 
@@ -25,13 +25,17 @@ pub struct Setup {
     /// Weights the runtime dequantizes when it loads them: they take this
     /// format's memory and bandwidth instead of the file's.
     pub weights_as: Option<Precision>,
+    /// Training: the recipe it runs with when the one asked for cannot run
+    /// here (pure BF16 on a GPU without BF16 trains in FP16 from FP32
+    /// master weights instead).
+    pub recipe_as: Option<TrainingRecipe>,
 }
 
 impl Default for Setup {
     /// The workload as asked, nothing falling back: for models of hardware
     /// the matrix is not asked about (calibration rigs).
     fn default() -> Setup {
-        Setup { runtime: None, notes: Vec::new(), flash_attention: true, weights_as: None }
+        Setup { runtime: None, notes: Vec::new(), flash_attention: true, weights_as: None, recipe_as: None }
     }
 }
 
@@ -43,6 +47,7 @@ impl Setup {
         Workload {
             runtime: self.runtime.map_or(workload.runtime, Runtime::choice),
             weight_precision: self.weights_as.unwrap_or(workload.weight_precision),
+            recipe: self.recipe_as.unwrap_or(workload.recipe),
             ..workload.clone()
         }
     }
@@ -213,7 +218,7 @@ fn serving_setup(workload: &Workload, gpu: &Gpu, rows: &[SupportRow]) -> Result<
         let needs = serving_needs(workload, runtime);
         match check(rows, &needs, gpu, false) {
             Ok(Checked { notes, weights_as }) => {
-                return Ok(Setup { runtime: Some(runtime), notes, flash_attention: true, weights_as })
+                return Ok(Setup { runtime: Some(runtime), notes, flash_attention: true, weights_as, recipe_as: None })
             }
             // `runs` is checked first: a refusal of anything else means the
             // runtime runs on this hardware.
@@ -241,7 +246,22 @@ fn training_setup(workload: &Workload, gpu: &Gpu, rows: &[SupportRow]) -> Result
     if !flash_attention {
         notes.push(fallback_note(Fallback::Sdpa, Stack::Pytorch, Feature::FlashAttention, gpu, true));
     }
-    Ok(Setup { runtime: None, notes, flash_attention, weights_as: None })
+    // FP16 has too little range to hold weights and Adam's moments: without
+    // BF16, training keeps FP32 masters and scales the loss (Micikevicius et
+    // al. 2018, Mixed Precision Training, §3), so a pure-BF16 recipe runs as
+    // mixed precision here and needs its memory.
+    let no_bf16 = matches!(
+        lookup(rows, Stack::Pytorch, gpu, Feature::ComputeBf16),
+        Answer::Listed(Support::Fallback(Fallback::Fp16), _)
+    );
+    let recipe_as = (no_bf16 && workload.recipe == TrainingRecipe::PureBf16).then(|| {
+        // It replaces the fallback's "same memory".
+        let same_memory = fallback_note(Fallback::Fp16, Stack::Pytorch, Feature::ComputeBf16, gpu, true);
+        notes.retain(|note| *note != same_memory);
+        notes.push(msg!(phrases::NOTE_RECIPE_MIXED_FP16, gpu = &gpu.name));
+        TrainingRecipe::Mixed
+    });
+    Ok(Setup { runtime: None, notes, flash_attention, weights_as: None, recipe_as })
 }
 
 /// `workload` on one kind of GPU: how it runs there, or why it cannot, and
@@ -269,7 +289,7 @@ pub fn set_up(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]
         let mut needs = vec![(stack, Feature::Runs)];
         needs.extend(extra.iter().map(|&feature| (stack, feature)));
         let Checked { notes, weights_as } = check(rows, &needs, gpu, false).map_err(|r| r.message(rows, gpu))?;
-        Ok(Setup { runtime: None, notes, flash_attention: true, weights_as })
+        Ok(Setup { runtime: None, notes, flash_attention: true, weights_as, recipe_as: None })
     };
     let bf16 = workload.weight_precision == Precision::Bf16;
     Ok(match family {

@@ -186,6 +186,24 @@ choices! {
 }
 
 choices! {
+    /// How training keeps its weights and optimizer state (URL key
+    /// `recipe`). Mixed precision computes in BF16 (FP16 with loss scaling
+    /// where the GPU has no BF16) from FP32 master weights with FP32 Adam
+    /// moments: the default of HF Trainer and Accelerate (`bf16=True` with
+    /// FP32 parameters), DeepSpeed's BF16/FP16 optimizers, Megatron-LM
+    /// (`--bf16`, FP32 `main_params`) and torchtitan's FSDP2
+    /// `MixedPrecisionPolicy` (FP32 sharded parameters, BF16 compute).
+    /// Pure BF16 keeps parameters, gradients and AdamW's moments in BF16:
+    /// torchtune's recipes (`dtype: bf16`).
+    #[derive(Default)]
+    pub enum TrainingRecipe: phrases::OPTION_RECIPE {
+        #[default]
+        Mixed = "mixed", phrases::RECIPE_MIXED;
+        PureBf16 = "bf16", phrases::RECIPE_PURE_BF16;
+    }
+}
+
+choices! {
     /// How the loss is computed over the vocabulary (URL key `ce`): all logits
     /// at once in FP32 (HF transformers), or chunk by chunk (torchtune's chunked
     /// cross-entropy, Liger's fused kernel), which saves gigabytes at large
@@ -369,6 +387,9 @@ pub struct Workload {
     pub gpus: u32,
     /// URL key `ce`.
     pub cross_entropy: CrossEntropy,
+    /// How weights and optimizer state are kept. URL key `recipe`.
+    #[serde(default)]
+    pub recipe: TrainingRecipe,
     /// Tensor-parallel degree for training (Megatron-style). URL key `tp`.
     pub tensor_parallel: u32,
     /// Pipeline-parallel stages for training. URL key `pp`.
@@ -485,6 +506,7 @@ impl Default for Workload {
             zero_stage: 0,
             gpus: 1,
             cross_entropy: CrossEntropy::Full,
+            recipe: TrainingRecipe::Mixed,
             tensor_parallel: 1,
             pipeline_parallel: 1,
             resolution: None,

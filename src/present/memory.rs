@@ -20,7 +20,11 @@ pub fn memory_summary(memory: &MemoryBreakdown, lang: Lang) -> String {
     } else {
         msg!(phrases::MEMORY_ONE_GPU, total = total, parts = parts.join(", "))
     };
-    summary.render(lang)
+    // Training says how it keeps its weights and optimizer state.
+    match memory.recipe {
+        Some(recipe) => msg!(phrases::MEMORY_WITH_RECIPE, memory = summary, recipe = recipe.label()).render(lang),
+        None => summary.render(lang),
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -43,5 +47,16 @@ mod tests {
         let per_gpu = memory_summary(&split, Lang::En);
         assert!(per_gpu.contains('4') && per_gpu.contains("36 GB") && !per_gpu.contains("KV"), "{per_gpu}");
         assert_ne!(memory_summary(&split, Lang::Es), per_gpu);
+    }
+
+    #[test]
+    fn a_training_memory_line_says_which_recipe_it_assumes() {
+        use crate::engine::TrainingRecipe;
+        let training = |recipe| MemoryBreakdown { recipe, ..MemoryBreakdown::each_gpu_holds(1e9, 0.0, 0.0, 0.0, 1) };
+        let mixed = memory_summary(&training(Some(TrainingRecipe::Mixed)), Lang::En);
+        assert!(mixed.contains("FP32 master weights"), "{mixed}");
+        let pure = memory_summary(&training(Some(TrainingRecipe::PureBf16)), Lang::Es);
+        assert!(pure.contains("BF16 puro"), "{pure}");
+        assert!(!memory_summary(&training(None), Lang::En).contains("master"));
     }
 }

@@ -76,6 +76,7 @@ phrases! {
     CRASH_BODY = "The page hit an error it cannot recover from. Your workload is kept in the link below: reload it, or start again from the defaults.", "La página ha sufrido un error del que no puede recuperarse. Tu carga de trabajo se conserva en el enlace de abajo: vuelve a cargarlo o empieza de nuevo con los valores por defecto.";
     CRASH_RELOAD = "Reload this link", "Recargar este enlace";
     CRASH_RESET = "Reset the form", "Restablecer el formulario";
+    MEMORY_WITH_RECIPE = "{memory}. Recipe: {recipe}", "{memory}. Receta: {recipe}";
     MEMORY_ONE_GPU = "Memory on one GPU: {total} ({parts})", "Memoria en una GPU: {total} ({parts})";
     MEMORY_PER_GPU = "Memory per GPU of {count}: {total} ({parts})", "Memoria por GPU (de {count}): {total} ({parts})";
     NAMED_SIZE = "{name} {size}", "{name} {size}";
@@ -109,6 +110,8 @@ phrases! {
     OPTIMIZER_ADAFACTOR = "Adafactor", "Adafactor";
     CE_FULL = "Full logits (HF default)", "Logits completos (por defecto en HF)";
     CE_CHUNKED = "Chunked / fused cross-entropy", "Entropía cruzada por bloques / fusionada";
+    RECIPE_MIXED = "Mixed precision: FP32 master weights and Adam moments (HF Trainer, DeepSpeed, Megatron, torchtitan)", "Precisión mixta: pesos maestros y momentos de Adam en FP32 (HF Trainer, DeepSpeed, Megatron, torchtitan)";
+    RECIPE_PURE_BF16 = "Pure BF16: weights, gradients and optimizer state in BF16 (torchtune)", "BF16 puro: pesos, gradientes y estado del optimizador en BF16 (torchtune)";
     COMPILATION_EAGER = "Eager PyTorch (diffusers' default)", "PyTorch sin compilar (por defecto en diffusers)";
     COMPILATION_COMPILED = "torch.compile (CUDA graphs, fused kernels)", "torch.compile (grafos CUDA, kernels fusionados)";
     OFFLOAD_NONE = "Everything on the GPU", "Todo en la GPU";
@@ -188,6 +191,7 @@ phrases! {
     OPTION_COMPILATION = "denoiser execution", "ejecución del denoiser";
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
     OPTION_CROSS_ENTROPY = "cross-entropy mode", "modo de entropía cruzada";
+    OPTION_RECIPE = "training recipe", "receta de entrenamiento";
     OPTION_TASK = "task", "tarea";
     OPTION_SEGMENT = "GPU segment", "segmento de GPU";
     OPTION_RUNTIME = "runtime", "entorno de ejecución";
@@ -373,6 +377,7 @@ phrases! {
     ROW_PER_UNIT = "Per unit", "Por unidad";
     COST_PER_UNIT = "{cost} per {unit}", "{cost} por {unit}";
     ROW_MFU = "MFU", "MFU";
+    ROW_RECIPE = "Memory recipe", "Receta de memoria";
     ROW_LAYOUT = "Layout", "Distribución";
     LAYOUT = "{replicas} replica(s) of {group} GPU(s)", "{replicas} réplica(s) de {group} GPU";
     LAYOUT_PIPELINE = "{replicas} replica(s) of {group} GPU(s), each run as {stages} pipeline stages of {tp} GPU(s)", "{replicas} réplica(s) de {group} GPU, cada una en {stages} etapas de pipeline de {tp} GPU";
@@ -511,6 +516,7 @@ phrases! {
     FIELD_LORA_RANK = "LoRA rank", "Rango de LoRA";
     FIELD_OPTIMIZER = "Optimizer", "Optimizador";
     FIELD_CROSS_ENTROPY = "Cross-entropy", "Entropía cruzada";
+    FIELD_RECIPE = "Precision recipe", "Receta de precisión";
     FIELD_TOKENS = "Dataset tokens", "Tokens del conjunto de datos";
     FIELD_EPOCHS = "Epochs", "Épocas";
     FIELD_SEQ_LEN = "Sequence length", "Longitud de secuencia";
@@ -615,6 +621,7 @@ phrases! {
     FEATURE_OPTIMIZER_8BIT = "8-bit AdamW", "AdamW de 8 bits";
     FEATURE_FLASH_ATTENTION = "FlashAttention kernels", "kernels de FlashAttention";
     NOTE_FALLBACK_FP16 = "{gpu} has no BF16: {stack} runs it in FP16, same memory", "{gpu} no tiene BF16: {stack} lo ejecuta en FP16, con la misma memoria";
+    NOTE_RECIPE_MIXED_FP16 = "{gpu} has no BF16, and pure FP16 cannot hold the optimizer state: it trains in mixed precision (FP16 with FP32 master weights and loss scaling), and its memory is sized that way", "{gpu} no tiene BF16, y el FP16 puro no puede guardar el estado del optimizador: entrena en precisión mixta (FP16 con pesos maestros en FP32 y escalado de la pérdida), y su memoria se calcula así";
     NOTE_FALLBACK_FP16_TRAINING = "{gpu} has no BF16: {stack} trains in FP16 with loss scaling, same memory", "{gpu} no tiene BF16: {stack} entrena en FP16 con escalado de la pérdida, con la misma memoria";
     NOTE_FALLBACK_WEIGHT_ONLY = "{gpu} has no tensor cores for {feature}: {stack} dequantizes them in its kernels (weight-only), same memory, 16-bit arithmetic", "{gpu} no tiene núcleos tensoriales para {feature}: {stack} los descuantiza en sus kernels (solo pesos), con la misma memoria y aritmética de 16 bits";
     NOTE_FALLBACK_BF16 = "{gpu} has no FP8 training in {stack}: it trains in BF16", "{gpu} no admite entrenamiento en FP8 con {stack}: entrena en BF16";

@@ -17,7 +17,7 @@ use crate::engine::workload::{
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, PriceFilter, RuntimeChoice,
-    SpotPolicy, Task, Workload,
+    SpotPolicy, Task, TrainingRecipe, Workload,
 };
 use crate::model_search::{echo, search, Entry, Found};
 use crate::present::form::{model_hints, options, ModelHints};
@@ -160,6 +160,7 @@ pub fn WorkloadForm(
                     <NumberField catalog=catalog workload=workload key=LORA_RANK.0 label={&phrases::FIELD_LORA_RANK} />
                 </Show>
                 <SelectField catalog=catalog workload=workload key=keys::OPTIMIZER label={&phrases::FIELD_OPTIMIZER} options={options::<Optimizer>(lang)} testid="optimizer-select" />
+                <SelectField catalog=catalog workload=workload key=keys::RECIPE label={&phrases::FIELD_RECIPE} options={options::<TrainingRecipe>(lang)} testid="recipe-select" />
                 <SelectField catalog=catalog workload=workload key=keys::CROSS_ENTROPY label={&phrases::FIELD_CROSS_ENTROPY} options={options::<CrossEntropy>(lang)} testid="ce-select" />
                 <NumberField catalog=catalog workload=workload key=TRAINING_TOKENS.0 label={&phrases::FIELD_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=EPOCHS.0 label={&phrases::FIELD_EPOCHS} />

@@ -110,6 +110,19 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
   await app.page.getByTestId('method-select').selectOption('full');
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('method') === 'full');
   assert.notEqual(await app.caption(), qloraCaption);
+  // Mixed precision is the default recipe: FP32 master weights and Adam
+  // moments, 16 B per parameter, more than an 80 GB card holds for 8B.
+  assert.equal(await app.page.getByTestId('recipe-select').inputValue(), 'mixed');
+  const mixed = await app.memory();
+  assert.match(mixed, /Recipe: Mixed precision: FP32 master weights/);
+  assert.ok(parseFloat(mixed.match(/^Memory on one GPU: ([\d.,]+) GB/)[1].replace(/,/g, '')) > 80, mixed);
+  // torchtune's pure BF16 holds half the states: the figure the page gave before.
+  await app.page.getByTestId('recipe-select').selectOption('bf16');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('recipe') === 'bf16');
+  await app.page.locator('[data-testid=memory-summary]', { hasText: /Recipe: Pure BF16/ }).waitFor();
+  const pure = await app.memory();
+  assert.ok(parseFloat(pure.match(/^Memory on one GPU: ([\d.,]+) GB/)[1].replace(/,/g, '')) < 80, pure);
+  await app.page.getByTestId('recipe-select').selectOption('mixed');
   // Sharding the optimizer state over 8 GPUs with ZeRO-3 cuts the per-GPU need.
   await app.page.locator('#gpus').fill('8');
   await app.page.locator('#zero').fill('3');

@@ -3,7 +3,7 @@
 //! serving runtime reserves.
 
 use crate::engine::catalog::Shape;
-use crate::engine::{Model, Precision, Runtime};
+use crate::engine::{Model, Precision, Runtime, TrainingRecipe};
 use crate::text::{phrases, Phrase};
 use serde::Serialize;
 
@@ -58,6 +58,10 @@ pub struct MemoryBreakdown {
     /// What one GPU must hold when the job spans `gpu_count` GPUs.
     pub per_gpu_bytes: f64,
     pub gpu_count: u32,
+    /// Training: how weights and optimizer state are kept, which the sizes
+    /// above assume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<TrainingRecipe>,
 }
 
 impl MemoryBreakdown {
@@ -78,6 +82,7 @@ impl MemoryBreakdown {
             total_bytes: per_gpu * n,
             per_gpu_bytes: per_gpu,
             gpu_count: gpu_count.max(1),
+            recipe: None,
         }
     }
 

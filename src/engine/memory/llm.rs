@@ -82,5 +82,6 @@ pub fn inference_memory(
         total_bytes: total,
         per_gpu_bytes: per_gpu,
         gpu_count: gpu_count.max(1),
+        recipe: None,
     })
 }

@@ -4,7 +4,7 @@
 
 use super::breakdown::{weights_bytes, MemoryBreakdown, BYTES_PER_GB};
 use crate::engine::catalog::Shape;
-use crate::engine::{CrossEntropy, Error, FinetuneMethod, Model, Optimizer, Precision, Task, Workload};
+use crate::engine::{CrossEntropy, Error, FinetuneMethod, Model, Optimizer, Precision, Task, TrainingRecipe, Workload};
 use crate::msg;
 use crate::text::phrases;
 
@@ -57,6 +57,64 @@ fn activation_bytes_per_token_layer(shape: &Shape) -> f64 {
     2.0 * (6.0 * h + 2.0 * kv + 4.0 * ffn)
 }
 
+/// Bytes per trained parameter: the trained copy itself (LoRA's adapters;
+/// a full run's weights are the base), its gradient, and the optimizer's
+/// state with any FP32 master copy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateBytes {
+    pub trained: f64,
+    pub gradient: f64,
+    pub optimizer: f64,
+}
+
+/// What `workload`'s recipe keeps per trained parameter.
+///
+/// - **Mixed precision** (`TrainingRecipe::Mixed`, the default): 16-bit
+///   weights and gradients for the arithmetic, and an FP32 master copy
+///   with FP32 moments in the optimizer: 2 + 2 + (4 + 8) = 16 B for AdamW,
+///   the ZeRO paper's "2Ψ + 2Ψ + KΨ, K = 12" (Rajbhandari et al. 2020,
+///   §3.1), which ZeRO-1/2/3 and FSDP shard part by part (Megatron keeps
+///   its gradients in FP32 as well, 18 B; AMP's FP32 parameters with FP32
+///   gradients, 16 B). SGD's momentum is FP32 beside the master (4 + 4),
+///   8-bit AdamW's two moments 1 B each beside it (Dettmers et al. 2022).
+///   LoRA's adapters train this way whatever the base: PEFT keeps them in
+///   FP32 beside a 16-bit base, so they are their own master (4 + 4 + 8).
+/// - **Pure BF16** (torchtune): everything in BF16 and PyTorch's optimizers
+///   keep their moments in the parameters' dtype (`torch.zeros_like`):
+///   2 + 2 + 4 B for AdamW, adapters included.
+/// - **FP32 weights** (`wq=fp32`): FP32 throughout, no master copy
+///   (4 + 4 + 8).
+///
+/// Adafactor keeps a factored second moment, rows + columns per matrix,
+/// about 8/h B (Shazeer & Stern 2018).
+pub fn state_bytes_per_param(workload: &Workload, full: bool, base: Precision, hidden: f64) -> StateBytes {
+    let fp32 = base == Precision::Fp32;
+    let mixed = workload.recipe == TrainingRecipe::Mixed && !fp32;
+    // The copy the arithmetic reads and its gradient.
+    let working = match (full, mixed || fp32) {
+        (true, _) => base.bits_per_weight() / 8.0,
+        (false, true) => 4.0,
+        (false, false) => 2.0,
+    };
+    // Moments in the dtype the optimizer keeps them in.
+    let moment = if mixed { 4.0 } else { working };
+    let states = match workload.optimizer {
+        Optimizer::Adamw => 2.0 * moment,
+        Optimizer::Adamw8bit => 2.0,
+        Optimizer::Sgd => moment,
+        Optimizer::Adafactor => 8.0 / hidden,
+    };
+    // An FP32 master copy beside 16-bit working weights.
+    let master = if mixed && working < 4.0 { 4.0 } else { 0.0 };
+    StateBytes { trained: working, gradient: working, optimizer: master + states }
+}
+
+/// The recipe the sizes assume; none for FP32 weights, which train in FP32
+/// throughout.
+fn recipe_in_effect(workload: &Workload) -> Option<TrainingRecipe> {
+    (workload.weight_precision != Precision::Fp32).then_some(workload.recipe)
+}
+
 /// Sizes fine-tuning or pretraining per GPU across `workload.gpus` GPUs.
 pub fn training_memory(workload: &Workload, model: &Model, shape: &Shape) -> Result<MemoryBreakdown, Error> {
     let gpus = f64::from(workload.gpus.max(1));
@@ -87,27 +145,11 @@ pub fn training_memory(workload: &Workload, model: &Model, shape: &Shape) -> Res
     };
     let weights = weights_bytes(model, base_precision);
     let trainable = trainable_params(workload, model, shape);
-    // LoRA adapters train in FP32 (PEFT's default beside a 16-bit base).
-    let adapters = if full { 0.0 } else { trainable * 4.0 };
-    // Trained weights: the base itself (16- or 32-bit) or FP32 adapters.
-    let trained_weight_bytes = if full { base_precision.bits_per_weight() / 8.0 } else { 4.0 };
-    let gradients = trainable * trained_weight_bytes;
-    // Optimizer state per trainable parameter. PyTorch's AdamW and SGD keep
-    // their moments in the parameters' dtype (`torch.zeros_like(param)`): two
-    // for AdamW, one momentum for SGD. So pure-BF16 training (torchtune)
-    // holds 2 + 2 + 4 B per parameter, and mixed precision with FP32
-    // parameters (wq=fp32: AMP, or DeepSpeed's FP16 copy + FP32 master) holds
-    // 4 + 4 + 8 = 16 B, the ZeRO paper's 2 + 2 + 12. 8-bit AdamW keeps two
-    // 8-bit moments (2 B; Dettmers et al. 2022); Adafactor a factored second
-    // moment, rows + columns per matrix, about 8/h B (Shazeer & Stern 2018).
     let h = f64::from(shape.hidden);
-    let state_bytes = match workload.optimizer {
-        Optimizer::Adamw => 2.0 * trained_weight_bytes,
-        Optimizer::Adamw8bit => 2.0,
-        Optimizer::Sgd => trained_weight_bytes,
-        Optimizer::Adafactor => 8.0 / h,
-    };
-    let optimizer = trainable * state_bytes;
+    let bytes = state_bytes_per_param(workload, full, base_precision, h);
+    let adapters = if full { 0.0 } else { trainable * bytes.trained };
+    let gradients = trainable * bytes.gradient;
+    let optimizer = trainable * bytes.optimizer;
 
     // Activations of one micro-batch on one GPU.
     let tokens = f64::from(workload.seq_len) * f64::from(workload.micro_batch);
@@ -154,6 +196,7 @@ pub fn training_memory(workload: &Workload, model: &Model, shape: &Shape) -> Res
         total_bytes: total,
         per_gpu_bytes: per_gpu,
         gpu_count: workload.gpus.max(1),
+        recipe: recipe_in_effect(workload),
     })
 }
 
@@ -191,18 +234,20 @@ mod tests {
         }
         // The engine's own sharding for a full Adam fine-tune gives the same per-GPU states.
         let model = catalog().model("llama-3.1-8b").unwrap();
+        // The default recipe is the paper's mixed-precision Adam.
         let w = |zero_stage| Workload {
             zero_stage,
             gpus: 64,
             micro_batch: 1,
             seq_len: 1,
-            weight_precision: Precision::Fp32,
             ..finetune("llama-3.1-8b", FinetuneMethod::Full, Optimizer::Adamw)
         };
         let m0 = training_memory(&w(0), model, model.shape().unwrap()).unwrap();
         let m3 = training_memory(&w(3), model, model.shape().unwrap()).unwrap();
         let states0 = m0.weights_bytes + m0.gradients_bytes + m0.optimizer_bytes;
         assert!((states0 / model.params - 16.0).abs() < 0.01);
+        // Part by part: 2 + 2 + 12.
+        assert!((m0.optimizer_bytes / model.params - 12.0).abs() < 0.01);
         assert!((m0.per_gpu_bytes - m3.per_gpu_bytes - states0 * 63.0 / 64.0).abs() < 1e6);
     }
 
@@ -256,6 +301,7 @@ mod tests {
                 zero_stage: if gpus > 1 { 3 } else { 0 },
                 lora_rank: 8,
                 cross_entropy: if chunked { CrossEntropy::Chunked } else { CrossEntropy::Full },
+                recipe: TrainingRecipe::PureBf16,
                 ..finetune(model_id, method, Optimizer::Adamw)
             };
             let m = training_memory(&w, model, model.shape().unwrap()).unwrap();
@@ -280,17 +326,14 @@ mod tests {
         };
         let qlora_gib = gib(training_memory(&qlora, model, model.shape().unwrap()).unwrap().per_gpu_bytes);
         assert!(qlora_gib < 48.0, "{qlora_gib:.1} GiB");
-        let full = Workload {
-            weight_precision: Precision::Fp32,
-            ..finetune("llama-2-70b", FinetuneMethod::Full, Optimizer::Adamw)
-        };
+        let full = finetune("llama-2-70b", FinetuneMethod::Full, Optimizer::Adamw);
         let full_gb = training_memory(&full, model, model.shape().unwrap()).unwrap().per_gpu_bytes / 1e9;
         assert!(full_gb > 780.0 * (70.0 / 65.0) * 0.95, "{full_gb:.0} GB");
     }
 
     #[test]
     fn tensor_and_pipeline_parallelism_split_the_model_states() {
-        // Llama 3.1 70B pretraining on 64 GPUs, BF16 AdamW (2 + 2 + 4 bytes per
+        // Llama 3.1 70B pretraining on 64 GPUs, pure-BF16 AdamW (2 + 2 + 4 bytes per
         // parameter, 564 GB of states): TP 8 × PP 4 leaves 2 data-parallel
         // replicas; ZeRO-1 shards the optimizer over those 2. Per GPU:
         // (141 + 141) GB / 32 + 282 GB / 64 = 13.2 GB = 12.3 GiB.
@@ -304,6 +347,7 @@ mod tests {
             zero_stage: 1,
             micro_batch: 1,
             seq_len: 4096,
+            recipe: TrainingRecipe::PureBf16,
             ..Workload::default()
         };
         let m = training_memory(&w, model, model.shape().unwrap()).unwrap();
@@ -318,6 +362,64 @@ mod tests {
         let odd = Workload { gpus: 12, ..w };
         let err = training_memory(&odd, model, model.shape().unwrap()).unwrap_err();
         assert!(err.to_string().contains("must divide the 12 GPUs"), "{err}");
+    }
+
+    #[test]
+    fn a_full_fine_tune_of_llama_3_1_8b_needs_more_than_an_80_gb_gpu_in_the_default_recipe() {
+        // HF Trainer, DeepSpeed, Megatron and torchtitan keep FP32 master weights
+        // and FP32 Adam moments: 16 B per parameter before activations, 128 GB for
+        // 8.03B parameters. torchtune's pure-BF16 recipe holds 8 B.
+        let model = catalog().model("llama-3.1-8b").unwrap();
+        let mixed = finetune("llama-3.1-8b", FinetuneMethod::Full, Optimizer::Adamw);
+        assert_eq!(mixed.recipe, TrainingRecipe::Mixed, "mixed precision is the default");
+        let m = training_memory(&mixed, model, model.shape().unwrap()).unwrap();
+        let states = (m.weights_bytes + m.gradients_bytes + m.optimizer_bytes) / model.params;
+        assert!((states - 16.0).abs() < 0.01, "{states} B per parameter");
+        assert!(gib(m.per_gpu_bytes) > 80.0, "{:.1} GiB", gib(m.per_gpu_bytes));
+        assert_eq!(m.recipe, Some(TrainingRecipe::Mixed));
+        let pure = Workload { recipe: TrainingRecipe::PureBf16, ..mixed };
+        let p = training_memory(&pure, model, model.shape().unwrap()).unwrap();
+        let states = (p.weights_bytes + p.gradients_bytes + p.optimizer_bytes) / model.params;
+        assert!((states - 8.0).abs() < 0.01, "{states} B per parameter");
+        assert!(gib(p.per_gpu_bytes) < 80.0, "{:.1} GiB", gib(p.per_gpu_bytes));
+        // Either way the activations are the same.
+        assert_eq!(m.activations_bytes, p.activations_bytes);
+    }
+
+    #[test]
+    fn pretraining_a_70b_model_holds_about_1_1_tb_of_states_in_mixed_precision() {
+        let model = catalog().model("llama-3.1-70b").unwrap();
+        let w = Workload { task: Task::Pretrain, model: "llama-3.1-70b".into(), ..Workload::default() };
+        let m = training_memory(&w, model, model.shape().unwrap()).unwrap();
+        let states_tb = (m.weights_bytes + m.gradients_bytes + m.optimizer_bytes) / 1e12;
+        assert!((1.08..1.18).contains(&states_tb), "{states_tb:.2} TB");
+    }
+
+    #[test]
+    fn each_recipe_keeps_what_its_frameworks_keep_per_parameter() {
+        let model = catalog().model("llama-3.1-8b").unwrap();
+        let shape = model.shape().unwrap();
+        let per_param = |method, optimizer, recipe| {
+            let w = Workload { recipe, ..finetune("llama-3.1-8b", method, optimizer) };
+            let full = method == FinetuneMethod::Full;
+            let b = state_bytes_per_param(&w, full, Precision::Bf16, f64::from(shape.hidden));
+            (b.trained, b.gradient, b.optimizer)
+        };
+        use FinetuneMethod::{Full, Lora};
+        use TrainingRecipe::{Mixed, PureBf16};
+        // ZeRO's 2 + 2 + 12; pure BF16's 2 + 2 + 4.
+        assert_eq!(per_param(Full, Optimizer::Adamw, Mixed), (2.0, 2.0, 12.0));
+        assert_eq!(per_param(Full, Optimizer::Adamw, PureBf16), (2.0, 2.0, 4.0));
+        // The master copy stays with SGD and 8-bit AdamW in mixed precision.
+        assert_eq!(per_param(Full, Optimizer::Sgd, Mixed), (2.0, 2.0, 8.0));
+        assert_eq!(per_param(Full, Optimizer::Adamw8bit, Mixed), (2.0, 2.0, 6.0));
+        // LoRA's adapters: FP32 in PEFT, BF16 in torchtune.
+        assert_eq!(per_param(Lora, Optimizer::Adamw, Mixed), (4.0, 4.0, 8.0));
+        assert_eq!(per_param(Lora, Optimizer::Adamw, PureBf16), (2.0, 2.0, 4.0));
+        // FP32 weights need no master copy, whatever the recipe.
+        let w = Workload { weight_precision: Precision::Fp32, ..finetune("llama-3.1-8b", Full, Optimizer::Adamw) };
+        let b = state_bytes_per_param(&w, true, Precision::Fp32, f64::from(shape.hidden));
+        assert_eq!((b.trained, b.gradient, b.optimizer), (4.0, 4.0, 8.0));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::engine::cost::Costed;
 use crate::engine::memory::MemoryBreakdown;
 use crate::engine::speed::Speed;
-use crate::engine::{Objective, Runtime, Task};
+use crate::engine::{Objective, Runtime, Task, TrainingRecipe};
 use crate::text::{phrases, Msg, Phrase};
 use serde::Serialize;
 use std::sync::Arc;
@@ -80,6 +80,10 @@ pub struct RankedOffer {
     pub price_per_hour: f64,
     /// Bytes each of the instance's GPUs holds, the model split across all.
     pub per_gpu_bytes: f64,
+    /// Training: the recipe that memory assumes on this GPU (pure BF16
+    /// runs as mixed precision where the GPU has no BF16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<TrainingRecipe>,
     /// Serving: concurrent sequences of the requested length the instance holds.
     pub max_concurrency: Option<u32>,
     /// How fast it runs there; `None` where the GPU lacks the figures.

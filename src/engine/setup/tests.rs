@@ -246,3 +246,25 @@ fn no_ranked_row_pairs_software_with_hardware_or_a_format_the_matrix_rules_out()
     // The generator reaches real rankings, not only empty ones.
     assert!(rows_checked > 10_000, "{rows_checked} rows checked");
 }
+
+#[test]
+fn pure_bf16_training_runs_as_mixed_precision_where_the_gpu_has_no_bf16() {
+    // FP16 cannot hold Adam's state: a V100 trains in FP16 from FP32 masters
+    // with loss scaling (Micikevicius et al. 2018), so torchtune's pure-BF16
+    // recipe is sized as mixed precision there, and says so.
+    let catalog = Catalog::bundled().unwrap();
+    let query = "task=finetune&model=llama-3.1-8b&method=full&recipe=bf16";
+    let workload = decode(query, catalog).workload;
+    let model = workload.resolve_model(catalog).unwrap();
+    let v100 = catalog.gpu("v100_sxm2_16gb").unwrap();
+    let on_v100 = on_gpu(&workload, &model, v100, &catalog.support).unwrap();
+    assert_eq!(on_v100.workload.recipe, TrainingRecipe::Mixed);
+    let (_, notes) = on(query, "v100_sxm2_16gb").unwrap();
+    assert!(notes.iter().any(|n| n.contains("mixed precision (FP16 with FP32 master weights")), "{notes:?}");
+    assert!(!notes.iter().any(|n| n.contains("loss scaling, same memory")), "{notes:?}");
+    // Where BF16 runs, the recipe is the one asked for.
+    let h100 = catalog.gpu("h100_sxm").unwrap();
+    assert_eq!(on_gpu(&workload, &model, h100, &catalog.support).unwrap().workload.recipe, TrainingRecipe::PureBf16);
+    // Mixed precision on a V100 keeps its memory: only the arithmetic falls back.
+    falls_back("task=finetune&model=llama-3.1-8b&method=full", "v100_sxm2_16gb", "-", "loss scaling, same memory");
+}
