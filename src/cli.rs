@@ -9,6 +9,7 @@
 //!     [--node-gpus G [--internode-gbps B] [--fabric NAME]] [--json]
 //! ```
 
+use crate::engine::cost::{failure_lost_share, rented_startup_s};
 use crate::engine::fabric::{FabricKind, Network, Placement, UNKNOWN_FABRIC_GBPS};
 use crate::engine::memory::fit;
 use crate::engine::setup::{on_gpu, OnGpu};
@@ -483,6 +484,12 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         Err(reason) => Err(format!("does not run: {reason}")),
     };
     let job = speed.as_ref().ok().and_then(|s| speed::job(&workload, s));
+    // A training run on rented GPUs also loses time to failures and restarts,
+    // more the more GPUs it spans.
+    let lost_share = failure_lost_share(&workload, count, rented_startup_s(&workload, model));
+    let goodput = job.as_ref().filter(|_| lost_share > 0.0).map(|job| {
+        json!({"share": 1.0 / (1.0 + lost_share), "lost_hours": job.hours * lost_share, "stated": workload.goodput_pct.is_some()})
+    });
     if flags.has("--json") {
         let document = json!({
             "workload": decoded.workload,
@@ -501,6 +508,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "speed": speed.as_ref().ok(),
             "speed_error": speed.as_ref().err(),
             "job": job,
+            "goodput": goodput,
             "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");
@@ -538,7 +546,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             }
         }
         match &speed {
-            Ok(s) => print_speed(s, job.as_ref(), out),
+            Ok(s) => print_speed(s, job.as_ref(), lost_share, out),
             Err(e) => {
                 let _ = writeln!(out, "speed: {e}");
             }
@@ -548,7 +556,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 }
 
 /// The speed figures that apply, the bound and why, and the job's hours.
-fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) {
+fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, lost_share: f64, out: &mut dyn Write) {
     let _ = writeln!(out, "speed (estimates, {} arithmetic):", s.compute_precision.label());
     for f in s.figure_lines() {
         let band = f.band.map_or_else(String::new, |b| format!("  {}", b.short()));
@@ -575,6 +583,14 @@ fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, out: &mut dyn Write) 
     }
     if let Some(job) = job {
         let _ = writeln!(out, "job: {} hours on these GPUs (estimate)", significant(job.hours));
+        if lost_share > 0.0 {
+            let _ = writeln!(
+                out,
+                "  plus {} hours lost to failures and restarts: {:.1}% of the run trains (goodput)",
+                significant(job.hours * lost_share),
+                100.0 / (1.0 + lost_share)
+            );
+        }
     }
 }
 

@@ -229,6 +229,16 @@ pub fn row_breakdown(
             add(&phrases::ROW_INSTANCES, msg!(phrases::INSTANCES_FOR_LOAD, count = c.instances).render(lang));
         }
         add(&phrases::ROW_JOB_TIME, msg!(phrases::JOB_TIME_WITH_START, hours = Arg::Num(c.job_hours, 2)).render(lang));
+        if let Some(goodput) = c.goodput {
+            let hours = Arg::Num(goodput.lost_hours, 2);
+            let share = msg!(phrases::PERCENT, percent = Arg::Num((1.0 - goodput.share) * 100.0, 1));
+            let lost = if goodput.stated {
+                msg!(phrases::GOODPUT_STATED, hours = hours, share = share)
+            } else {
+                msg!(phrases::GOODPUT_MODELLED, hours = hours, share = share, gpus = ranked.total_gpus)
+            };
+            add(&phrases::ROW_GOODPUT, lost.render(lang));
+        }
         let billed =
             msg!(phrases::BILLED_TIME, hours = Arg::Num(c.billed_hours, 2), gpu_hours = Arg::Num(c.gpu_hours, 1));
         add(&phrases::ROW_BILLED_TIME, billed.render(lang));

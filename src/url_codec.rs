@@ -18,7 +18,8 @@ use crate::engine::workload::{
     WINDOW, WINDOW_LAYERS,
 };
 use crate::engine::workload::{
-    CHECKPOINT_MINUTES, DEADLINE_DAYS, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
+    CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY,
+    RUNS_PER_MONTH, UPTIME_HOURS,
 };
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
@@ -267,7 +268,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 70] = [
+const FIELDS: [Field; 72] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -329,6 +330,7 @@ const FIELDS: [Field; 70] = [
     option_field!(keys::METHOD, method),
     count_field!(SEQ_LEN, seq_len),
     count_field!(MICRO_BATCH, micro_batch),
+    optional_count_field!(GLOBAL_BATCH, global_batch),
     count_field!(LORA_RANK, lora_rank),
     option_field!(keys::OPTIMIZER, optimizer),
     Field {
@@ -371,6 +373,7 @@ const FIELDS: [Field; 70] = [
     option_field!(keys::SPOT, spot),
     option_field!(keys::PRICES, prices),
     count_field!(CHECKPOINT_MINUTES, checkpoint_minutes),
+    optional_amount_field!(GOODPUT_PCT, goodput_pct),
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
     count_field!(RUNS_PER_MONTH, runs_per_month),

@@ -23,6 +23,15 @@ pub const DOWNLOAD_BYTES_PER_S: f64 = 500e6;
 /// Instance Advisor gives monthly bands by instance type).
 pub const SPOT_INTERRUPTIONS_PER_HOUR: f64 = 0.05;
 
+/// Unexpected interruptions per GPU-hour of a training job: Llama 3 405B's
+/// pretraining saw 419 in a 54-day snapshot on 16,384 H100s, 78% of them
+/// hardware (Llama 3 paper, §3.3.4 and Table 5), one per 50,700
+/// GPU-hours. Any GPU's failure stops a synchronous job, so a 16,384-GPU
+/// run stops about every 3 hours and one node of 8 every 9 months. (OPT-175B
+/// restarted about 105 times in two months on 992 A100s, Zhang et al. 2022:
+/// 3.6 times this rate, on 2021 hardware and software.)
+pub const FAILURES_PER_GPU_HOUR: f64 = 419.0 / (54.0 * 24.0 * 16_384.0);
+
 /// Days per month, 365.25 / 12.
 pub const DAYS_PER_MONTH: f64 = 30.4375;
 
@@ -94,6 +103,34 @@ pub fn spot_lost_share(workload: &Workload, nodes: u32, startup_s: f64) -> f64 {
         _ => 0.0,
     };
     SPOT_INTERRUPTIONS_PER_HOUR * f64::from(nodes.max(1)) * (startup_s + redone) / 3600.0
+}
+
+/// How much of a training run's wall-clock time trains: the rest goes to
+/// restarts after failures and to redoing the work since the last
+/// checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Goodput {
+    /// Share of the run that trains (0–1).
+    pub share: f64,
+    /// Hours of the run lost to failures.
+    pub lost_hours: f64,
+    /// Whether the user stated the share (`goodput=`) instead of the model.
+    pub stated: bool,
+}
+
+/// Training time lost to failures per unit of work on `gpus` GPUs: each
+/// failure (`FAILURES_PER_GPU_HOUR` per GPU) costs a restart (`startup_s`:
+/// a replacement instance boots and loads the weights) and half a
+/// checkpoint interval of redone work; or what `goodput=` states.
+pub fn failure_lost_share(workload: &Workload, gpus: u32, startup_s: f64) -> f64 {
+    if !matches!(workload.task, Task::Finetune | Task::Pretrain) {
+        return 0.0;
+    }
+    if let Some(pct) = workload.goodput_pct {
+        return 100.0 / pct.clamp(1.0, 100.0) - 1.0;
+    }
+    let redone = f64::from(workload.checkpoint_minutes) * 60.0 / 2.0;
+    FAILURES_PER_GPU_HOUR * f64::from(gpus.max(1)) * (startup_s + redone) / 3600.0
 }
 
 /// Share of its time a spot job may lose to interruptions before it is
@@ -227,6 +264,10 @@ pub struct Costed {
     pub unit: Unit,
     /// GPU-hours billed.
     pub gpu_hours: f64,
+    /// Training: the share of the run that trains, failures and restarts
+    /// taken out, and the hours they cost (within `job_hours`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goodput: Option<Goodput>,
     /// Serving a vision-language model with images: USD per 1,000 images
     /// described, each request's cost shared by its images.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -365,23 +406,31 @@ pub struct Rental {
     pub startup_s: f64,
 }
 
-/// The work of one job and its wall-clock seconds on `rental`: start-up,
-/// the work, and the work a spot job loses to interruptions (any node's
-/// interruption stops a cluster).
+/// A job's wall-clock seconds on a rental, and the seconds of them that
+/// failures cost a training run.
+struct Run {
+    seconds: f64,
+    failures_s: f64,
+}
+
+/// The work of one job and its run on `rental`: start-up, the work, the
+/// work a spot job loses to interruptions (any node's interruption stops a
+/// cluster) and the time a training run loses to failures on its GPUs.
 fn run(
     workload: &Workload,
     model: &Model,
     memory: &MemoryBreakdown,
     speed: &Speed,
     rental: Rental,
-) -> Option<(Work, f64)> {
+) -> Option<(Work, Run)> {
     let work = work(workload, model, memory, speed)?;
     if !work.seconds.is_finite() || work.seconds < 0.0 {
         return None;
     }
     let lost = if rental.spot { spot_lost_share(workload, rental.nodes, rental.startup_s) } else { 0.0 };
-    let run_s = rental.startup_s + work.seconds * (1.0 + lost);
-    Some((work, run_s))
+    let failures_s = work.seconds * failure_lost_share(workload, memory.gpu_count, rental.startup_s);
+    let seconds = rental.startup_s + work.seconds * (1.0 + lost) + failures_s;
+    Some((work, Run { seconds, failures_s }))
 }
 
 /// Wall-clock hours of one job (not serving's month) on `rental`, whatever
@@ -393,7 +442,7 @@ pub fn job_hours(
     speed: &Speed,
     rental: Rental,
 ) -> Option<f64> {
-    run(workload, model, memory, speed, rental).map(|(_, run_s)| run_s / 3600.0)
+    run(workload, model, memory, speed, rental).map(|(_, run)| run.seconds / 3600.0)
 }
 
 /// Costs `workload` on `offer` at `speed` as `rental` rents it, billed by
@@ -416,7 +465,7 @@ pub fn cost(
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
     let storage_rate = if nodes > 1 { rules.shared_storage_usd_per_gb_month } else { rules.storage_usd_per_gb_month };
 
-    let (Work { stored_bytes, egress_bytes, units, instances, .. }, run_s) =
+    let (Work { stored_bytes, egress_bytes, units, instances, .. }, Run { seconds: run_s, failures_s }) =
         run(workload, model, memory, speed, rental)?;
 
     // An endpoint up all day runs the month through; one up part of the day
@@ -454,6 +503,11 @@ pub fn cost(
         unit,
         gpu_hours: billed_hours * instances * f64::from(nodes) * f64::from(offer.gpu_count),
         cost_per_thousand_images: per_thousand_images(workload, model, job_cost / units.max(f64::MIN_POSITIVE)),
+        goodput: matches!(workload.task, Task::Finetune | Task::Pretrain).then(|| Goodput {
+            share: 1.0 - failures_s / run_s.max(f64::MIN_POSITIVE),
+            lost_hours: failures_s / 3600.0,
+            stated: workload.goodput_pct.is_some(),
+        }),
     })
 }
 

@@ -375,6 +375,11 @@ pub struct Workload {
     pub seq_len: u32,
     /// Sequences per GPU per step. URL key `mbs`.
     pub micro_batch: u32,
+    /// Sequences per optimizer step across all GPUs, the micro-batches
+    /// accumulated; `None` for the task's default
+    /// (`Workload::global_batch_sequences`). URL key `gbs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_batch: Option<u32>,
     /// LoRA rank. URL key `rank`.
     pub lora_rank: u32,
     /// URL key `opt`.
@@ -444,6 +449,11 @@ pub struct Workload {
     /// Minutes between training checkpoints, which bounds the work lost to
     /// a spot interruption. URL key `ckpt_every`.
     pub checkpoint_minutes: u32,
+    /// Training: the share of a run's wall-clock time that trains, in
+    /// percent, instead of the one modelled from failures and restarts
+    /// (`cost::goodput`). URL key `goodput`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goodput_pct: Option<f64>,
     /// Serving: hours a day the endpoint is up. URL key `uptime`.
     pub uptime_hours: f64,
     /// Serving: requests a day the endpoint must answer; 0 when not stated.
@@ -500,6 +510,7 @@ impl Default for Workload {
             method: FinetuneMethod::Lora,
             seq_len: 2048,
             micro_batch: 2,
+            global_batch: None,
             lora_rank: 16,
             optimizer: Optimizer::Adamw,
             checkpointing: true,
@@ -526,6 +537,7 @@ impl Default for Workload {
             spot: SpotPolicy::Auto,
             prices: PriceFilter::Payable,
             checkpoint_minutes: 30,
+            goodput_pct: None,
             uptime_hours: 24.0,
             requests_per_day: 0,
             runs_per_month: 1,
@@ -549,6 +561,9 @@ pub const OUTPUT_TOKENS: (&str, u32, u32) = ("out", 1, 10_000_000);
 pub const CONCURRENCY: (&str, u32, u32) = ("conc", 1, 100_000);
 pub const SEQ_LEN: (&str, u32, u32) = ("seq", 1, 10_000_000);
 pub const MICRO_BATCH: (&str, u32, u32) = ("mbs", 1, 65_536);
+pub const GLOBAL_BATCH: (&str, u32, u32) = ("gbs", 1, 100_000_000);
+/// From a run that trains a tenth of its time to one that never stops.
+pub const GOODPUT_PCT: (&str, f64, f64) = ("goodput", 10.0, 100.0);
 pub const LORA_RANK: (&str, u32, u32) = ("rank", 1, 65_536);
 pub const ZERO_STAGE: (&str, u32, u32) = ("zero", 0, 3);
 pub const GPUS: (&str, u32, u32) = ("gpus", 1, 100_000);
@@ -575,7 +590,27 @@ pub const MAX_GPUS: (&str, u32, u32) = ("max_gpus", 1, 1_024);
 /// From a minute to a million hours of audio.
 pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);
 
+/// Tokens per optimizer step a pretraining run takes by default: 4M, Llama
+/// 2's global batch ("a global batch-size of 4M tokens", Touvron et al.
+/// 2023, §2.2), which MPT-7B's and Llama 3 8B's also are (llm-foundry's
+/// `mpt-7b.yaml`, 1,024 × 2,048... 2,048 × 2,048 tokens; Llama 3 paper §3.4).
+pub const PRETRAINING_BATCH_TOKENS: f64 = 4.0 * 1_048_576.0;
+
 impl Workload {
+    /// Sequences per optimizer step across `data_parallel` replicas: the
+    /// stated global batch, else 4M tokens for pretraining
+    /// (`PRETRAINING_BATCH_TOKENS`) and one micro-batch per replica for a
+    /// fine-tune (HF Trainer's and torchtune's default of no gradient
+    /// accumulation); never less than one micro-batch per replica.
+    pub fn global_batch_sequences(&self, data_parallel: f64) -> f64 {
+        let one_each = f64::from(self.micro_batch.max(1)) * data_parallel.max(1.0);
+        let default = match self.task {
+            Task::Pretrain => (PRETRAINING_BATCH_TOKENS / f64::from(self.seq_len.max(1))).ceil(),
+            _ => one_each,
+        };
+        self.global_batch.map_or(default, f64::from).max(one_each)
+    }
+
     /// The objective in effect: the user's, or the task's default.
     pub fn objective(&self) -> Objective {
         self.objective.unwrap_or(Objective::for_task(self.task))

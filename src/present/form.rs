@@ -2,8 +2,9 @@
 
 use crate::engine::audio_model::default_clip_seconds;
 use crate::engine::options::Choice;
-use crate::engine::{Model, Task};
-use crate::text::{phrases, Lang, Phrase};
+use crate::engine::{Model, Task, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg, Lang, Phrase};
 
 /// An option enum's (URL value, label) pairs for a `<select>`, in the
 /// order the form lists them.
@@ -47,6 +48,21 @@ pub const fn job_fields(task: Task) -> JobFields {
     }
 }
 
+/// The global-batch field's hint while it is empty: the default the engine
+/// takes, "1,024 (4M tokens)" for pretraining at 4,096 tokens, or one
+/// micro-batch per GPU for a fine-tune.
+pub fn global_batch_hint(workload: &Workload, lang: Lang) -> String {
+    match workload.task {
+        Task::Pretrain => {
+            let sequences = workload.global_batch_sequences(1.0);
+            let tokens = sequences * f64::from(workload.seq_len.max(1)) / 1_048_576.0;
+            msg!(phrases::GLOBAL_BATCH_TOKENS, sequences = Arg::Num(sequences, 0), tokens = Arg::Num(tokens, 1))
+                .render(lang)
+        }
+        _ => lang.t(&phrases::GLOBAL_BATCH_ONE_EACH).to_string(),
+    }
+}
+
 /// What the form shows for the picked model: whether it takes images, and
 /// the model's own defaults as the hints of the fields left empty (empty
 /// where it has none).
@@ -77,6 +93,13 @@ pub fn model_hints(model: &Model, task: Task) -> ModelHints {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_global_batch_hint_is_the_default_the_engine_takes() {
+        let pretrain = Workload { seq_len: 4096, ..Workload::for_task(Task::Pretrain) };
+        assert_eq!(global_batch_hint(&pretrain, Lang::En), "1,024 (4.0M tokens)");
+        assert_eq!(global_batch_hint(&Workload::for_task(Task::Finetune), Lang::Es), "1 microlote por GPU");
+    }
 
     /// SDXL's pipeline hints its 1024×1024 and 50 steps (diffusion_models.csv);
     /// F5-TTS its 32 flow steps and speech's 10 s; Qwen2-VL shows the image

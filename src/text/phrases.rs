@@ -368,6 +368,9 @@ phrases! {
     ROW_JOB_TIME = "Job time", "Duración del trabajo";
     JOB_TIME_WITH_START = "{hours} h (start-up included)", "{hours} h (arranque incluido)";
     ROW_BILLED_TIME = "Billed time", "Tiempo facturado";
+    ROW_GOODPUT = "Lost to failures", "Perdido por fallos";
+    GOODPUT_MODELLED = "{hours} h of the job time, {share} of the run: restarts after failures of its {gpus} GPUs and the work redone since the last checkpoint (one failure per 50,700 GPU-hours, as Llama 3's pretraining saw)", "{hours} h de la duración, {share} del trabajo: reinicios tras fallos de sus {gpus} GPU y el trabajo rehecho desde el último checkpoint (un fallo cada 50.700 horas-GPU, como en el preentrenamiento de Llama 3)";
+    GOODPUT_STATED = "{hours} h of the job time, {share} of the run, as stated", "{hours} h de la duración, {share} del trabajo, según lo indicado";
     BILLED_TIME = "{hours} h per instance, {gpu_hours} GPU-hours", "{hours} h por instancia, {gpu_hours} horas de GPU";
     ROW_GPU_TIME = "GPU time", "Tiempo de GPU";
     ROW_STORAGE = "Storage", "Almacenamiento";
@@ -521,6 +524,11 @@ phrases! {
     FIELD_EPOCHS = "Epochs", "Épocas";
     FIELD_SEQ_LEN = "Sequence length", "Longitud de secuencia";
     FIELD_MICRO_BATCH = "Micro-batch per GPU", "Microlote por GPU";
+    FIELD_GLOBAL_BATCH = "Global batch (sequences per step)", "Lote global (secuencias por paso)";
+    FIELD_GOODPUT = "Goodput, % of time training", "Goodput, % del tiempo entrenando";
+    PLACEHOLDER_MODELLED = "modelled", "modelado";
+    GLOBAL_BATCH_TOKENS = "{sequences} ({tokens}M tokens)", "{sequences} ({tokens} M tokens)";
+    GLOBAL_BATCH_ONE_EACH = "1 micro-batch per GPU", "1 microlote por GPU";
     FIELD_GPUS = "GPUs", "GPU";
     FIELD_DEADLINE_DAYS = "Finish within (days)", "Terminar en (días)";
     FIELD_ZERO = "ZeRO / FSDP stage (0–3)", "Etapa de ZeRO / FSDP (0–3)";

@@ -11,16 +11,16 @@ use crate::engine::keys;
 use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
     Compilation, Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS,
-    FRAMES, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR,
-    MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS,
-    TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
+    FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS,
+    MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH,
+    SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, PriceFilter, RuntimeChoice,
     SpotPolicy, Task, TrainingRecipe, Workload,
 };
 use crate::model_search::{echo, search, Entry, Found};
-use crate::present::form::{model_hints, options, ModelHints};
+use crate::present::form::{global_batch_hint, model_hints, options, ModelHints};
 use crate::present::model_facts::model_facts;
 use crate::presets::PRESETS;
 use crate::text::{phrases, Msg, Phrase};
@@ -73,6 +73,7 @@ pub fn WorkloadForm(
     let default_side = Signal::derive(|| crate::engine::vision::DEFAULT_IMAGE_SIDE.to_string());
     let (default_res, default_frames) = (hint(|h| &h.resolution), hint(|h| &h.frames));
     let (default_steps, default_clip) = (hint(|h| &h.steps), hint(|h| &h.clip_seconds));
+    let default_global_batch = Signal::derive(move || workload.with(|w| global_batch_hint(w, lang)));
     let precisions = options::<Precision>(lang);
     // "Task default" leaves `obj` out of the link.
     let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];
@@ -166,6 +167,7 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=EPOCHS.0 label={&phrases::FIELD_EPOCHS} />
                 <NumberField catalog=catalog workload=workload key=SEQ_LEN.0 label={&phrases::FIELD_SEQ_LEN} />
                 <NumberField catalog=catalog workload=workload key=MICRO_BATCH.0 label={&phrases::FIELD_MICRO_BATCH} />
+                <NumberField catalog=catalog workload=workload key=GLOBAL_BATCH.0 label={&phrases::FIELD_GLOBAL_BATCH} placeholder=default_global_batch />
                 <NumberField catalog=catalog workload=workload key=GPUS.0 label={&phrases::FIELD_GPUS} />
                 <NumberField catalog=catalog workload=workload key=DEADLINE_DAYS.0 label={&phrases::FIELD_DEADLINE_DAYS} />
                 <NumberField catalog=catalog workload=workload key=ZERO_STAGE.0 label={&phrases::FIELD_ZERO} />
@@ -173,6 +175,7 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=PIPELINE_PARALLEL.0 label={&phrases::FIELD_PIPELINE} />
                 <CheckboxField workload=workload label={&phrases::FIELD_CHECKPOINTING} />
                 <NumberField catalog=catalog workload=workload key=CHECKPOINT_MINUTES.0 label={&phrases::FIELD_CHECKPOINT_EVERY} />
+                <NumberField catalog=catalog workload=workload key=GOODPUT_PCT.0 label={&phrases::FIELD_GOODPUT} placeholder=Signal::derive(move || lang.t(&phrases::PLACEHOLDER_MODELLED).to_string()) />
             </Show>
             </div>
             <fieldset class="rental">

@@ -239,3 +239,56 @@ fn a_cluster_bills_every_node_keeps_its_data_once_and_loses_more_to_spot() {
     assert!(spot_lost_share(&w, 40, startup_s) > SPOT_MAX_LOST_SHARE);
     assert!(spot_lost_share(&w, 32, startup_s) < SPOT_MAX_LOST_SHARE);
 }
+
+#[test]
+fn a_pretraining_runs_gpu_hours_grow_with_its_gpu_count_and_goodput_is_its_own_line() {
+    // Llama 3.1 70B on 1T tokens over H100 nodes on a 3,200 Gbit/s fabric:
+    // the same work on more GPUs takes more GPU-hours, as published scaling
+    // tables show (MegaScale, Table 2: 175B at 53% MFU on 256 GPUs, 41% on
+    // 12,288), because the 4M-token global batch leaves fewer micro-batches
+    // per replica to hide the gradient reduction and the pipeline's fill, and
+    // because failures grow with the GPUs (Llama 3: one per 50,700 GPU-hours).
+    let catalog = Catalog::bundled().unwrap();
+    let model = catalog.model("llama-3.1-70b").unwrap();
+    let gpu = catalog.gpu("h100_sxm").unwrap();
+    let network =
+        crate::engine::fabric::Network { gbps: 3200.0, kind: crate::engine::fabric::FabricKind::Efa, known: true };
+    let node = offer("h100_sxm", 8, 30.0, None);
+    let p = provider(Some(1), Some(60));
+    let run = |nodes: u32| {
+        let w = Workload {
+            model: model.id.clone(),
+            training_tokens: 1e12,
+            gpus: nodes * 8,
+            tensor_parallel: 8,
+            pipeline_parallel: 4,
+            zero_stage: 1,
+            micro_batch: 1,
+            seq_len: 4096,
+            ..Workload::for_task(Task::Pretrain)
+        };
+        let placement = crate::engine::fabric::Placement { nodes, gpus_per_node: 8, network };
+        let sized = fit(&w, model, gpu, placement).unwrap();
+        let timed = speed(&w, model, gpu, placement, &sized, &Setup::default()).unwrap();
+        let startup_s = rented_startup_s(&w, model);
+        cost(&w, model, &sized.memory, &timed, &node, &rules(&p), Rental { spot: false, nodes, startup_s }).unwrap()
+    };
+    let runs: Vec<Costed> = [32, 128, 512].into_iter().map(run).collect();
+    let gpu_hours: Vec<f64> = runs.iter().map(|c| c.gpu_hours).collect();
+    assert!(gpu_hours.windows(2).all(|pair| pair[1] > pair[0] * 1.02), "{gpu_hours:?}");
+    // Each run says what failures took, within its job time, growing with the GPUs.
+    let lost: Vec<f64> = runs.iter().map(|c| 1.0 - c.goodput.unwrap().share).collect();
+    println!("GPU-hours at 256, 1,024, 4,096 GPUs: {gpu_hours:?}; share lost to failures: {lost:?}");
+    assert!(lost.windows(2).all(|pair| pair[1] > pair[0]), "{lost:?}");
+    for c in &runs {
+        let goodput = c.goodput.unwrap();
+        assert!(goodput.lost_hours > 0.0 && goodput.lost_hours < c.job_hours && !goodput.stated);
+    }
+    // At 4,096 GPUs about 4% of the run goes to failures, under Llama 3's ">90%" effective time on 16,384.
+    assert!((0.02..0.08).contains(&lost[2]), "{lost:?}");
+    // A stated goodput replaces the model.
+    let w = Workload { goodput_pct: Some(80.0), ..Workload::for_task(Task::Pretrain) };
+    assert!((failure_lost_share(&w, 8, 600.0) - 0.25).abs() < 1e-12);
+    // Serving loses nothing to training failures.
+    assert_eq!(failure_lost_share(&Workload::default(), 8, 600.0), 0.0);
+}

@@ -150,11 +150,18 @@ pub fn training_speed(
     let data_parallel = (gpus / model_parallel).max(1.0);
     let tokens_per_replica_step = seq * f64::from(workload.micro_batch);
     let mut compute_s = tokens_per_replica_step * token_s / model_parallel;
+    // The optimizer step takes the global batch: each replica accumulates
+    // `micro_batches` micro-batches' gradients before it.
+    let micro_batches = (workload.global_batch_sequences(data_parallel)
+        / (f64::from(workload.micro_batch.max(1)) * data_parallel))
+        .ceil()
+        .max(1.0);
     // Pipeline stages idle while the pipeline fills and drains: a bubble of
-    // (p − 1)/m of the step with m micro-batches per step (Narayanan et al.
-    // 2021, §2.2), taking the common m = 4p.
+    // (p − 1)/m of the step's work with m micro-batches per step
+    // (Narayanan et al. 2021, §2.2), so a small batch per replica on many
+    // stages wastes most of it.
     let stages = f64::from(workload.pipeline_parallel.max(1));
-    compute_s *= 1.0 + (stages - 1.0) / (4.0 * stages);
+    compute_s *= 1.0 + (stages - 1.0) / micro_batches;
     // Tensor parallelism all-reduces the activations twice per layer forward
     // and twice backward, inside the node.
     let tp = f64::from(workload.tensor_parallel.max(1));
@@ -207,18 +214,32 @@ pub fn training_speed(
     let forward_flops = 2.0 * params + attention * slowdown / 3.0;
     let forward_s = busy_s * forward_flops / hardware_flops.max(f64::MIN_POSITIVE);
     let backward_s = busy_s - forward_s;
+    //
+    // Under gradient accumulation DDP and ZeRO-1/2 reduce the gradients
+    // once per optimizer step, during the last micro-batch's backward pass
+    // (DDP's `no_sync`; DeepSpeed reduces at the accumulation boundary;
+    // Megatron's distributed optimizer with `--overlap-grad-reduce`), so the
+    // collectives are paid once for `micro_batches` micro-batches. ZeRO-3 /
+    // FSDP gathers the sharded parameters again for every micro-batch's
+    // forward and backward, and reduce-scatters each micro-batch's gradients
+    // (FSDP without `no_sync`, which would hold unsharded gradients).
     let step_s = match workload.zero_stage {
-        0 => forward_s + backward_s.max(collective(Collective::AllReduce)),
-        1 | 2 => forward_s + backward_s.max(collective(Collective::ReduceScatter)) + collective(Collective::AllGather),
+        0 => micro_batches * busy_s + (collective(Collective::AllReduce) - backward_s).max(0.0),
+        1 | 2 => {
+            micro_batches * busy_s
+                + (collective(Collective::ReduceScatter) - backward_s).max(0.0)
+                + collective(Collective::AllGather)
+        }
         _ => {
             let gather = collective(Collective::AllGather);
-            forward_s.max(gather)
-                + backward_s.max(gather + collective(Collective::ReduceScatter))
-                + gather / f64::from(shape.layers.max(1))
+            micro_batches
+                * (forward_s.max(gather)
+                    + backward_s.max(gather + collective(Collective::ReduceScatter))
+                    + gather / f64::from(shape.layers.max(1)))
         }
     };
-    let tokens_per_s = tokens_per_replica_step * data_parallel / step_s;
-    let waiting_s = step_s - busy_s;
+    let tokens_per_s = micro_batches * tokens_per_replica_step * data_parallel / step_s;
+    let waiting_s = step_s - micro_batches * busy_s;
     let interconnect = waiting_s > WAITING_SHARE * step_s || tp_s > compute_s;
     if !network.known && placement.multi_node() {
         notes.push(msg!(phrases::NOTE_FABRIC_ASSUMED, gbps = Arg::Num(network.gbps, 0)));
