@@ -9,7 +9,7 @@
 //!     [--node-gpus G [--internode-gbps B] [--fabric NAME]] [--json]
 //! ```
 
-use crate::engine::cost::{failure_lost_share, rented_startup_s};
+use crate::engine::cost::failure_lost_share;
 use crate::engine::fabric::{FabricKind, Network, Placement, UNKNOWN_FABRIC_GBPS};
 use crate::engine::memory::fit;
 use crate::engine::setup::{on_gpu, OnGpu};
@@ -486,7 +486,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let job = speed.as_ref().ok().and_then(|s| speed::job(&workload, s));
     // A training run on rented GPUs also loses time to failures and restarts,
     // more the more GPUs it spans.
-    let lost_share = failure_lost_share(&workload, count, rented_startup_s(&workload, model));
+    let lost_share = failure_lost_share(&workload, count);
     let goodput = job.as_ref().filter(|_| lost_share > 0.0).map(|job| {
         json!({"share": 1.0 / (1.0 + lost_share), "lost_hours": job.hours * lost_share, "stated": workload.goodput_pct.is_some()})
     });

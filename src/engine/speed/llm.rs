@@ -50,6 +50,24 @@ pub struct RuntimeSpeed {
     pub batch_tokens: f64,
     /// Fixed time per layer per forward pass (kernel launches, small ops).
     pub per_layer_s: f64,
+    /// Host time per decode step that the GPU waits for: scheduling the
+    /// batch, preparing its inputs, sampling and handing the tokens back.
+    pub step_s: f64,
+    /// Eager PyTorch: the host dispatches each layer's ops one by one
+    /// (`per_layer_s` of Python and dispatcher time) while the GPU runs the
+    /// ones already queued, so a pass takes the longer of the two, not their
+    /// sum; with CUDA graphs the launches are replayed and only the GPU's
+    /// own per-kernel floor remains (`per_layer_s`, added).
+    pub host_dispatch: bool,
+    /// Host dispatch per layer with packed (quantized) weights relative to
+    /// 16-bit ones: each quantized linear module's Python forward adds its
+    /// own ops (unpacking, reshapes, the kernel call) around the matmul.
+    pub packed_dispatch: f64,
+    /// Passes over the KV cache per decode step: 1 to read it; HF
+    /// transformers' `DynamicCache.update` appends with `torch.cat`, which
+    /// writes a new copy of each layer's whole cache every step (a read and
+    /// a write more).
+    pub kv_passes: f64,
     /// Multi-GPU splits the layers over the GPUs, run one after another,
     /// rather than tensor parallelism (`Runtime::splits_by_layer`).
     pub layer_split: bool,
@@ -98,6 +116,10 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: true,
             batch_tokens: 2048.0,
             per_layer_s: 50e-6,
+            step_s: 0.0,
+            host_dispatch: false,
+            packed_dispatch: 1.0,
+            kv_passes: 1.0,
             // XDAI tg rows on Q4_K_M: the M2 Ultra decodes Llama 3 70B at
             // 12.5 tok/s, 921 G weights/s where its 800 GB/s would stream
             // 1,380 G; the M1 Max 8B at 35.7 (304 G weights/s against 650).
@@ -120,6 +142,16 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 15e-6,
+            // Batch-1 generation on an A100 (Qwen2.5 speed benchmark, vLLM
+            // 0.6.3, 0.5B to 32B in BF16) takes about 1.8 ms a token more than
+            // streaming the weights at the bandwidth the larger models reach;
+            // Qwen3-8B on an H100 (GPUStack, vLLM 0.11) about 1.3 ms more. The
+            // host's share of each step, which CUDA graphs do not remove:
+            // what makes small models 2–5 times slower than their bytes say.
+            step_s: 1.5e-3,
+            host_dispatch: false,
+            packed_dispatch: 1.0,
+            kv_passes: 1.0,
             vector_dequant_flops: 0.0,
             layer_split: Runtime::Vllm.splits_by_layer(),
             max_batch: Some(256),
@@ -135,12 +167,24 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             fp16_accumulate: false,
             batch_tokens: 0.0,
             per_layer_s: 10e-6,
+            // The C++ executor's overlap scheduler prepares step n + 1 while
+            // the GPU runs step n (TensorRT-LLM docs, "Overlap Scheduler").
+            step_s: 0.0,
+            host_dispatch: false,
+            packed_dispatch: 1.0,
+            kv_passes: 1.0,
             vector_dequant_flops: 0.0,
             layer_split: Runtime::Trtllm.splits_by_layer(),
             max_batch: Some(2048),
         },
         // HF transformers `generate` in eager PyTorch: Python dispatch per op
-        // dominates small batches (tens of ms per token for 32 layers).
+        // dominates small batches. Decoding one sequence takes about 0.75 ms
+        // a layer whatever the model's size until the weights take longer
+        // to stream: Qwen2.5 0.5B–14B on an A100 at 21–40 ms a token for
+        // 24–48 layers (Qwen2.5 speed benchmark, transformers 4.46),
+        // Llama 3.1 8B and Qwen2.5 32B on an H100 at 0.76–0.79 ms a layer
+        // (bitsandbytes' benchmarks), Llama 2 13B on an A100 at 0.76 ms
+        // (optimum's GPTQ benchmark).
         Runtime::Hf => RuntimeSpeed {
             weight_bandwidth: 0.75,
             packed_weight_bandwidth: 0.50,
@@ -151,7 +195,15 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             score_bytes: 0.0,
             fp16_accumulate: false,
             batch_tokens: 0.0,
-            per_layer_s: 600e-6,
+            per_layer_s: 750e-6,
+            step_s: 0.0,
+            host_dispatch: true,
+            // AWQ and GPTQ-Int8 modules take 1.27–1.35 times BF16's 0.88 ms a
+            // layer (Qwen2.5 0.5B on an A100, transformers 4.46), bitsandbytes'
+            // NF4 1.35 times on an H100 (1.03 against 0.76 ms, Llama 3.1 8B);
+            // GPTQ-Int4 through the ExLlama kernels about the same as BF16.
+            packed_dispatch: 1.3,
+            kv_passes: 3.0,
             vector_dequant_flops: 0.0,
             layer_split: Runtime::Hf.splits_by_layer(),
             max_batch: None,
@@ -283,11 +335,14 @@ struct PassTime {
     interconnect: f64,
     /// Kernel launches and other per-layer work that scales with neither.
     fixed: f64,
+    /// Whether `fixed` is host dispatch that overlaps the GPU's work
+    /// (`RuntimeSpeed::host_dispatch`).
+    overlapped: bool,
 }
 
 impl PassTime {
     /// A pass of kernel phases, each (memory seconds, arithmetic seconds).
-    fn of_phases(phases: &[(f64, f64)], interconnect: f64, fixed: f64) -> PassTime {
+    fn of_phases(phases: &[(f64, f64)], interconnect: f64, fixed: f64, overlapped: bool) -> PassTime {
         let sum = |side: fn(&(f64, f64)) -> f64| phases.iter().map(side).sum::<f64>();
         PassTime {
             memory: sum(|p| p.0),
@@ -295,11 +350,21 @@ impl PassTime {
             kernels: phases.iter().map(|(memory, compute)| memory.max(*compute)).sum(),
             interconnect,
             fixed,
+            overlapped,
         }
     }
 
     fn total(self) -> f64 {
-        self.kernels + self.interconnect + self.fixed
+        if self.overlapped {
+            (self.kernels + self.interconnect).max(self.fixed)
+        } else {
+            self.kernels + self.interconnect + self.fixed
+        }
+    }
+
+    /// The host, not the GPU, sets the pace.
+    fn host_bound(self) -> bool {
+        self.overlapped && self.fixed > self.kernels + self.interconnect
     }
 
     fn bound(self) -> Bound {
@@ -331,7 +396,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     // A state-space layer reads its state and writes it back every step.
-    let kv_bytes = batch * (context * a.kv_bytes_per_token + 2.0 * a.state_bytes);
+    let kv_bytes = batch * (context * a.kv_bytes_per_token * r.kv_passes + 2.0 * a.state_bytes);
     // Two kinds of kernels, run one after the other in every layer: the
     // GEMMs stream the weights and do 2 FLOPs per active parameter per
     // token, compute-bound once the batch is large; attention reads each
@@ -355,7 +420,13 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
         kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth),
         batch * 4.0 * a.layers * a.q_width * context / compute_split / speed,
     );
-    PassTime::of_phases(&[gemms, attention], exchange_time(a, m, batch), a.layers * r.per_layer_s)
+    let dispatch = if packed.is_some() { r.packed_dispatch } else { 1.0 };
+    PassTime::of_phases(
+        &[gemms, attention],
+        exchange_time(a, m, batch),
+        a.layers * r.per_layer_s * dispatch + r.step_s,
+        r.host_dispatch,
+    )
 }
 
 /// What the GPUs exchange for `tokens` × hidden 16-bit values: one
@@ -435,7 +506,7 @@ fn prefill_time(
     let interconnect = passes * exchange_time(a, m, pass_tokens.min(prompt));
     // Prefill's kernels are all compute-bound: one phase whose weight reads
     // hide under the arithmetic.
-    PassTime::of_phases(&[(memory, compute)], interconnect, passes * a.layers * r.per_layer_s)
+    PassTime::of_phases(&[(memory, compute)], interconnect, passes * a.layers * r.per_layer_s, r.host_dispatch)
 }
 
 /// Which prefill time `prefill_time` gives.
@@ -642,6 +713,10 @@ pub fn serving_speed_in(
     if roofline.is_none() {
         notes.push(msg!(phrases::NOTE_DECODE_MEMORY_BOUND, context = Arg::Num(context, 0)));
     }
+    if timed.step.host_bound() {
+        let per_layer_ms = Arg::Num(r.per_layer_s * 1e3, 2);
+        notes.push(msg!(phrases::NOTE_HOST_BOUND, runtime = workload.serving_runtime().label(), ms = per_layer_ms));
+    }
     let prompt = f64::from(workload.input_tokens);
     let prefilled = flops.is_ok();
     let serving = ServingSpeed {
@@ -657,3 +732,6 @@ pub fn serving_speed_in(
     };
     Ok(Speed::of(timed.step.bound(), compute, Figures::Serving(serving), notes))
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub(super) mod tests;

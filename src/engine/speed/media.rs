@@ -352,4 +352,4 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests;
+pub(super) mod tests;

@@ -65,27 +65,25 @@ pub fn speed(
         Family::AudioGen(generator) => audio_gen::audio_gen_speed(workload, generator, gpu, gpu_count),
     }?;
     speed.notes.extend(setup.notes.iter().cloned());
-    speed.error_bands = error_bands(workload, &family, placement, gpu, &speed.figures);
+    speed.error_bands = error_bands(workload, &family, gpu, &speed.figures);
     Ok(speed)
 }
 
-/// The bands of `figures`, as `workload` runs them (its runtime, its task,
-/// one node or several) on `gpu`: a band holds for the hardware its
-/// measurements ran on.
-fn error_bands(
-    workload: &Workload,
-    family: &Family<'_>,
-    placement: Placement,
-    gpu: &Gpu,
-    figures: &Figures,
-) -> Vec<FigureBand> {
+/// The bands of `figures`, as `workload` runs them (its runtime, its task)
+/// on `gpu`: a band holds for the hardware its measurements ran on.
+fn error_bands(workload: &Workload, family: &Family<'_>, gpu: &Gpu, figures: &Figures) -> Vec<FigureBand> {
     let named = |name: &str| accuracy::band_of(name).filter(|band| band.covers(&gpu.vendor));
     let pair = |figure, band| FigureBand { figure, band };
     match figures {
-        Figures::Serving(_) => {
+        Figures::Serving(serving) => {
+            // vLLM's and transformers' published rows generate for one user;
+            // a batch of several has not been compared.
+            let one_user = serving.running_concurrency <= 1;
             let (generation, prompt) = match workload.serving_runtime() {
                 Runtime::Llamacpp => (named("llama.cpp decode"), named("llama.cpp prefill")),
                 Runtime::Trtllm => (named("TensorRT-LLM serving"), None),
+                Runtime::Vllm if one_user => (named("vLLM batch-1 generation"), None),
+                Runtime::Hf if one_user => (named("transformers batch-1 generation"), None),
                 Runtime::Vllm | Runtime::Hf => (None, None),
             };
             vec![
@@ -96,9 +94,8 @@ fn error_bands(
             ]
         }
         Figures::Training(_) => {
-            let name = match (workload.task, placement.multi_node()) {
-                (Task::Pretrain, true) => "llm-foundry multi-node",
-                (Task::Pretrain, false) => "llm-foundry pretraining",
+            let name = match workload.task {
+                Task::Pretrain => "LLM pretraining",
                 _ => "torchtune fine-tuning",
             };
             vec![pair("train_tokens_per_s", named(name))]

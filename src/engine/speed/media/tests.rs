@@ -71,9 +71,9 @@ fn diffusers_iterations_per_second_match_the_pytorch2_benchmark() {
         let predicted = speed.steps_per_s().unwrap();
         let case = format!("{} {gpu_id} {model_id} batch {batch} ({})", row["id"], row["software"]);
         if compiled_row {
-            compiled.add(case, gpu(gpu_id), predicted, measured);
+            compiled.add(&row["source_id"], case, gpu(gpu_id), predicted, measured);
         } else {
-            eager.add(case, gpu(gpu_id), predicted, measured);
+            eager.add(&row["source_id"], case, gpu(gpu_id), predicted, measured);
         }
     }
     assert_eq!(eager.cases.len() + compiled.cases.len(), 72);
@@ -102,21 +102,27 @@ fn diffusers_iterations_per_second_match_the_pytorch2_benchmark() {
 /// diffusers it/s family above), and the closing note reports the miss.
 #[test]
 fn diffusion_transformers_match_published_pipeline_times() {
+    dit_family().assert_within(0.25, 0.40);
+}
+
+/// The published DiT pipeline times above, each from its source.
+pub(crate) fn dit_family() -> Family {
     let mut family = Family::new("DiT s/item");
+    // (source, model, task, GPU, precision, steps, seconds per item)
     let cases = [
-        ("sd3-medium", Task::Image, "a100_sxm_80gb", Precision::Fp16, 28, 4.762),
-        ("flux.1-dev", Task::Image, "h100_sxm", Precision::Bf16, 50, 12.0),
-        ("cogvideox-2b", Task::Video, "a100_sxm_80gb", Precision::Fp16, 50, 90.0),
-        ("cogvideox-5b", Task::Video, "a100_sxm_80gb", Precision::Bf16, 50, 180.0),
+        ("HF_BLOG_SD3", "sd3-medium", Task::Image, "a100_sxm_80gb", Precision::Fp16, 28, 4.762),
+        ("HF_BLOG_QUANTIZATION", "flux.1-dev", Task::Image, "h100_sxm", Precision::Bf16, 50, 12.0),
+        ("COGVIDEO_README", "cogvideox-2b", Task::Video, "a100_sxm_80gb", Precision::Fp16, 50, 90.0),
+        ("COGVIDEO_README", "cogvideox-5b", Task::Video, "a100_sxm_80gb", Precision::Bf16, 50, 180.0),
     ];
-    for (model_id, task, gpu_id, weight_precision, steps, measured) in cases {
+    for (source, model_id, task, gpu_id, weight_precision, steps, measured) in cases {
         let w =
             Workload { model: model_id.to_string(), weight_precision, steps: Some(steps), ..Workload::for_task(task) };
         let speed = diffusion_speed(&w, catalog().model(model_id).unwrap(), gpu(gpu_id), 1).unwrap();
         let predicted = speed.seconds_per_item().unwrap();
-        family.add(format!("{model_id} on {gpu_id}, {steps} steps"), gpu(gpu_id), predicted, measured);
+        family.add(source, format!("{model_id} on {gpu_id}, {steps} steps"), gpu(gpu_id), predicted, measured);
     }
-    family.assert_within(0.25, 0.40);
+    family
 }
 
 /// The RTX 3070 Ti and the V100S that faster-whisper's README measured on
@@ -173,7 +179,9 @@ fn whisper_realtime_factor_matches_faster_whisper_readme() {
         let w =
             Workload { weight_precision, batch, kv_precision: KvPrecision::Fp16, ..Workload::for_task(Task::Audio) };
         let speed = speech_speed(&w, model, &whisper_bench_gpu(name), 1).unwrap();
+        // The README's RTX 3070 Ti and V100S tables are one source: one project.
         family.add(
+            "FASTER_WHISPER_README",
             format!("{name} {} batch {batch}", weight_precision.key()),
             &whisper_bench_gpu(name),
             speed.realtime_factor().unwrap(),
