@@ -33,7 +33,9 @@ async function visibleText(app) {
     const picker = document.querySelector('[data-testid=my-gpu-select]');
     const groups = [...(picker?.querySelectorAll('optgroup') ?? [])].map((g) => g.label).join('\n');
     if (picker) picker.style.display = 'none';
-    const text = document.body.innerText;
+    // Catalog names are data wherever they show (the offers left out name
+    // "A16 (per GPU)" too).
+    const text = document.body.innerText.replaceAll('(per GPU)', '');
     if (picker) picker.style.display = '';
     return `${text}\n${groups}`;
   });

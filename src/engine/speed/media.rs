@@ -15,9 +15,10 @@
 //! (diffusers' PyTorch 2.0 benchmark) and on faster-whisper's README
 //! timings; `media/tests.rs` prints every case.
 
+use super::training::FA2_ON_HOPPER;
 use super::{bandwidth_of, peak_of, Bound, Figures, ImageSpeed, SpeechSpeed, Speed, VideoSpeed};
 use crate::engine::catalog::Speech;
-use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
+use crate::engine::catalog::{Architecture, Denoiser, Diffusion, Guidance};
 use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
 use crate::engine::memory::diffusion::{frame, latent_tokens};
 use crate::engine::memory::speech::{BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
@@ -131,8 +132,11 @@ pub(super) fn tensor_rate(gpu: &Gpu, compute: ComputePrecision, notes: &mut Vec<
 
 /// The work of one denoiser forward pass over one sample.
 struct DenoiserPass {
-    /// Tensor FLOPs.
+    /// Tensor FLOPs of the weights' GEMMs (a UNet's attention folded in).
     flops: f64,
+    /// Tensor FLOPs of a DiT's attention scores and weighted sums, which
+    /// run in the attention kernel rather than the GEMMs.
+    attention_flops: f64,
     /// Activation values read or written by the non-matrix kernels.
     activation_values: f64,
     /// Transformer blocks, for sequence parallelism's all-to-alls; `None`
@@ -163,6 +167,7 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
         Denoiser::Unet => DenoiserPass {
             flops: latent
                 * (UNET_FULL_WIDTH_FLOPS * width * width + UNET_DEEP_FLOPS_PER_PARAM * pipeline.denoiser_params),
+            attention_flops: 0.0,
             activation_values: UNET_ACTIVATION_PASSES * latent * width,
             blocks: None,
             tokens: latent,
@@ -173,7 +178,8 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
                 pipeline.blocks.map_or(pipeline.denoiser_params / (per_token_weights + 6.0 * width * width), f64::from);
             let tokens = latent + f64::from(pipeline.text_tokens);
             DenoiserPass {
-                flops: tokens * 2.0 * blocks * per_token_weights + 4.0 * blocks * width * tokens * tokens,
+                flops: tokens * 2.0 * blocks * per_token_weights,
+                attention_flops: 4.0 * blocks * width * tokens * tokens,
                 activation_values: DIT_ACTIVATION_PASSES_PER_BLOCK * blocks * tokens * width,
                 blocks: Some(blocks),
                 tokens,
@@ -215,7 +221,14 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
     };
     let pass = denoiser_pass(pipeline, latent_tokens(resolution, frames, pipeline));
     let denoiser_bytes = pipeline.denoiser_params * weight_bytes;
-    let tensor_s = samples * pass.flops / split / rate;
+    // diffusers' attention is PyTorch's SDPA, and HunyuanVideo's and xDiT's
+    // the flash-attn package: FlashAttention-2 either way, which reaches a
+    // smaller share of Hopper's peak than its GEMMs do (`FA2_ON_HOPPER`, as in
+    // training); video DiTs spend most of a step there, so an H100 gains
+    // about 2× over an A100 on them (CogVideo README: 45 s against 90 s for
+    // CogVideoX-2B), not its 3× of GEMM peak.
+    let attention_rate = if gpu.architecture == Some(Architecture::Hopper) { rate * FA2_ON_HOPPER } else { rate };
+    let tensor_s = samples * (pass.flops / rate + pass.attention_flops / attention_rate) / split;
     let weights_s = denoiser_bytes / bandwidth;
     let compiled = workload.compilation == Compilation::Compiled;
     let fused = if compiled { COMPILED_ACTIVATION_SHARE } else { 1.0 };

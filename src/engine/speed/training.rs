@@ -60,7 +60,7 @@ const FP8_CAST_BYTES: f64 = 3.0 * 20.0;
 /// keep pace with the GEMMs; FlashAttention-3 names it "35% vs. 80-90%" of
 /// Hopper's GEMMs (Shah et al. 2024, §1). Relative to the GEMMs' share:
 /// 0.34 / 0.63.
-const FA2_ON_HOPPER: f64 = 0.54;
+pub(super) const FA2_ON_HOPPER: f64 = 0.54;
 
 /// How much slower attention runs without FlashAttention-2, in PyTorch's
 /// memory-efficient SDPA kernel (the xFormers/cutlass design, which PyTorch

@@ -112,8 +112,8 @@ fn a_rows_speed_says_how_sure_it_is() {
     assert_eq!(
         text.speed_title,
         format!(
-            "Decode per request, Output, all requests: checked on 1 source(s) only ({} published llama.cpp decode measurements): expect ±{}% typical elsewhere, what families checked on more sources err by on unseen ones; 9 in 10 within ±{}%\n\
-             Prefill, Time to first token: checked on 1 source(s) only ({} published llama.cpp prefill measurements): expect ±{}% typical elsewhere, what families checked on more sources err by on unseen ones; 9 in 10 within ±{}%",
+            "Decode per request, Output, all requests: checked on one source only ({} published llama.cpp decode measurements): expect ±{}% typical elsewhere, what families checked on more sources err by on unseen ones; 9 in 10 within ±{}%\n\
+             Prefill, Time to first token: checked on one source only ({} published llama.cpp prefill measurements): expect ±{}% typical elsewhere, what families checked on more sources err by on unseen ones; 9 in 10 within ±{}%",
             decode.cases, decode.median_error_pct, decode.p90_error_pct, prefill.cases, prefill.median_error_pct, prefill.p90_error_pct
         )
     );

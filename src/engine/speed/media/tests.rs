@@ -108,16 +108,37 @@ fn diffusion_transformers_match_published_pipeline_times() {
 /// The published DiT pipeline times above, each from its source.
 pub(crate) fn dit_family() -> Family {
     let mut family = Family::new("DiT s/item");
-    // (source, model, task, GPU, precision, steps, seconds per item)
+    // Issue 37 adds, from data/calibration/diffusion_more.csv: the CogVideo
+    // README's H100 column; xDiT's single-GPU baselines of HunyuanVideo
+    // (1280×720 and 960×960, 129 frames, 50 steps) and FLUX.1-dev (28 steps,
+    // no compile) on an H100; OneDiff's plain-diffusers SD3 Medium baselines
+    // on an H800 (an H100 with a cut NVLink, which one GPU does not use) and
+    // an RTX 4090. Left out: rows with step caches, distillation or
+    // quantizing compilers, H20 and L20 rows (not in the catalog), and Wan's
+    // "about 4 minutes", whose frames the README does not state.
+    // (source, model, task, GPU, precision, steps, resolution, frames, seconds per item)
     let cases = [
-        ("HF_BLOG_SD3", "sd3-medium", Task::Image, "a100_sxm_80gb", Precision::Fp16, 28, 4.762),
-        ("HF_BLOG_QUANTIZATION", "flux.1-dev", Task::Image, "h100_sxm", Precision::Bf16, 50, 12.0),
-        ("COGVIDEO_README", "cogvideox-2b", Task::Video, "a100_sxm_80gb", Precision::Fp16, 50, 90.0),
-        ("COGVIDEO_README", "cogvideox-5b", Task::Video, "a100_sxm_80gb", Precision::Bf16, 50, 180.0),
+        ("HF_BLOG_SD3", "sd3-medium", Task::Image, "a100_sxm_80gb", Precision::Fp16, 28, None, None, 4.762),
+        ("HF_BLOG_QUANTIZATION", "flux.1-dev", Task::Image, "h100_sxm", Precision::Bf16, 50, None, None, 12.0),
+        ("COGVIDEO_README", "cogvideox-2b", Task::Video, "a100_sxm_80gb", Precision::Fp16, 50, None, None, 90.0),
+        ("COGVIDEO_README", "cogvideox-5b", Task::Video, "a100_sxm_80gb", Precision::Bf16, 50, None, None, 180.0),
+        ("COGVIDEO_README", "cogvideox-2b", Task::Video, "h100_sxm", Precision::Fp16, 50, None, None, 45.0),
+        ("COGVIDEO_README", "cogvideox-5b", Task::Video, "h100_sxm", Precision::Bf16, 50, None, None, 90.0),
+        ("XDIT", "hunyuanvideo", Task::Video, "h100_sxm", Precision::Bf16, 50, Some((1280, 720)), Some(129), 1904.08),
+        ("XDIT", "hunyuanvideo", Task::Video, "h100_sxm", Precision::Bf16, 50, Some((960, 960)), Some(129), 1735.01),
+        ("XDIT", "flux.1-dev", Task::Image, "h100_sxm", Precision::Bf16, 28, Some((1024, 1024)), None, 6.71),
+        ("ONEDIFF", "sd3-medium", Task::Image, "h100_sxm", Precision::Fp16, 28, Some((1024, 1024)), None, 2.03),
+        ("ONEDIFF", "sd3-medium", Task::Image, "rtx_4090", Precision::Fp16, 28, Some((1024, 1024)), None, 4.9),
     ];
-    for (source, model_id, task, gpu_id, weight_precision, steps, measured) in cases {
-        let w =
-            Workload { model: model_id.to_string(), weight_precision, steps: Some(steps), ..Workload::for_task(task) };
+    for (source, model_id, task, gpu_id, weight_precision, steps, resolution, frames, measured) in cases {
+        let w = Workload {
+            model: model_id.to_string(),
+            weight_precision,
+            steps: Some(steps),
+            resolution: resolution.map(|(width, height)| crate::engine::workload::Resolution { width, height }),
+            frames,
+            ..Workload::for_task(task)
+        };
         let speed = diffusion_speed(&w, catalog().model(model_id).unwrap(), gpu(gpu_id), 1).unwrap();
         let predicted = speed.seconds_per_item().unwrap();
         family.add(source, format!("{model_id} on {gpu_id}, {steps} steps"), gpu(gpu_id), predicted, measured);
