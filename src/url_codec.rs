@@ -18,8 +18,8 @@ use crate::engine::workload::{
     WINDOW, WINDOW_LAYERS,
 };
 use crate::engine::workload::{
-    CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR, REQUESTS_PER_DAY,
-    RUNS_PER_MONTH, UPTIME_HOURS,
+    BEAMS, CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR,
+    REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
 };
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
@@ -268,7 +268,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 72] = [
+const FIELDS: [Field; 74] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -362,6 +362,8 @@ const FIELDS: [Field; 72] = [
     optional_amount_field!(CLIP_SECONDS, clip_seconds),
     option_field!(keys::OFFLOAD, offload),
     option_field!(keys::COMPILE, compilation),
+    option_field!(keys::TRANSCRIBER, transcriber),
+    optional_count_field!(BEAMS, beams),
     amount_field!(TRAINING_TOKENS, training_tokens),
     count_field!(EPOCHS, epochs),
     Field {
@@ -1029,6 +1031,7 @@ mod tests {
             "recipe" => &["mixed", "bf16", "fp16"],
             "offload" => &["none", "text", "model"],
             "compile" => &["eager", "compiled", "yes"],
+            "asr" => &["faster-whisper", "transformers", "whisperx"],
             "obj" => &["", "cost", "unit", "fast", "latency", "bandwidth"],
             "spot" => &["auto", "yes", "no"],
             "ckpt" => &["0", "1", "true", "off"],

@@ -18,6 +18,7 @@ pub const RECIPE: &str = "recipe";
 pub const RESOLUTION: &str = "res";
 pub const OFFLOAD: &str = "offload";
 pub const COMPILE: &str = "compile";
+pub const TRANSCRIBER: &str = "asr";
 pub const OBJECTIVE: &str = "obj";
 pub const SPOT: &str = "spot";
 /// Which kinds of catalog price to rank: `payable` or `all` (issue 27).

@@ -36,5 +36,5 @@ pub use snapshot::{Offer, PriceKind, Provider, Snapshot, SnapshotError, Source};
 pub use task::Task;
 pub use workload::{
     CrossEntropy, FinetuneMethod, Objective, Optimizer, PriceFilter, Runtime, RuntimeChoice, Split, SpotPolicy,
-    TrainingRecipe, Workload,
+    TrainingRecipe, Transcriber, Workload,
 };

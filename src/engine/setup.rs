@@ -7,7 +7,9 @@
 
 use super::catalog::Family;
 use super::support::{hardware_of, lookup, where_it_runs, Answer, Fallback, Feature, Stack, Support, SupportRow};
-use super::{Error, FinetuneMethod, Gpu, Model, Optimizer, Precision, Runtime, Task, TrainingRecipe, Workload};
+use super::{
+    Error, FinetuneMethod, Gpu, Model, Optimizer, Precision, Runtime, Task, TrainingRecipe, Transcriber, Workload,
+};
 use crate::msg;
 use crate::text::{phrases, Msg};
 
@@ -298,7 +300,13 @@ pub fn set_up(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]
         Family::Diffusion(_) => {
             pipeline(Stack::Diffusers, if bf16 { &[Feature::Weights(Precision::Bf16)] } else { &[] })
         }
-        Family::Speech(_) => pipeline(Stack::FasterWhisper, &[Feature::Weights(workload.weight_precision)]),
+        Family::Speech(_) => {
+            let stack = match workload.transcriber {
+                Transcriber::FasterWhisper => Stack::FasterWhisper,
+                Transcriber::Transformers => Stack::Hf,
+            };
+            pipeline(stack, &[Feature::Weights(workload.weight_precision)])
+        }
         // The generators' own code (audiocraft, parler-tts, F5-TTS,
         // CosyVoice, Dia) is PyTorch.
         Family::AudioGen(_) => pipeline(Stack::Pytorch, if bf16 { &[Feature::ComputeBf16] } else { &[] }),

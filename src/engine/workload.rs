@@ -204,6 +204,32 @@ choices! {
 }
 
 choices! {
+    /// What transcribes (URL key `asr`): faster-whisper (CTranslate2), the
+    /// default, or the Hugging Face transformers ASR pipeline, which cuts
+    /// the audio into 30-second chunks and batches them through an eager
+    /// PyTorch model.
+    #[derive(Default)]
+    pub enum Transcriber: phrases::OPTION_TRANSCRIBER {
+        #[default]
+        FasterWhisper = "faster-whisper", phrases::TRANSCRIBER_FASTER_WHISPER;
+        Transformers = "transformers", phrases::TRANSCRIBER_TRANSFORMERS;
+    }
+}
+
+impl Transcriber {
+    /// Beams per window when none is stated: `beam_size=5` in
+    /// faster-whisper's `transcribe` and its batched pipeline (README and
+    /// `transcribe.py`); greedy in transformers, whose Whisper generation
+    /// configs set no `num_beams` (1).
+    pub const fn default_beams(self) -> u32 {
+        match self {
+            Transcriber::FasterWhisper => 5,
+            Transcriber::Transformers => 1,
+        }
+    }
+}
+
+choices! {
     /// How the loss is computed over the vocabulary (URL key `ce`): all logits
     /// at once in FP32 (HF transformers), or chunk by chunk (torchtune's chunked
     /// cross-entropy, Liger's fused kernel), which saves gigabytes at large
@@ -431,6 +457,13 @@ pub struct Workload {
     pub clip_seconds: Option<f64>,
     /// URL key `offload`.
     pub offload: Offload,
+    /// Transcription: what runs it. URL key `asr`.
+    #[serde(default)]
+    pub transcriber: Transcriber,
+    /// Transcription: beams per window; `None` for the transcriber's
+    /// default. URL key `beams`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beams: Option<u32>,
     /// URL key `compile`.
     #[serde(default)]
     pub compilation: Compilation,
@@ -530,6 +563,8 @@ impl Default for Workload {
             image_side: None,
             clip_seconds: None,
             offload: Offload::None,
+            transcriber: Transcriber::FasterWhisper,
+            beams: None,
             compilation: Compilation::Eager,
             training_tokens: 1e8,
             epochs: 1,
@@ -562,6 +597,9 @@ pub const CONCURRENCY: (&str, u32, u32) = ("conc", 1, 100_000);
 pub const SEQ_LEN: (&str, u32, u32) = ("seq", 1, 10_000_000);
 pub const MICRO_BATCH: (&str, u32, u32) = ("mbs", 1, 65_536);
 pub const GLOBAL_BATCH: (&str, u32, u32) = ("gbs", 1, 100_000_000);
+/// Beams per window: Whisper's own CLI offers up to `--beam_size` 5; 16
+/// leaves room.
+pub const BEAMS: (&str, u32, u32) = ("beams", 1, 16);
 /// From a run that trains a tenth of its time to one that never stops.
 pub const GOODPUT_PCT: (&str, f64, f64) = ("goodput", 10.0, 100.0);
 pub const LORA_RANK: (&str, u32, u32) = ("rank", 1, 65_536);
@@ -609,6 +647,12 @@ impl Workload {
             _ => one_each,
         };
         self.global_batch.map_or(default, f64::from).max(one_each)
+    }
+
+    /// Beams per transcription window: the stated count, else the
+    /// transcriber's default.
+    pub fn beams_per_window(&self) -> f64 {
+        f64::from(self.beams.unwrap_or(self.transcriber.default_beams()).max(1))
     }
 
     /// The objective in effect: the user's, or the task's default.

@@ -112,6 +112,8 @@ phrases! {
     CE_CHUNKED = "Chunked / fused cross-entropy", "Entropía cruzada por bloques / fusionada";
     RECIPE_MIXED = "Mixed precision: FP32 master weights and Adam moments (HF Trainer, DeepSpeed, Megatron, torchtitan)", "Precisión mixta: pesos maestros y momentos de Adam en FP32 (HF Trainer, DeepSpeed, Megatron, torchtitan)";
     RECIPE_PURE_BF16 = "Pure BF16: weights, gradients and optimizer state in BF16 (torchtune)", "BF16 puro: pesos, gradientes y estado del optimizador en BF16 (torchtune)";
+    TRANSCRIBER_FASTER_WHISPER = "faster-whisper (CTranslate2)", "faster-whisper (CTranslate2)";
+    TRANSCRIBER_TRANSFORMERS = "Hugging Face transformers pipeline (chunked, batched)", "Pipeline de Hugging Face transformers (por fragmentos, en lotes)";
     COMPILATION_EAGER = "Eager PyTorch (diffusers' default)", "PyTorch sin compilar (por defecto en diffusers)";
     COMPILATION_COMPILED = "torch.compile (CUDA graphs, fused kernels)", "torch.compile (grafos CUDA, kernels fusionados)";
     OFFLOAD_NONE = "Everything on the GPU", "Todo en la GPU";
@@ -189,6 +191,7 @@ phrases! {
     OPTION_SPOT = "spot policy", "política de spot";
     OPTION_PRICES = "price filter", "filtro de precios";
     OPTION_COMPILATION = "denoiser execution", "ejecución del denoiser";
+    OPTION_TRANSCRIBER = "transcriber", "transcriptor";
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
     OPTION_CROSS_ENTROPY = "cross-entropy mode", "modo de entropía cruzada";
     OPTION_RECIPE = "training recipe", "receta de entrenamiento";
@@ -250,6 +253,7 @@ phrases! {
     NOTE_AUDIO_UNSIZED_STAGES = "not counted: {stages} (no size in the sources read; a codec's decoder or a vocoder adds little beside the generator)", "sin contar: {stages} (ningún origen consultado da su tamaño; el decodificador de un códec o un vocoder añade poco junto al generador)";
     NOTE_AUDIO_EAGER = "assumes the models' own PyTorch code without torch.compile, the batch's clips generated together; compiled or TensorRT pipelines run up to 2–3 times faster", "supone el código PyTorch de cada modelo sin torch.compile y los clips del lote generados a la vez; con torch.compile o TensorRT van hasta 2–3 veces más rápido";
     NOTE_VISION_ENCODE = "{images} image(s) per request, {tokens} image tokens in all: the vision tower takes about {ms} ms per request before the first token", "{images} imagen(es) por petición, {tokens} tokens de imagen en total: la torre de visión tarda unos {ms} ms por petición antes del primer token";
+    NOTE_TRANSFORMERS_ASR = "assumes the Hugging Face transformers pipeline, chunked into 30 s windows, with beam {beams} and about {tokens} transcript tokens per window: eager PyTorch, paced by dispatching each decoder layer", "supone el pipeline de Hugging Face transformers, en ventanas de 30 s, con beam {beams} y unos {tokens} tokens de transcripción por ventana: PyTorch sin compilar, al ritmo del despacho de cada capa del decodificador";
     NOTE_FASTER_WHISPER = "assumes faster-whisper (CTranslate2) with beam {beams} and about {tokens} transcript tokens per 30 s window; openai-whisper runs 2–5 times slower", "supone faster-whisper (CTranslate2) con beam {beams} y unos {tokens} tokens de transcripción por ventana de 30 s; openai-whisper es de 2 a 5 veces más lento";
 
     // ---- Errors ----
@@ -510,6 +514,8 @@ phrases! {
     FIELD_CLIPS = "Clips to make", "Clips que generar";
     FIELD_IMAGES = "Images to make", "Imágenes que generar";
     FIELD_COMPILATION = "Denoiser execution", "Ejecución del denoiser";
+    FIELD_TRANSCRIBER = "Transcriber", "Transcriptor";
+    FIELD_BEAMS = "Beams per window", "Haces por ventana";
     FIELD_OFFLOAD = "CPU offload", "Descarga a la CPU";
     FIELD_WINDOWS = "30-second windows per batch", "Ventanas de 30 segundos por lote";
     FIELD_AUDIO_HOURS = "Hours of audio", "Horas de audio";

@@ -3,8 +3,9 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 50] = [
+const SAME_IN_SPANISH: [&str; 51] = [
     "ACCURACY_OF",
+    "TRANSCRIBER_FASTER_WHISPER",
     "NAMED_SIZE",
     "METHOD_LORA",
     "OPTIMIZER_ADAFACTOR",

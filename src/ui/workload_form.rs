@@ -10,10 +10,10 @@ use crate::engine::audio_model::CLIP_SECONDS;
 use crate::engine::keys;
 use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
-    Compilation, Offload, AUDIO_HOURS, BATCH, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS,
-    FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS,
-    MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH,
-    SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
+    Compilation, Offload, Transcriber, AUDIO_HOURS, BATCH, BEAMS, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL,
+    DEADLINE_DAYS, EPOCHS, FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS,
+    LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL,
+    REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, PriceFilter, RuntimeChoice,
@@ -61,6 +61,7 @@ pub fn WorkloadForm(
     let training = move || matches!(task.get(), Task::Finetune | Task::Pretrain);
     let finetuning = move || task.get() == Task::Finetune;
     let generating = move || matches!(task.get(), Task::Image | Task::Video);
+    let transcribing = move || task.get() == Task::Audio;
     let video = move || task.get() == Task::Video;
     // The job's size fields, relabelled per task.
     let job = move || crate::present::form::job_fields(task.get());
@@ -74,6 +75,7 @@ pub fn WorkloadForm(
     let (default_res, default_frames) = (hint(|h| &h.resolution), hint(|h| &h.frames));
     let (default_steps, default_clip) = (hint(|h| &h.steps), hint(|h| &h.clip_seconds));
     let default_global_batch = Signal::derive(move || workload.with(|w| global_batch_hint(w, lang)));
+    let default_beams = Signal::derive(move || workload.with(|w| w.transcriber.default_beams().to_string()));
     let precisions = options::<Precision>(lang);
     // "Task default" leaves `obj` out of the link.
     let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];
@@ -150,6 +152,10 @@ pub fn WorkloadForm(
             </Show>
             <Show when=move || job().hours.is_some()>
                 <NumberField catalog=catalog workload=workload key=AUDIO_HOURS.0 label=Signal::derive(move || job().hours.unwrap_or(&phrases::FIELD_AUDIO_HOURS)) />
+            </Show>
+            <Show when=transcribing>
+                <SelectField catalog=catalog workload=workload key=keys::TRANSCRIBER label={&phrases::FIELD_TRANSCRIBER} options={options::<Transcriber>(lang)} testid="transcriber-select" />
+                <NumberField catalog=catalog workload=workload key=BEAMS.0 label={&phrases::FIELD_BEAMS} placeholder=default_beams />
             </Show>
             <Show when=generating>
                 <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />

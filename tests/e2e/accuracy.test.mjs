@@ -84,3 +84,20 @@ test('a pretraining row says its band from held-out sources, its memory recipe a
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
+
+test('transcription can run in the transformers pipeline: the link keeps it, greedy by default, with its own speed and band', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=audio&vendor=nvidia`);
+  await app.waitForResults();
+  const speedTitle = () => app.rows().first().locator('td').nth(6).getAttribute('title');
+  assert.match(await speedTitle(), /published Whisper RTF measurements/);
+  assert.equal(await app.page.locator('#beams').getAttribute('placeholder'), '5');
+  await app.page.getByTestId('transcriber-select').selectOption('transformers');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('asr') === 'transformers');
+  await app.page.waitForFunction(() => document.querySelector('#beams')?.placeholder === '1');
+  const row = app.rows().first();
+  await row.getByTestId('expand-row').click();
+  await app.page.getByTestId('row-details').waitFor();
+  assert.match(await app.page.getByTestId('row-details').textContent(), /Hugging Face transformers pipeline, chunked into 30 s windows, with beam 1/);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});

@@ -6,10 +6,6 @@ use super::breakdown::{MemoryBreakdown, BYTES_PER_GB};
 use crate::engine::catalog::Speech;
 use crate::engine::{Error, Model, Precision, Workload};
 
-/// Beams per audio window: the default `beam_size` of the openai-whisper
-/// command line and of faster-whisper's `transcribe`.
-pub const BEAMS: f64 = 5.0;
-
 /// Tokens of transcript per 30-second window: conversational English runs at
 /// about 150 words a minute (75 per window), and Whisper's byte-level BPE
 /// (GPT-2's) spends about 1.3 tokens per English word, so about 100, plus
@@ -54,7 +50,8 @@ pub fn speech_memory(
     // independently, without that prompt.
     let prompt = if workload.batch == 1 { f64::from(speech.text_positions) / 2.0 } else { 0.0 };
     let decoder_tokens = (prompt + TRANSCRIPT_TOKENS_PER_WINDOW).min(f64::from(speech.text_positions));
-    let self_attention = batch * BEAMS * decoder_tokens * kv_per_position;
+    let beams = workload.beams_per_window();
+    let self_attention = batch * beams * decoder_tokens * kv_per_position;
 
     // The encoder's pass over a batch of windows: the residual stream, its
     // normalised copy and the larger of attention (Q, K, V, output) and the
@@ -63,7 +60,7 @@ pub fn speech_memory(
     let h = f64::from(speech.d_model);
     let per_position = (2.0 * h + (4.0 * h).max(2.0 * f64::from(speech.ffn))) * value_bytes;
     let activations =
-        batch * f64::from(speech.audio_positions) * per_position + batch * BEAMS * f64::from(speech.vocab) * 4.0;
+        batch * f64::from(speech.audio_positions) * per_position + batch * beams * f64::from(speech.vocab) * 4.0;
 
     let overhead = SPEECH_OVERHEAD_GB * BYTES_PER_GB;
     Ok(MemoryBreakdown::each_gpu_holds(weights, cross + self_attention, activations, overhead, gpu_count))

@@ -60,7 +60,7 @@ pub const BANDS: [Band; 14] = [
     band("diffusers eager it/s", 21, 31, 44),
     band("diffusers torch.compile it/s", 21, 30, 28),
     Band { sources: 5, ..band("DiT s/item", 12, 32, 11) },
-    band("faster-whisper RTF", 21, 30, 6),
+    Band { sources: 2, ..band("Whisper RTF", 21, 30, 11) },
     band("audio generation RTF", 21, 30, 3),
 ];
 

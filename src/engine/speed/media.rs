@@ -21,9 +21,9 @@ use crate::engine::catalog::Speech;
 use crate::engine::catalog::{Architecture, Denoiser, Diffusion, Guidance};
 use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
 use crate::engine::memory::diffusion::{frame, latent_tokens};
-use crate::engine::memory::speech::{BEAMS, TRANSCRIPT_TOKENS_PER_WINDOW};
-use crate::engine::workload::{Compilation, Offload};
-use crate::engine::{Error, Gpu, Precision, Task, Workload};
+use crate::engine::memory::speech::TRANSCRIPT_TOKENS_PER_WINDOW;
+use crate::engine::workload::{Compilation, Offload, Transcriber};
+use crate::engine::{Error, Gpu, Precision, Runtime, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 
@@ -114,6 +114,17 @@ const WINDOW_S: f64 = 30.0;
 /// their kernels cost (Whisper README: turbo about 8× large's speed;
 /// distil-whisper README: distil-large-v3 6.3× large-v3's).
 const DECODE_LAYER_OVERHEAD_S: f64 = 0.0185 / 32.0;
+
+/// Host time per hypothesis (window × beam) and decoding step in
+/// transformers' Whisper generation: its `WhisperTimeStampLogitsProcessor`
+/// walks the batch in Python twice a step, and each row synchronises with
+/// the GPU (`tolist()`, boolean indexing, a tensor comparison in an `if`),
+/// so the rows run one after another whatever the GPU. The sources imply
+/// 2.1–2.4 ms a row (insanely-fast-whisper's README: large-v3 and
+/// distil-large-v2 in batches of 24 on an A100, whose step times barely
+/// differ although one has 32 decoder layers and the other 2) and 3.5 ms
+/// (faster-whisper's README: transformers at beam 5 on an RTX 3070 Ti).
+const TRANSFORMERS_TIMESTAMP_ROW_S: f64 = 2.5e-3;
 
 /// The rate tensor work runs at on `gpu` in FLOP/s: the tensor peak at
 /// `compute`, slowed by the SIMT work that comes with each tensor FLOP,
@@ -298,11 +309,17 @@ pub(super) fn bound(tensor_s: f64, memory_s: f64, exchange_s: f64) -> Bound {
 
 /// Real-time factor of transcription across `gpu_count` GPUs.
 ///
-/// Models CTranslate2 (faster-whisper) with beam search of [`BEAMS`]:
-/// `workload.batch` windows run together (its BatchedInferencePipeline),
-/// and GPUs are replicas that take windows in turn. openai-whisper's
-/// PyTorch loop is 2–5 times slower (the same README: 2m23s against 1m03s on
-/// an RTX 3070 Ti; 4m30s against 54 s on a V100S).
+/// `workload.batch` windows run together (faster-whisper's
+/// BatchedInferencePipeline, the transformers pipeline's `batch_size`), each
+/// with its beams, and GPUs are replicas that take windows in turn.
+/// faster-whisper (CTranslate2) pays a fixed time per decoder layer and step
+/// on top of its kernels ([`DECODE_LAYER_OVERHEAD_S`]); the transformers
+/// pipeline runs eager PyTorch, whose host dispatches each decoder layer's
+/// ops while the GPU runs the ones already queued, as in LLM generation
+/// (`llm::runtime_speed(Runtime::Hf).per_layer_s`), so a step takes the
+/// longer of the two. openai-whisper's PyTorch loop is 2–5 times slower
+/// than faster-whisper (its README: 2m23s against 1m03s on an RTX 3070 Ti;
+/// 4m30s against 54 s on a V100S).
 pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     let precision = workload.weight_precision;
@@ -334,14 +351,24 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
     // decoder on one token. The weights are read once; each beam's
     // attention reads its window's cross-attention cache (K and V per
     // decoder layer and position) and its own short self-attention cache.
-    let hypotheses = batch * BEAMS;
+    let beams = workload.beams_per_window();
+    let hypotheses = batch * beams;
     let cross_cache = decoder_layers * 2.0 * d * positions * kv_bytes;
     let self_cache = decoder_layers * 2.0 * d * TRANSCRIPT_TOKENS_PER_WINDOW / 2.0 * kv_bytes;
     let step_bytes = decoder_params * weight_bytes + hypotheses * (cross_cache + self_cache);
     let step_flops = hypotheses * (2.0 * decoder_params + 4.0 * decoder_layers * d * positions);
     let (memory_s, tensor_s) = (step_bytes / bandwidth, step_flops / rate);
-    let step_overhead_s = DECODE_LAYER_OVERHEAD_S * decoder_layers;
-    let step_s = memory_s.max(tensor_s) + step_overhead_s;
+    let (step_overhead_s, step_s) = match workload.transcriber {
+        Transcriber::FasterWhisper => {
+            let overhead = DECODE_LAYER_OVERHEAD_S * decoder_layers;
+            (overhead, memory_s.max(tensor_s) + overhead)
+        }
+        Transcriber::Transformers => {
+            let dispatch = super::llm::runtime_speed(Runtime::Hf).per_layer_s * decoder_layers;
+            let rows = hypotheses * TRANSFORMERS_TIMESTAMP_ROW_S;
+            (dispatch + rows, memory_s.max(tensor_s).max(dispatch) + rows)
+        }
+    };
     let decode_s = TRANSCRIPT_TOKENS_PER_WINDOW * step_s;
 
     let per_window_s = (encoder_s + decode_s) / batch;
@@ -356,11 +383,11 @@ pub fn speech_speed(workload: &Workload, speech: &Speech, gpu: &Gpu, gpu_count: 
             percent = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW * step_overhead_s / (encoder_s + decode_s) * 100.0, 0)
         ));
     }
-    notes.push(msg!(
-        phrases::NOTE_FASTER_WHISPER,
-        beams = Arg::Num(BEAMS, 0),
-        tokens = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW, 0)
-    ));
+    let assumes = match workload.transcriber {
+        Transcriber::FasterWhisper => &phrases::NOTE_FASTER_WHISPER,
+        Transcriber::Transformers => &phrases::NOTE_TRANSFORMERS_ASR,
+    };
+    notes.push(msg!(*assumes, beams = Arg::Num(beams, 0), tokens = Arg::Num(TRANSCRIPT_TOKENS_PER_WINDOW, 0)));
     Ok(Speed::of(bound(tensor_total, memory_total, 0.0), compute, figures, notes))
 }
 

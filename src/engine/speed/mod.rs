@@ -112,7 +112,7 @@ fn error_bands(workload: &Workload, family: &Family<'_>, gpu: &Gpu, figures: &Fi
             let item = if matches!(figures, Figures::Image(_)) { "seconds_per_image" } else { "seconds_per_clip" };
             vec![pair("steps_per_s", band), pair(item, band)]
         }
-        Figures::Speech(_) => vec![pair("realtime_factor", named("faster-whisper RTF"))],
+        Figures::Speech(_) => vec![pair("realtime_factor", named("Whisper RTF"))],
         Figures::AudioGen(_) => {
             let band = named("audio generation RTF");
             vec![pair("realtime_factor", band), pair("seconds_per_clip", band)]
