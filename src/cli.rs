@@ -45,12 +45,13 @@ usage:
       (default --offers public/data/offers.json); past 30 days the prices'
       age is said first, on the system clock or on --today's
   whichgpu estimate --config QUERY --gpu GPU_ID [--count N] [--node-gpus G]
-                    [--internode-gbps B] [--fabric NAME] [--json]
+                    [--internode-gbps B] [--fabric NAME] [--offers FILE] [--json]
       size a workload on N GPUs of one kind (gpu_id of gpus.csv); N = 1
       by default, split with tensor parallelism; with --node-gpus, N GPUs
-      in N/G nodes of G joined by B Gbit/s per node (unstated: timed at
-      100, the slowest cluster fabric the data states) over NAME
-      (InfiniBand, EFA, RoCE, TCPX, Ethernet)
+      in N/G nodes of G joined by B Gbit/s per node over NAME (InfiniBand,
+      EFA, RoCE, TCPX, Ethernet); unstated, the fabric such nodes are
+      documented with in --offers (the median of its offers of G of the
+      GPU whose provider joins them), else 100, the slowest the data states
   --model-config FILE (rank, estimate, url; may be given twice)
       the model of a Hugging Face config.json (with its
       model.safetensors.index.json for the exact weight bytes), or the
@@ -427,7 +428,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let flags = Flags::parse(
         args,
-        &["--config", "--gpu", "--count", "--node-gpus", "--internode-gbps", "--fabric", MODEL_CONFIG],
+        &["--config", "--gpu", "--count", "--node-gpus", "--internode-gbps", "--fabric", "--offers", MODEL_CONFIG],
         &["--json"],
     )?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
@@ -460,8 +461,24 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     if !count.is_multiple_of(per_node) {
         return Err(format!("--count {count} is not a whole number of nodes of --node-gpus {per_node}"));
     }
+    let mut documented_from = None;
     let kind = FabricKind::from_description(flags.value("--fabric").unwrap_or(""));
+    // Unstated, a cluster is timed over the fabric its nodes are documented
+    // with in the offers (`--offers`, public/data/offers.json by default),
+    // else at the slowest fabric the data states.
+    let documented = || {
+        let path = flags.value("--offers").unwrap_or("public/data/offers.json");
+        let snapshot = Snapshot::from_json(&std::fs::read_to_string(path).ok()?).ok()?;
+        snapshot.documented_network(&gpu.id, per_node)
+    };
     let network = match flags.value("--internode-gbps") {
+        None if count > per_node => match documented() {
+            Some((network, offers)) => {
+                documented_from = Some(offers);
+                network
+            }
+            None => Network { gbps: UNKNOWN_FABRIC_GBPS, kind, known: false },
+        },
         None => Network { gbps: UNKNOWN_FABRIC_GBPS, kind, known: false },
         Some(text) => match text.parse::<f64>() {
             Ok(gbps) if gbps > 0.0 && gbps <= 1e6 => Network { gbps, kind, known: true },
@@ -496,6 +513,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "gpu": {"id": gpu.id, "name": gpu.name, "vram_gb": gpu.vram_gb, "count": count},
             "nodes": placement.nodes,
             "internode_gbps": (placement.multi_node() && network.known).then_some(network.gbps),
+            "internode_documented_by_offers": documented_from,
             "runs": setup.is_ok(),
             "cannot_run": setup.as_ref().err(),
             "runtime": setup.as_ref().ok().and_then(|s| s.runtime),
@@ -516,7 +534,9 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         print_notes(&decoded, out);
         let m = &sized.memory;
         let nodes = if placement.multi_node() {
-            format!(" ({} nodes of {per_node}, {} Gbit/s between them)", placement.nodes, network.gbps)
+            let basis = documented_from
+                .map_or_else(String::new, |offers| format!(", as {offers} offers of such nodes document"));
+            format!(" ({} nodes of {per_node}, {} Gbit/s between them{basis})", placement.nodes, network.gbps)
         } else {
             String::new()
         };

@@ -164,29 +164,41 @@ fn estimate_refuses_unknown_gpus_and_impossible_counts() {
 #[test]
 fn estimate_times_a_cluster_by_its_fabric() {
     // Llama 3.1 70B pretraining with FSDP on 256 H100s in 32 nodes (issue
-    // 24): over p5's 3,200 Gbit/s EFA it is compute-bound and takes days;
-    // with the fabric unstated it is timed at 100 Gbit/s, interconnect-bound,
-    // and says so.
-    let run = |extra: &[&str]| {
+    // 24): over p5's 3,200 Gbit/s EFA it is compute-bound and takes days.
+    // With the fabric unstated it is timed over the fabric 8 × H100 nodes are
+    // documented with in the offers (issue 37); nodes no offer documents
+    // (8 × RTX 4090) are timed at 100 Gbit/s, interconnect-bound, and say so.
+    let run_on = |gpu: &'static str, extra: &[&str]| {
         let mut args = vec!["estimate", "--config", "task=pretrain&model=llama-3.1-70b&zero=3&tokens=1e11"];
-        args.extend(["--gpu", "h100_sxm", "--count", "256", "--node-gpus", "8", "--json"]);
+        args.extend(["--gpu", gpu, "--count", "256", "--node-gpus", "8", "--json"]);
         args.extend(extra);
         let output = whichgpu(&args);
         assert!(output.status.success(), "{}", stderr(&output));
         serde_json::from_str::<serde_json::Value>(&stdout(&output)).unwrap()
     };
+    let run = |extra: &[&str]| run_on("h100_sxm", extra);
     let efa = run(&["--internode-gbps", "3200", "--fabric", "EFA"]);
     assert_eq!(efa["nodes"], 32);
     assert_eq!(efa["internode_gbps"], 3200.0);
     assert_eq!(efa["speed"]["bound"], "compute");
     let days = efa["job"]["hours"].as_f64().unwrap() / 24.0;
     assert!((0.1..5.0).contains(&days), "{days}");
-    let unstated = run(&[]);
+    assert!(efa["internode_documented_by_offers"].is_null());
+    let documented = run(&[]);
+    let gbps = documented["internode_gbps"].as_f64().unwrap();
+    assert!((400.0..=3200.0).contains(&gbps), "{gbps}");
+    assert!(documented["internode_documented_by_offers"].as_u64().unwrap() >= 5, "{documented}");
+    assert!(!documented["speed"]["notes"].to_string().contains("timed at 100 Gbit/s"));
+    let unstated = run_on("rtx_4090", &[]);
     assert_eq!(unstated["speed"]["bound"], "interconnect");
     assert!(unstated["internode_gbps"].is_null());
     let notes = unstated["speed"]["notes"].to_string();
     assert!(notes.contains("timed at 100 Gbit/s per node"), "{notes}");
-    assert!(unstated["job"]["hours"].as_f64().unwrap() > 5.0 * efa["job"]["hours"].as_f64().unwrap());
+    // Slower fabric, longer job: documented nodes between the stated EFA and 100 Gbit/s.
+    let at_100 = run(&["--internode-gbps", "100"]);
+    let hours = |v: &serde_json::Value| v["job"]["hours"].as_f64().unwrap();
+    assert!(hours(&at_100) > 5.0 * hours(&efa));
+    assert!(hours(&documented) >= hours(&efa) && hours(&documented) < hours(&at_100));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //!
 //! The layout is documented in `docs/snapshot-schema.md`.
 
-use super::fabric::Fabric;
+use super::fabric::{Fabric, FabricIndex, FabricKind, MultiNode, Network};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Msg};
 use serde::{Deserialize, Serialize};
@@ -332,6 +332,29 @@ impl Snapshot {
             }
         }
         Ok(())
+    }
+
+    /// The fabric clusters of nodes of `per_node` × `gpu` are documented
+    /// with: the median Gbit/s per node over this snapshot's offers of that
+    /// shape whose provider joins them into clusters and states the speed,
+    /// with the kind of fabric at the median, and how many offers that is;
+    /// `None` where no such offer exists.
+    pub fn documented_network(&self, gpu: &str, per_node: u32) -> Option<(Network, usize)> {
+        let index = FabricIndex::new(&self.fabrics);
+        let mut stated: Vec<(f64, FabricKind)> = self
+            .offers
+            .iter()
+            .filter(|o| o.gpu == gpu && o.gpu_count == per_node)
+            .filter_map(|o| index.fabric_of(&o.provider, &o.instance))
+            .filter(|(_, f)| f.multi_node == MultiNode::Yes)
+            .filter_map(|(_, f)| f.internode_gbps.filter(|g| *g > 0.0).map(|g| (g, f.kind)))
+            .collect();
+        if stated.is_empty() {
+            return None;
+        }
+        stated.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (gbps, kind) = stated[stated.len() / 2];
+        Some((Network { gbps, kind, known: true }, stated.len()))
     }
 
     /// Whose billing rules a job on `offer` pays: the cloud a reseller
