@@ -365,7 +365,14 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
             };
             let out = items * item_bytes;
             let units = if workload.task == Task::Image { items / 1000.0 } else { items };
-            Work { seconds: items * per_item, stored_bytes: weights + out, egress_bytes: out, units, instances: 1.0 }
+            // Whole batches: images run a batch per GPU (replicas), a clip's
+            // batch spreads over the GPUs; nothing splits one sample, so a
+            // job of fewer items than a round holds takes a whole round
+            // (one image on eight GPUs takes one image's time, not an eighth).
+            let per_round = f64::from(workload.batch.max(1))
+                * if workload.task == Task::Image { f64::from(memory.gpu_count.max(1)) } else { 1.0 };
+            let seconds = (items / per_round).ceil() * per_round * per_item;
+            Work { seconds, stored_bytes: weights + out, egress_bytes: out, units, instances: 1.0 }
         }
         Task::Audio => {
             let audio_s = workload.audio_hours * 3600.0;

@@ -295,3 +295,24 @@ fn a_pretraining_runs_gpu_hours_grow_with_its_gpu_count_and_goodput_is_its_own_l
     let llama3 = failure_lost_share(&Workload::for_task(Task::Pretrain), 16_384);
     assert!((llama3 - 0.097).abs() < 0.002, "{llama3}");
 }
+
+#[test]
+fn one_image_is_not_split_across_gpus() {
+    // diffusers runs one pipeline per GPU: one image on eight H100s takes
+    // one image's time, and eight images take the same; nine take two rounds.
+    let h100 = offer("h100_sxm", 1, 3.0, None);
+    let eight = offer("h100_sxm", 8, 24.0, None);
+    let p = provider(Some(1), Some(1));
+    let work_h = |items, on: &Offer| {
+        let w = Workload { items, ..Workload::for_task(Task::Image) };
+        let c = costed(&w, on, &p, false);
+        let startup_h = rented_startup_s(&w, &w.resolve_model(Catalog::bundled().unwrap()).unwrap()) / 3600.0;
+        c.job_hours - startup_h
+    };
+    let single = work_h(1, &h100);
+    assert!((work_h(1, &eight) - single).abs() < 1e-9 * single, "{} vs {single}", work_h(1, &eight));
+    assert!((work_h(8, &eight) - single).abs() < 1e-9 * single);
+    assert!((work_h(9, &eight) - 2.0 * single).abs() < 1e-9 * single);
+    // Many images divide over the replicas as before.
+    assert!((work_h(8000, &eight) - work_h(8000, &h100) / 8.0).abs() < 1e-6 * work_h(8000, &h100));
+}
