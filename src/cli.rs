@@ -584,6 +584,7 @@ fn print_speed(s: &speed::Speed, job: Option<&speed::Job>, lost_share: f64, out:
     }
     if let Some(training) = s.training() {
         let _ = writeln!(out, "  {:<22} {:.0}%", "MFU", training.mfu * 100.0);
+        let _ = writeln!(out, "  global batch: {}", training.batch());
     }
     if let (Some(serving), Some(layout)) = (s.serving(), s.layout()) {
         if serving.gpus_per_replica * serving.replicas > 1 {

@@ -287,6 +287,7 @@ pub fn row_breakdown(
         if let Some(training) = s.training() {
             let mfu = msg!(phrases::PERCENT, percent = Arg::Num(training.mfu * 100.0, 0));
             add(&phrases::ROW_MFU, mfu.render(lang));
+            add(&phrases::ROW_GLOBAL_BATCH, training.batch().render(lang));
         }
         if let Some(recipe) = ranked.recipe {
             add(&phrases::ROW_RECIPE, lang.t(recipe.label()).to_string());

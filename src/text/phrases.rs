@@ -388,6 +388,8 @@ phrases! {
     COST_PER_UNIT = "{cost} per {unit}", "{cost} por {unit}";
     ROW_MFU = "MFU", "MFU";
     ROW_RECIPE = "Memory recipe", "Receta de memoria";
+    ROW_GLOBAL_BATCH = "Global batch", "Lote global";
+    GLOBAL_BATCH_AS_TIMED = "{sequences} sequences ({tokens}M tokens) a step: {micro} micro-batches on each data-parallel replica", "{sequences} secuencias ({tokens} M tokens) por paso: {micro} microlotes en cada réplica de datos";
     ROW_LAYOUT = "Layout", "Distribución";
     LAYOUT = "{replicas} replica(s) of {group} GPU(s)", "{replicas} réplica(s) de {group} GPU";
     LAYOUT_PIPELINE = "{replicas} replica(s) of {group} GPU(s), each run as {stages} pipeline stages of {tp} GPU(s)", "{replicas} réplica(s) de {group} GPU, cada una en {stages} etapas de pipeline de {tp} GPU";

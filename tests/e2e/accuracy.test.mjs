@@ -76,6 +76,7 @@ test('a pretraining row says its band from held-out sources, its memory recipe a
   await details.waitFor();
   const text = await details.textContent();
   assert.match(text, /Memory recipe\s*Mixed precision: FP32 master weights and Adam moments/);
+  assert.match(text, /Global batch\s*[\d,]+ sequences \([\d.]+M tokens\) a step: [\d,]+ micro-batches on each data-parallel replica/);
   assert.match(text, /Lost to failures\s*[\d.,]+ h of the job time, [\d.,]+% of the run: restarts after failures of its \d+ GPUs/);
   // A stated goodput replaces the model, and the link keeps it.
   await app.page.locator('#goodput').fill('80');

@@ -135,6 +135,26 @@ pub struct TrainingSpeed {
     pub train_tokens_per_s: f64,
     /// Model FLOPs utilisation.
     pub mfu: f64,
+    /// Sequences per optimizer step across all replicas, as timed: the
+    /// stated or default global batch, whole micro-batches on every replica.
+    pub global_batch_sequences: f64,
+    /// Micro-batches each data-parallel replica accumulates per step.
+    pub micro_batches_per_step: f64,
+    /// Tokens per optimizer step.
+    pub global_batch_tokens: f64,
+}
+
+impl TrainingSpeed {
+    /// "1,024 sequences (4.2M tokens) a step: 128 micro-batches on each
+    /// data-parallel replica": the batch the speed assumes.
+    pub fn batch(&self) -> Msg {
+        msg!(
+            phrases::GLOBAL_BATCH_AS_TIMED,
+            sequences = Arg::Num(self.global_batch_sequences, 0),
+            tokens = Arg::Num(self.global_batch_tokens / 1e6, 1),
+            micro = Arg::Num(self.micro_batches_per_step, 0)
+        )
+    }
 }
 
 /// Image generation.

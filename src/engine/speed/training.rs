@@ -265,6 +265,9 @@ pub fn training_speed(
     let figures = Figures::Training(TrainingSpeed {
         train_tokens_per_s: tokens_per_s,
         mfu: tokens_per_s / gpus * model_flops / peak,
+        global_batch_sequences: micro_batches * f64::from(workload.micro_batch.max(1)) * data_parallel,
+        micro_batches_per_step: micro_batches,
+        global_batch_tokens: micro_batches * tokens_per_replica_step * data_parallel,
     });
     let bound = if interconnect { Bound::Interconnect } else { Bound::Compute };
     Ok(Speed::of(bound, compute, figures, notes))

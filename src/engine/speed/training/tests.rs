@@ -363,3 +363,39 @@ fn whole_pretraining_runs_take_the_gpu_hours_their_reports_state() {
     assert!(family.sources().len() >= 3, "{:?}", family.sources());
     family.assert_within(0.30, 0.60);
 }
+
+#[test]
+fn a_training_speed_says_the_global_batch_it_assumes() {
+    // Pretraining's default: 4M tokens a step, Llama 2's (2,048 sequences of
+    // 2,048 tokens), accumulated as 128 micro-batches of 2 on each of 8 GPUs.
+    let model = catalog().model("llama-3.1-8b").unwrap();
+    let gpu = catalog().gpu("h100_sxm").unwrap();
+    let timed = |w: &Workload, gpus: u32| {
+        let placement = if gpus > 8 {
+            Placement {
+                nodes: gpus / 8,
+                gpus_per_node: 8,
+                network: Network { gbps: 3200.0, kind: FabricKind::Efa, known: true },
+            }
+        } else {
+            Placement::from(gpus)
+        };
+        let w = Workload { gpus, zero_stage: 3, ..w.clone() };
+        training_speed(&w, model, model.shape().unwrap(), gpu, placement, true).unwrap()
+    };
+    let pretrain = Workload { model: model.id.clone(), seq_len: 2048, ..Workload::for_task(Task::Pretrain) };
+    let s = timed(&pretrain, 8);
+    let t = s.training().unwrap();
+    assert_eq!((t.global_batch_sequences, t.micro_batches_per_step), (2048.0, 128.0));
+    assert_eq!(
+        t.batch().to_string(),
+        "2,048 sequences (4.2M tokens) a step: 128 micro-batches on each data-parallel replica"
+    );
+    // A stated batch smaller than one micro-batch per replica is raised to it.
+    let small = Workload { global_batch: Some(100), ..pretrain };
+    let t = timed(&small, 64);
+    assert_eq!(
+        (t.training().unwrap().global_batch_sequences, t.training().unwrap().micro_batches_per_step),
+        (128.0, 1.0)
+    );
+}
