@@ -17,7 +17,7 @@ fn catalog() -> &'static Catalog {
 
 /// The catalog GPU a calibration row's hardware names.
 pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 13] = [
+    const NAMES: [(&str, &str); 16] = [
         ("NVIDIA GeForce RTX 3090", "rtx_3090"),
         ("NVIDIA GeForce RTX 3070", "rtx_3070"),
         ("NVIDIA GeForce RTX 3080 Ti", "rtx_3080_ti"),
@@ -29,6 +29,10 @@ pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
         ("NVIDIA A100 40GB", "a100_sxm_40gb"),
         ("NVIDIA RTX 4000 Ada", "rtx_4000_ada"),
         ("NVIDIA H100 SXM 80GB", "h100_sxm"),
+        // data/calibration/llm_batch1.csv's spellings (issue 37).
+        ("NVIDIA A100-SXM4-80GB", "a100_sxm_80gb"),
+        ("NVIDIA H100 80GB SXM", "h100_sxm"),
+        ("NVIDIA T4", "t4"),
         ("Apple M2 Ultra", "apple_m2_ultra"),
         ("Apple M1 Max", "apple_m1_max"),
     ];

@@ -9,6 +9,7 @@
 //! left out.
 
 use super::super::calibration::{rows, Family};
+use super::super::tests::gpu_of;
 use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
@@ -16,18 +17,6 @@ use crate::engine::{Catalog, Precision, RuntimeChoice, Workload};
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
-}
-
-/// The catalog GPU a row's hardware names.
-fn gpu_of(hardware: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 5] = [
-        ("NVIDIA A100", "a100_sxm_80gb"),
-        ("NVIDIA H100", "h100_sxm"),
-        ("NVIDIA GeForce RTX 4090", "rtx_4090"),
-        ("NVIDIA T4", "t4"),
-        ("NVIDIA GeForce RTX 3090", "rtx_3090"),
-    ];
-    NAMES.iter().find(|(name, _)| hardware.starts_with(name)).map(|(_, id)| *id)
 }
 
 /// The catalog model a row names.
