@@ -24,6 +24,7 @@ pub(crate) use datasheet::{bandwidth_of, peak_of};
 pub use result::{
     AudioGenSpeed, Bound, Figures, ImageSpeed, Job, ServingSpeed, SpeechSpeed, Speed, TrainingSpeed, VideoSpeed,
 };
+pub use training::AttentionKernel;
 
 use super::catalog::{Denoiser, Family};
 use super::fabric::Placement;
@@ -58,7 +59,7 @@ pub fn speed(
             }
         }
         Family::Training(shape) => {
-            training::training_speed(workload, model, shape, gpu, placement, setup.flash_attention)
+            training::training_speed(workload, model, shape, gpu, placement, setup.attention_kernel())
         }
         Family::Diffusion(pipeline) => media::diffusion_speed(workload, pipeline, gpu, gpu_count),
         Family::Speech(speech) => media::speech_speed(workload, speech, gpu, gpu_count),

@@ -245,8 +245,15 @@ pub(super) fn llm_foundry_case(
     };
     let model = w.resolve_model(catalog()).unwrap();
     let placement = llm_foundry_cluster(count);
-    let s = training::training_speed(&w, &model, model.shape().unwrap(), catalog().gpu(gpu).unwrap(), placement, true)
-        .unwrap();
+    let s = training::training_speed(
+        &w,
+        &model,
+        model.shape().unwrap(),
+        catalog().gpu(gpu).unwrap(),
+        placement,
+        AttentionKernel::Flash2,
+    )
+    .unwrap();
     let predicted = s.train_tokens_per_s().unwrap() / f64::from(count);
     Some((gpu, w, placement, predicted, row["value"].parse().unwrap()))
 }
@@ -270,7 +277,8 @@ fn scaling_to_512_gpus_degrades_as_the_fabric_says() {
     let per_gpu = |nodes: u32, gbps: f64, kind: FabricKind| {
         let placement = Placement { nodes, gpus_per_node: 8, network: Network { gbps, kind, known: true } };
         let w = Workload { gpus: placement.total_gpus(), ..w.clone() };
-        let s = training::training_speed(&w, model, model.shape().unwrap(), gpu, placement, true).unwrap();
+        let s = training::training_speed(&w, model, model.shape().unwrap(), gpu, placement, AttentionKernel::Flash2)
+            .unwrap();
         (s.train_tokens_per_s().unwrap() / f64::from(placement.total_gpus()), s.bound)
     };
     let scales = [1, 2, 8, 64];
@@ -347,7 +355,7 @@ fn fine_tuning_throughput_matches_torchtune() {
             model.shape().unwrap(),
             catalog().gpu(gpu).unwrap(),
             count.into(),
-            true,
+            AttentionKernel::Flash2,
         )
         .unwrap();
         let on = catalog().gpu(gpu).unwrap();
@@ -546,9 +554,15 @@ fn a_low_power_datacenter_card_runs_compute_below_its_datasheet_clock_everywhere
     assert!((ratio - 2.5).abs() < 0.05, "{ratio}");
     assert_eq!(free.decode_tokens_per_s(), t4.decode_tokens_per_s());
     let train = Workload { task: Task::Finetune, ..w };
-    let trained =
-        training::training_speed(&train, model, model.shape().unwrap(), catalog().gpu("t4").unwrap(), 1.into(), true)
-            .unwrap();
+    let trained = training::training_speed(
+        &train,
+        model,
+        model.shape().unwrap(),
+        catalog().gpu("t4").unwrap(),
+        1.into(),
+        AttentionKernel::Flash2,
+    )
+    .unwrap();
     assert!(trained.notes.iter().any(|n| n.to_string().contains("power limit")));
     let rtx = serving_speed_of(&Workload::default(), catalog().model("llama-3.1-8b").unwrap(), "rtx_4090", 1);
     assert!(!rtx.notes.iter().any(|n| n.to_string().contains("power limit")));
@@ -620,7 +634,7 @@ fn the_h100_gains_less_where_bandwidth_and_attention_kernels_bind() {
         };
         let model = w.resolve_model(catalog()).unwrap();
         let gpu = catalog().gpu(gpu).unwrap();
-        training::training_speed(&w, &model, model.shape().unwrap(), gpu, 8.into(), true)
+        training::training_speed(&w, &model, model.shape().unwrap(), gpu, 8.into(), AttentionKernel::Flash2)
             .unwrap()
             .train_tokens_per_s()
             .unwrap()

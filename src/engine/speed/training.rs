@@ -72,6 +72,33 @@ pub(super) const FA2_ON_HOPPER: f64 = 0.54;
 /// s² score matrix.
 pub const NO_FLASH_ATTENTION_SLOWDOWN: f64 = 2.0;
 
+/// Bytes per token, per layer and per head and key of the sequence, that
+/// attention without a fused kernel keeps and moves: the QKᵀ scores (2),
+/// the softmax's output (2) and the dropout mask (1), the 5as/h term of a
+/// layer's activations beside the 34 of `ELEMENTWISE_BYTES` (Korthikanti et
+/// al. 2022, eq. 1), moved in the same 5 passes. FlashAttention keeps none
+/// of them ("does not store the large intermediate attention matrix", Dao
+/// et al. 2022, §3.1), nor does the memory-efficient kernel.
+const SCORE_BYTES: f64 = 5.0 * 5.0;
+
+/// The attention kernel a training stack runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttentionKernel {
+    /// FlashAttention-2: PyTorch's SDPA on Ampere and later, llm-foundry,
+    /// torchtitan, Transformer Engine.
+    Flash2,
+    /// PyTorch's memory-efficient SDPA kernel, where FlashAttention-2 does
+    /// not run (before Ampere): `NO_FLASH_ATTENTION_SLOWDOWN`.
+    MemoryEfficient,
+    /// Attention as batched GEMMs around a (fused) softmax, writing the
+    /// s × s scores to memory: Megatron-LM before FlashAttention (Narayanan
+    /// et al. 2021; MegaScale's Megatron-LM baseline, to which MegaScale
+    /// added FlashAttention-2, Jiang et al. 2024, §3.3) and BLOOM's
+    /// Megatron-DeepSpeed (2022). Arithmetic at the GEMMs' share, plus
+    /// `SCORE_BYTES` of memory traffic.
+    Materialised,
+}
+
 /// Share of the step above which waiting for the network makes a job
 /// interconnect-bound in the table: a quarter of the time spent waiting
 /// (a presentation threshold, not a measurement).
@@ -83,7 +110,7 @@ pub fn training_speed(
     shape: &Shape,
     gpu: &Gpu,
     placement: Placement,
-    flash_attention: bool,
+    attention_kernel: AttentionKernel,
 ) -> Result<Speed, Error> {
     let gpu_count = placement.total_gpus();
     let mut notes = Vec::new();
@@ -121,12 +148,10 @@ pub fn training_speed(
     // Without FlashAttention-2 the attention arithmetic takes longer, as if
     // there were more of it; FlashAttention-2 on Hopper runs at under half
     // the GEMMs' share of the peak.
-    let slowdown = if !flash_attention {
-        NO_FLASH_ATTENTION_SLOWDOWN
-    } else if gpu.architecture == Some(Architecture::Hopper) {
-        1.0 / FA2_ON_HOPPER
-    } else {
-        1.0
+    let slowdown = match attention_kernel {
+        AttentionKernel::MemoryEfficient => NO_FLASH_ATTENTION_SLOWDOWN,
+        AttentionKernel::Flash2 if gpu.architecture == Some(Architecture::Hopper) => 1.0 / FA2_ON_HOPPER,
+        AttentionKernel::Flash2 | AttentionKernel::Materialised => 1.0,
     };
     let attention_work = attention * (1.0 + recompute_share) * slowdown;
 
@@ -136,7 +161,11 @@ pub fn training_speed(
     let head_params = f64::from(shape.vocab.unwrap_or(0)) * hidden;
     let head_flops = if fp8 { (gemm_work / params.max(1.0) * head_params).min(gemm_work) } else { 0.0 };
     let layers = f64::from(shape.layers);
-    let elementwise = ELEMENTWISE_BYTES * (1.0 + recompute_share) + if fp8 { FP8_CAST_BYTES } else { 0.0 };
+    let scores = match attention_kernel {
+        AttentionKernel::Materialised => SCORE_BYTES * f64::from(shape.heads) * seq / hidden,
+        AttentionKernel::Flash2 | AttentionKernel::MemoryEfficient => 0.0,
+    };
+    let elementwise = (ELEMENTWISE_BYTES + scores) * (1.0 + recompute_share) + if fp8 { FP8_CAST_BYTES } else { 0.0 };
     let gemm_share = TRAINING_EFFICIENCY * hidden / (hidden + SMALL_GEMM_HIDDEN);
     // FP8 GEMMs run 1.75 times BF16's, not twice (`llm::FP8_LARGE_GEMM_SHARE`).
     let linear_peak = if fp8 { peak * FP8_LARGE_GEMM_SHARE } else { peak };

@@ -10,7 +10,7 @@
 
 use super::super::calibration::{rows, Family};
 use super::super::tests::{gpu_of, llm_foundry_case, mpt};
-use super::training_speed;
+use super::{training_speed, AttentionKernel};
 use crate::engine::fabric::{FabricKind, Network, Placement};
 use crate::engine::workload::{CustomModel, CUSTOM_MODEL};
 use crate::engine::{Catalog, Precision, Task, Workload};
@@ -174,6 +174,18 @@ fn source_of(id: &str) -> &str {
     }
 }
 
+/// The attention kernel a source's stack ran: Megatron-LM's 2021 runs,
+/// MegaScale's Megatron-LM baseline (FlashAttention-2 is among MegaScale's
+/// own changes, Jiang et al. 2024, §3.3) and BLOOM's Megatron-DeepSpeed
+/// (trained from March 2022, before FlashAttention's release) wrote the
+/// attention scores to memory; every later stack runs FlashAttention.
+fn kernel_of(source: &str) -> AttentionKernel {
+    match source {
+        "MEGATRON-PTDP-2021" | "MEGASCALE-2024" | "BLOOM" => AttentionKernel::Materialised,
+        _ => AttentionKernel::Flash2,
+    }
+}
+
 /// The tokens/s per GPU a row states, from its value and convention.
 fn stated_tokens_per_gpu(row: &Row, value: f64, w: &Workload) -> f64 {
     let model = w.resolve_model(catalog()).unwrap();
@@ -236,7 +248,8 @@ pub(crate) fn pretraining_family() -> Family {
             gpus_per_node: count.min(8),
             network: Network { gbps, kind, known: true },
         };
-        let s = training_speed(&w, &model, model.shape().unwrap(), gpu, placement, true).unwrap();
+        let source = source_of(&stated["source_id"]);
+        let s = training_speed(&w, &model, model.shape().unwrap(), gpu, placement, kernel_of(source)).unwrap();
         let predicted = s.train_tokens_per_s().unwrap() / f64::from(count);
         let measured = stated_tokens_per_gpu(row, value, &w);
         let case = format!(
@@ -246,7 +259,7 @@ pub(crate) fn pretraining_family() -> Family {
             row.gpu,
             if row.fp8 { " FP8" } else { "" }
         );
-        family.add(source_of(&stated["source_id"]), case, gpu, predicted, measured);
+        family.add(source, case, gpu, predicted, measured);
     }
     family
 }
@@ -339,7 +352,8 @@ pub(crate) fn whole_runs_family() -> Family {
         let (gbps, kind) = run.fabric;
         let placement =
             Placement { nodes: run.gpus / 8, gpus_per_node: 8, network: Network { gbps, kind, known: true } };
-        let s = training_speed(&w, &model, model.shape().unwrap(), gpu, placement, true).unwrap();
+        let source = run_source(&stated["source_id"]);
+        let s = training_speed(&w, &model, model.shape().unwrap(), gpu, placement, kernel_of(source)).unwrap();
         let work_hours = run.tokens / s.train_tokens_per_s().unwrap() / 3600.0;
         let lost = crate::engine::cost::failure_lost_share(&w, run.gpus);
         let predicted = work_hours * (1.0 + lost) * f64::from(run.gpus);
@@ -352,7 +366,7 @@ pub(crate) fn whole_runs_family() -> Family {
             run.tokens / 1e12,
             lost / (1.0 + lost) * 100.0
         );
-        family.add(run_source(&stated["source_id"]), case, gpu, predicted, run.gpu_hours);
+        family.add(source, case, gpu, predicted, run.gpu_hours);
     }
     family
 }
@@ -381,7 +395,7 @@ fn a_training_speed_says_the_global_batch_it_assumes() {
             Placement::from(gpus)
         };
         let w = Workload { gpus, zero_stage: 3, ..w.clone() };
-        training_speed(&w, model, model.shape().unwrap(), gpu, placement, true).unwrap()
+        training_speed(&w, model, model.shape().unwrap(), gpu, placement, AttentionKernel::Flash2).unwrap()
     };
     let pretrain = Workload { model: model.id.clone(), seq_len: 2048, ..Workload::for_task(Task::Pretrain) };
     let s = timed(&pretrain, 8);
