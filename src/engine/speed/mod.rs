@@ -87,11 +87,18 @@ fn error_bands(workload: &Workload, family: &Family<'_>, gpu: &Gpu, figures: &Fi
                 Runtime::Hf if one_user => (named("transformers batch-1 generation"), None),
                 Runtime::Vllm | Runtime::Hf => (None, None),
             };
+            // A vision-language model's first token waits for its images'
+            // encoding: vLLM's published requests of one user time it.
+            let vision = matches!(family, Family::Serving(shape) if shape.vision.is_some());
+            let first_token = match workload.serving_runtime() {
+                Runtime::Vllm if one_user && vision => named("vLLM vision-language batch 1"),
+                _ => prompt,
+            };
             vec![
                 pair("decode_tokens_per_s", generation),
                 pair("output_tokens_per_s", generation),
                 pair("prefill_tokens_per_s", prompt),
-                pair("ttft_s", prompt),
+                pair("ttft_s", first_token),
             ]
         }
         Figures::Training(_) => {

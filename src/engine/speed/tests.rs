@@ -17,7 +17,7 @@ fn catalog() -> &'static Catalog {
 
 /// The catalog GPU a calibration row's hardware names.
 pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 16] = [
+    const NAMES: [(&str, &str); 19] = [
         ("NVIDIA GeForce RTX 3090", "rtx_3090"),
         ("NVIDIA GeForce RTX 3070", "rtx_3070"),
         ("NVIDIA GeForce RTX 3080 Ti", "rtx_3080_ti"),
@@ -35,6 +35,12 @@ pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
         ("NVIDIA T4", "t4"),
         ("Apple M2 Ultra", "apple_m2_ultra"),
         ("Apple M1 Max", "apple_m1_max"),
+        // data/calibration/vlm_batch1.csv's: an A800 is an A100 80GB with
+        // NVLink cut to 400 GB/s, the same on one GPU; an A100 of unstated
+        // memory is taken as the 80 GB SXM.
+        ("NVIDIA A800", "a100_sxm_80gb"),
+        ("NVIDIA A100 (variant not stated)", "a100_sxm_80gb"),
+        ("NVIDIA H100 80GB", "h100_sxm"),
     ];
     NAMES.iter().find(|(name, _)| hardware.starts_with(name)).map(|(_, id)| *id)
 }

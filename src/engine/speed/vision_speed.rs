@@ -59,3 +59,6 @@ pub fn with_encoding(
     ));
     Ok(speed)
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
