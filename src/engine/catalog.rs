@@ -301,9 +301,21 @@ pub struct Diffusion {
     /// images): how long a clip of its frames plays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fps: Option<u32>,
+    /// The runtime that spreads one sample's tokens over several GPUs
+    /// (sequence parallelism: xDiT's Ulysses and ring attention), `None`
+    /// where none does: then each GPU renders samples of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence_parallel: Option<String>,
 }
 
 impl Diffusion {
+    /// The runtime that splits one clip over `gpus` GPUs, where the job is
+    /// a video and a runtime can: images run one per GPU, and a clip of a
+    /// pipeline no runtime splits runs whole on one GPU.
+    pub fn clip_split_by(&self, task: crate::engine::Task, gpus: u32) -> Option<&str> {
+        (task == crate::engine::Task::Video && gpus > 1).then_some(self.sequence_parallel.as_deref()).flatten()
+    }
+
     pub fn is_video(&self) -> bool {
         self.temporal_compression > 1
     }

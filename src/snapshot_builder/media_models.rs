@@ -60,6 +60,7 @@ pub fn diffusion_models() -> Result<BTreeMap<String, Diffusion>, BuildError> {
                 Some(_) => Some(count(&row, "fps")?),
                 None => None,
             },
+            sequence_parallel: row.optional("sequence_parallel").map(str::to_string),
         };
         if diffusion.is_video() != diffusion.fps.is_some() {
             return Err(row.invalid("fps: a video model needs its frame rate, an image model has none".to_string()));

@@ -10,7 +10,7 @@
 use super::breakdown::{runtime_memory, MemoryBreakdown, BYTES_PER_GB};
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
 use crate::engine::workload::{Offload, Resolution};
-use crate::engine::{Error, Precision, Runtime, Task, Workload};
+use crate::engine::{Error, Precision, Runtime, Workload};
 
 /// Bytes of live tensors per output pixel while the VAE decodes, at 16 bits.
 /// Derived from the SD AutoencoderKL decoder (block channels 512, 512, 256,
@@ -55,13 +55,17 @@ pub fn latent_tokens(resolution: Resolution, frames: u32, pipeline: &Diffusion) 
 
 /// Sizes image or video generation on `gpu_count` GPUs. Images run one
 /// whole pipeline per GPU (data-parallel replicas). Video spreads over the
-/// GPUs as the video models' own multi-GPU inference does (Wan's
-/// `--dit_fsdp --t5_fsdp --ulysses_size`, xDiT for HunyuanVideo): FSDP
-/// shards the transformer and the text encoder, sequence parallelism splits
-/// the tokens, and every GPU runs the VAE.
+/// GPUs where a runtime provides sequence parallelism for the pipeline
+/// (`Diffusion::sequence_parallel`: xDiT, whose Wan and HunyuanVideo
+/// integrations the models' repos use with `--dit_fsdp --t5_fsdp
+/// --ulysses_size`): FSDP shards the transformer and the text encoder,
+/// sequence parallelism splits the tokens, and every GPU runs the VAE.
+/// Without one, each GPU holds a whole pipeline, as for images.
 pub fn diffusion_memory(workload: &Workload, pipeline: &Diffusion, gpu_count: u32) -> Result<MemoryBreakdown, Error> {
-    let n = f64::from(gpu_count.max(1));
-    let split = if workload.task == Task::Video { n } else { 1.0 };
+    let split = match pipeline.clip_split_by(workload.task, gpu_count) {
+        Some(_) => f64::from(gpu_count),
+        None => 1.0,
+    };
     let (resolution, frames) = frame(workload, pipeline);
     let batch = f64::from(workload.batch);
 

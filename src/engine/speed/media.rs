@@ -203,12 +203,14 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
 ///
 /// Images run one whole pipeline per GPU (data-parallel replicas), so the
 /// seconds per image divide by the GPU count. A video clip spreads over the
-/// GPUs as the video models' own multi-GPU inference does (Wan's
-/// `--ulysses_size` with `--dit_fsdp`, xDiT for HunyuanVideo): each GPU
+/// GPUs where a runtime provides sequence parallelism for the pipeline
+/// (`Diffusion::sequence_parallel`: xDiT, which Wan's `--ulysses_size` with
+/// `--dit_fsdp` and HunyuanVideo's parallel inference use): each GPU
 /// computes 1/n of the tokens, gathers each block's weights from the
 /// others (FSDP) and swaps heads for tokens around attention with four
 /// all-to-alls per block (Ulysses), over the GPUs' link. Every GPU runs the
-/// text encoder and the VAE whole.
+/// text encoder and the VAE whole. Without such a runtime, clips run one
+/// per GPU, as images do.
 pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     let precision = workload.weight_precision;
@@ -220,7 +222,16 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
     let steps = f64::from(workload.steps.unwrap_or(pipeline.default_steps).max(1));
     let batch = f64::from(workload.batch.max(1));
     let video = workload.task == Task::Video;
-    let split = if video { f64::from(gpu_count.max(1)) } else { 1.0 };
+    let split_by = pipeline.clip_split_by(workload.task, gpu_count);
+    let split = if split_by.is_some() { f64::from(gpu_count) } else { 1.0 };
+    let gpus = Arg::Num(f64::from(gpu_count), 0);
+    match split_by {
+        Some(runtime) => notes.push(msg!(phrases::NOTE_CLIP_SPLIT, gpus = gpus, runtime = runtime.to_string())),
+        None if video && gpu_count > 1 => notes.push(msg!(phrases::NOTE_CLIP_WHOLE, gpus = gpus)),
+        None => {}
+    }
+    // Samples that no runtime splits run one pipeline per GPU.
+    let replicas = if split_by.is_some() { 1.0 } else { f64::from(gpu_count.max(1)) };
     let weight_bytes = precision.bits_per_weight() / 8.0;
     let value_bytes = if precision == Precision::Fp32 { 4.0 } else { 2.0 };
 
@@ -282,9 +293,9 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
 
     let steps_per_s = 1.0 / step_s;
     let figures = if video {
-        Figures::Video(VideoSpeed { steps_per_s, seconds_per_clip: per_batch_s / batch })
+        Figures::Video(VideoSpeed { steps_per_s, seconds_per_clip: per_batch_s / batch / replicas })
     } else {
-        Figures::Image(ImageSpeed { steps_per_s, seconds_per_image: per_batch_s / batch / f64::from(gpu_count.max(1)) })
+        Figures::Image(ImageSpeed { steps_per_s, seconds_per_image: per_batch_s / batch / replicas })
     };
     if passes * STEP_OVERHEAD_S > 0.3 * step_s {
         notes.push(msg!(phrases::NOTE_LAUNCHES, percent = Arg::Num(passes * STEP_OVERHEAD_S / step_s * 100.0, 0)));

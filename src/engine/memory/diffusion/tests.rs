@@ -1,5 +1,6 @@
 use super::*;
 use crate::engine::Catalog;
+use crate::engine::Task;
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()

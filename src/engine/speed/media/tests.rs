@@ -269,6 +269,35 @@ fn images_divide_over_replicas_and_video_over_the_link() {
 }
 
 #[test]
+fn a_clip_spreads_over_gpus_only_where_a_runtime_splits_it_and_says_which() {
+    let wan = catalog().model("wan2.1-t2v-14b").unwrap();
+    let w = Workload { model: wan.id.clone(), ..Workload::for_task(Task::Video) };
+    let split = diffusion_speed(&w, wan, gpu("h100_sxm"), 4).unwrap();
+    assert!(split.notes.iter().any(|n| n.to_string().contains("xDiT's sequence parallelism")), "{:?}", split.notes);
+    // The same pipeline were no runtime to split it: each GPU renders its
+    // own clips, each in one GPU's time, and holds the whole pipeline.
+    let unsplit = Diffusion { sequence_parallel: None, ..wan.diffusion().unwrap().clone() };
+    let one = super::diffusion_speed(&w, &unsplit, gpu("h100_sxm"), 1).unwrap();
+    let four = super::diffusion_speed(&w, &unsplit, gpu("h100_sxm"), 4).unwrap();
+    assert_eq!(one.steps_per_s(), four.steps_per_s());
+    let ratio = one.seconds_per_item().unwrap() / four.seconds_per_item().unwrap();
+    assert!((ratio - 4.0).abs() < 1e-9, "{ratio}");
+    assert!(four.notes.iter().any(|n| n.to_string().contains("renders whole clips")), "{:?}", four.notes);
+    assert!(split.steps_per_s().unwrap() > 3.0 * four.steps_per_s().unwrap());
+    let memory = |pipeline: &Diffusion| {
+        crate::engine::memory::diffusion::diffusion_memory(&w, pipeline, 4).unwrap().per_gpu_bytes
+    };
+    assert!(memory(&unsplit) > 2.0 * memory(wan.diffusion().unwrap()));
+    // Images are never split: SD3 has xDiT's sequence parallelism too, but
+    // eight GPUs render eight images at once.
+    let sd3 = catalog().model("sd3-medium").unwrap();
+    let image = Workload { model: sd3.id.clone(), ..Workload::for_task(Task::Image) };
+    assert_eq!(sd3.diffusion().unwrap().clip_split_by(Task::Image, 8), None);
+    let eight = diffusion_speed(&image, sd3, gpu("h100_sxm"), 8).unwrap();
+    assert!(eight.notes.iter().all(|n| !n.to_string().contains("sequence parallelism")));
+}
+
+#[test]
 fn a_video_clip_takes_minutes_and_is_compute_bound() {
     // Wan2.1's README: the 1.3B model makes a 5-second 480p clip on an RTX
     // 4090 in about 4 minutes (with model offload and T5 on the CPU).
