@@ -113,17 +113,21 @@ impl Family {
         held_out
     }
 
-    /// The band the page shows for this family: the held-out error with
-    /// `FEW_SOURCES` sources or more, else the larger of the errors
-    /// measured and `UNSEEN_FLOOR`.
+    /// The band the page shows for this family: with `FEW_SOURCES` sources
+    /// or more, the held-out error, or the error of the engine as it stands
+    /// where that is larger (a family no constant was fitted to is unseen
+    /// as it is, and the page shows the engine's figures, not refitted
+    /// ones); with fewer, the larger of the errors measured and
+    /// `UNSEEN_FLOOR`.
     pub fn band(&self) -> (f64, f64) {
         let sources = self.sources().len();
         let held_out: Vec<f64> = self.held_out_errors().into_iter().map(|(_, e)| e).collect();
-        let (median, p90) = if held_out.is_empty() { quantiles(&self.errors()) } else { quantiles(&held_out) };
+        let (median, p90) = quantiles(&self.errors());
+        let (held_median, held_p90) = if held_out.is_empty() { (median, p90) } else { quantiles(&held_out) };
         if sources >= FEW_SOURCES {
-            (median, p90)
+            (held_median.max(median), held_p90.max(p90))
         } else {
-            (median.max(UNSEEN_FLOOR.0 / 100.0), p90.max(UNSEEN_FLOOR.1 / 100.0))
+            (held_median.max(UNSEEN_FLOOR.0 / 100.0), held_p90.max(UNSEEN_FLOOR.1 / 100.0))
         }
     }
 

@@ -17,7 +17,7 @@ fn catalog() -> &'static Catalog {
 
 /// The catalog GPU a calibration row's hardware names.
 pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 19] = [
+    const NAMES: [(&str, &str); 20] = [
         ("NVIDIA GeForce RTX 3090", "rtx_3090"),
         ("NVIDIA GeForce RTX 3070", "rtx_3070"),
         ("NVIDIA GeForce RTX 3080 Ti", "rtx_3080_ti"),
@@ -41,6 +41,8 @@ pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
         ("NVIDIA A800", "a100_sxm_80gb"),
         ("NVIDIA A100 (variant not stated)", "a100_sxm_80gb"),
         ("NVIDIA H100 80GB", "h100_sxm"),
+        // Neural Magic's cards: an H100 of unstated form taken as the SXM.
+        ("NVIDIA H100 (variant not stated)", "h100_sxm"),
     ];
     NAMES.iter().find(|(name, _)| hardware.starts_with(name)).map(|(_, id)| *id)
 }
@@ -777,14 +779,24 @@ fn the_floor_is_what_families_err_on_unseen_sources() {
         super::training::tests::whole_runs_family(),
         super::llm::tests::batch_one_family("transformers batch-1 generation", "transformers", RuntimeChoice::Hf),
         super::media::tests::dit_family(),
+        super::vision_speed::tests::vlm_batch_one_family(),
     ];
     let mut per_source = Vec::new();
     for family in &families {
         assert!(family.sources().len() >= FEW_SOURCES, "{}", family.name);
         let held_out = family.held_out_errors();
+        // As the bands count it: held out, or as the engine stands where
+        // that errs more (`calibration::Family::band`).
         for source in family.sources() {
             let errors: Vec<f64> = held_out.iter().filter(|(s, _)| s == source).map(|(_, e)| *e).collect();
-            per_source.push((quantiles(&errors).0 * 100.0, format!("{} {source}", family.name)));
+            let as_is: Vec<f64> = family
+                .cases
+                .iter()
+                .filter(|c| c.source == source)
+                .map(|c| (c.predicted - c.measured) / c.measured)
+                .collect();
+            let error = quantiles(&errors).0.max(quantiles(&as_is).0);
+            per_source.push((error * 100.0, format!("{} {source}", family.name)));
         }
     }
     let values: Vec<f64> = per_source.iter().map(|(e, _)| *e).collect();

@@ -61,4 +61,4 @@ pub fn with_encoding(
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests;
+pub(super) mod tests;

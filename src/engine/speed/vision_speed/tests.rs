@@ -13,7 +13,7 @@ use super::super::tests::gpu_of;
 use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
-use crate::engine::{Catalog, RuntimeChoice, Workload};
+use crate::engine::{Catalog, Precision, RuntimeChoice, Workload};
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
@@ -21,13 +21,39 @@ fn catalog() -> &'static Catalog {
 
 /// The catalog model a row names.
 fn model_of(name: &str) -> Option<&'static str> {
-    const MODELS: [(&str, &str); 4] = [
+    const MODELS: [(&str, &str); 6] = [
         ("LLaVA1.6 7B", "llava-v1.6-vicuna-7b"),
         ("LLaVA1.6 13B", "llava-v1.6-vicuna-13b"),
         ("Qwen2VL 7B", "qwen2-vl-7b"),
         ("Qwen2.5-VL-7B", "qwen2.5-vl-7b"),
+        // Neural Magic's cards name the checkpoints.
+        ("Qwen2.5-VL-7B-Instruct", "qwen2.5-vl-7b"),
+        ("Qwen2.5-VL-72B-Instruct", "qwen2.5-vl-72b"),
     ];
+    let name = name.rsplit('/').next().unwrap_or(name);
+    let name = name.split("-quantized").next().unwrap_or(name).trim_end_matches("-FP8-Dynamic");
     MODELS.iter().find(|(named, _)| name == *named).map(|(_, id)| *id)
+}
+
+/// The weights format a row states, where the engine has it: the base
+/// checkpoints in BF16, Neural Magic's w4a16 (4-bit weights through
+/// vLLM's Marlin kernels, as GPTQ's) and FP8-Dynamic; not its w8a8, whose
+/// INT8 activations the engine does not time.
+fn format_of(precision: &str) -> Option<Precision> {
+    match precision {
+        "bf16" | "" => Some(Precision::Bf16),
+        _ if precision.starts_with("not stated") => Some(Precision::Bf16),
+        "int4 w4a16" => Some(Precision::Gptq),
+        "fp8 dynamic" => Some(Precision::Fp8),
+        _ => None,
+    }
+}
+
+/// The text tokens of a prompt the source states in its settings ("64
+/// text prompt tokens + image").
+fn stated_prompt(settings: &str) -> Option<u32> {
+    let at = settings.find(" text prompt tokens")?;
+    settings[..at].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
 /// The square side with a `width` × `height` image's pixels, as the
@@ -49,18 +75,25 @@ pub(crate) fn vlm_batch_one_family() -> Family {
         // square of its pixels, its 2,718 prompt tokens less the image's.
         let model = catalog().model(model_id).unwrap();
         let tower = model.shape().and_then(|s| s.vision.as_ref()).unwrap();
-        let (image_side, input_tokens) = match row["image_size"].as_str() {
-            "1080p" => {
+        let Some(weight_precision) = format_of(&row["precision"]) else { continue };
+        let stated_size = row["image_size"].split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
+        let (image_side, input_tokens) = match (row["image_size"].as_str(), stated_size) {
+            ("1080p", _) => {
                 let side = side_of(1920.0, 1080.0);
                 let prompt: u32 = row["input_tokens"].parse().unwrap();
                 (side, prompt.saturating_sub(tower.tokens_per_image(side)).max(1))
             }
+            (_, Some((width, height))) => {
+                (side_of(width, height), stated_prompt(&row["settings"]).unwrap_or(32).max(1))
+            }
             _ => (crate::engine::vision::DEFAULT_IMAGE_SIDE, 32),
         };
+        let count: u32 = row["gpu_count"].parse().unwrap_or(1);
         let output_tokens: u32 = row["output_tokens"].parse().unwrap_or(256).max(1);
         let w = Workload {
             model: model_id.into(),
             runtime: RuntimeChoice::Vllm,
+            weight_precision,
             images: Some(1),
             image_side: Some(image_side),
             input_tokens,
@@ -69,8 +102,8 @@ pub(crate) fn vlm_batch_one_family() -> Family {
             ..Workload::default()
         };
         let gpu = catalog().gpu(gpu_id).unwrap();
-        let sized = fit(&w, model, gpu, 1).unwrap();
-        let s = speed(&w, model, gpu, 1, &sized, &Setup::default()).unwrap();
+        let sized = fit(&w, model, gpu, count).unwrap();
+        let s = speed(&w, model, gpu, count, &sized, &Setup::default()).unwrap();
         let serving = s.serving().unwrap();
         let ttft = serving.ttft_s.unwrap();
         let value: f64 = row["value"].parse().unwrap();
@@ -84,8 +117,10 @@ pub(crate) fn vlm_batch_one_family() -> Family {
             _ => continue,
         };
         let case = format!(
-            "{} {model_id} {gpu_id} image {image_side}px prompt {input_tokens} out {output_tokens} {} (per s)",
-            row["id"], row["metric"]
+            "{} {model_id} {} {gpu_id}×{count} image {image_side}px prompt {input_tokens} out {output_tokens} {} (per s)",
+            row["id"],
+            weight_precision.key(),
+            row["metric"]
         );
         family.add(&row["source_id"], case, gpu, predicted, measured);
     }
@@ -96,11 +131,14 @@ pub(crate) fn vlm_batch_one_family() -> Family {
 fn vision_language_models_answer_one_user_as_published() {
     let family = vlm_batch_one_family();
     assert!(family.sources().len() >= 3, "{:?}", family.sources());
-    // The H100 trace's first token comes 2× later than estimated: its
-    // "encoder" time is what the trace leaves unaccounted, CPU image
-    // preprocessing included, which the engine does not time
-    // (vlm_batch1.csv, VLM-0038; Qwen2-VL's processor: vLLM issue 9238).
-    family.assert_within(0.30, 1.10);
+    // Requests run slower than estimated: the H100 trace's first token
+    // comes 2× later, its "encoder" time being what the trace leaves
+    // unaccounted, CPU image preprocessing included, which the engine does
+    // not time (vlm_batch1.csv, VLM-0038; Qwen2-VL's processor: vLLM issue
+    // 9238); Neural Magic's cards ran vLLM 0.7.2, whose A100 and H100 steps
+    // at one sequence take about 4 ms more than the current vLLM's
+    // (`llm::RuntimeSpeed::step_s`), most where the weights read fastest.
+    family.assert_within(0.35, 1.10);
 }
 
 #[test]
