@@ -261,6 +261,18 @@ pub enum Guidance {
     Sequential,
 }
 
+/// How a DiT normalises its queries and keys before attention, as diffusers
+/// implements it: `Layer` is PyTorch's fused LayerNorm kernel; `Rms` is
+/// diffusers' `RMSNorm`, a chain of FP32 element-wise kernels in eager mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QkNorm {
+    #[default]
+    None,
+    Layer,
+    Rms,
+}
+
 /// A diffusion pipeline's components and latent geometry
 /// (data/diffusion_models.csv, each row with its sources).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -301,11 +313,22 @@ pub struct Diffusion {
     /// images): how long a clip of its frames plays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fps: Option<u32>,
+    /// A DiT's query and key normalisation.
+    #[serde(default, skip_serializing_if = "is_no_qk_norm")]
+    pub qk_norm: QkNorm,
+    /// Whether a DiT rotates its queries and keys (RoPE), which diffusers'
+    /// `apply_rotary_emb` does in FP32 element-wise kernels.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rope: bool,
     /// The runtime that spreads one sample's tokens over several GPUs
     /// (sequence parallelism: xDiT's Ulysses and ring attention), `None`
     /// where none does: then each GPU renders samples of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence_parallel: Option<String>,
+}
+
+fn is_no_qk_norm(norm: &QkNorm) -> bool {
+    *norm == QkNorm::None
 }
 
 impl Diffusion {

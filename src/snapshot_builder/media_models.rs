@@ -4,7 +4,7 @@
 
 use super::csv_table::{CsvTable, Row};
 use super::BuildError;
-use crate::engine::catalog::{Denoiser, Diffusion, Guidance, Speech};
+use crate::engine::catalog::{Denoiser, Diffusion, Guidance, QkNorm, Speech};
 use std::collections::BTreeMap;
 
 const DIFFUSION_MODELS_CSV: &str = include_str!("../../data/diffusion_models.csv");
@@ -59,6 +59,17 @@ pub fn diffusion_models() -> Result<BTreeMap<String, Diffusion>, BuildError> {
             fps: match row.number("fps")? {
                 Some(_) => Some(count(&row, "fps")?),
                 None => None,
+            },
+            qk_norm: match row.optional("qk_norm") {
+                None | Some("none") => QkNorm::None,
+                Some("layer") => QkNorm::Layer,
+                Some("rms") => QkNorm::Rms,
+                Some(other) => return Err(row.invalid(format!("qk_norm \"{other}\" is not none, layer or rms"))),
+            },
+            rope: match row.optional("rope") {
+                None | Some("no") => false,
+                Some("yes") => true,
+                Some(other) => return Err(row.invalid(format!("rope \"{other}\" is not yes or no"))),
             },
             sequence_parallel: row.optional("sequence_parallel").map(str::to_string),
         };

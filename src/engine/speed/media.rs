@@ -18,7 +18,7 @@
 use super::training::FA2_ON_HOPPER;
 use super::{bandwidth_of, peak_of, Bound, Figures, ImageSpeed, SpeechSpeed, Speed, VideoSpeed};
 use crate::engine::catalog::Speech;
-use crate::engine::catalog::{Architecture, Denoiser, Diffusion, Guidance};
+use crate::engine::catalog::{Architecture, Denoiser, Diffusion, Guidance, QkNorm};
 use crate::engine::hardware::{compute_precision, link, pcie_bandwidth, sustained_clock, ComputePrecision};
 use crate::engine::memory::diffusion::{frame, latent_tokens};
 use crate::engine::memory::speech::TRANSCRIPT_TOKENS_PER_WINDOW;
@@ -79,13 +79,45 @@ const UNET_DEEP_FLOPS_PER_PARAM: f64 = 2.0 / 16.0;
 /// Calibrated on calibration/diffusion.csv.
 const UNET_ACTIVATION_PASSES: f64 = 2000.0;
 
-/// Activation traffic of one DiT block, in passes over a tokens × width
-/// tensor, counted from a diffusers transformer block in eager mode:
-/// two LayerNorms and modulations (8), Q, K, V written and normalised and
-/// rotated (11), attention in and out (4), output projection and gated
-/// residual (4), the MLP's 4×-wide up-projection and activation (12) and its
-/// down-projection and gated residual (4).
-const DIT_ACTIVATION_PASSES_PER_BLOCK: f64 = 43.0;
+/// Activation traffic of one DiT block in eager PyTorch, in passes over a
+/// tokens × width tensor of 16-bit values, counted from diffusers'
+/// transformer blocks (`FluxTransformerBlock`, `JointTransformerBlock`):
+/// two adaLN-modulated LayerNorms (norm, scale, shift: 6 each), Q, K and V
+/// written (3), attention reading them and writing its output (4), the
+/// heads transposed back (2), the output projection written (1), two gated
+/// residuals (gate 2, add 3: 5 each), the MLP's 4×-wide up-projection
+/// written (4) and its GELU (8), the down-projection written (1): 45. The
+/// queries' and keys' normalisation and rotation add theirs
+/// (`QK_RMS_NORM_PASSES`, `QK_LAYER_NORM_PASSES`, `ROPE_PASSES`).
+const DIT_BLOCK_PASSES: f64 = 45.0;
+
+/// diffusers' `RMSNorm` on a 16-bit tensor, eager: `to(float32)` (read 2,
+/// write 4 bytes), `pow(2)` (4, 4), `mean` (4), the product with
+/// `rsqrt(variance)` promoted to FP32 (2, 4), `to(bf16)` (4, 2) and the
+/// weight (2, 2): 34 bytes per value, 17 passes, for each of Q and K.
+const QK_RMS_NORM_PASSES: f64 = 2.0 * 17.0;
+
+/// PyTorch's fused LayerNorm on Q and K (CogVideoX): read and write each.
+const QK_LAYER_NORM_PASSES: f64 = 2.0 * 2.0;
+
+/// diffusers' `apply_rotary_emb` (Flux, CogVideoX, HunyuanDiT), eager:
+/// the strided reshape copied (read 2, write 2 bytes), the negated half
+/// (1, 1), the stack (2, 2), `x.float()` (2, 4), `* cos` (4, 4),
+/// `x_rotated.float()` (2, 4), `* sin` (4, 4), the sum (8, 4), `to(dtype)`
+/// (4, 2): 56 bytes per value, 28 passes, for each of Q and K.
+const ROPE_PASSES: f64 = 2.0 * 28.0;
+
+/// The same block under `torch.compile`: Inductor fuses each chain of
+/// element-wise kernels between two matrix or attention kernels into one
+/// that reads its inputs and writes its output once: the adaLN norms with
+/// their modulation (2 each), the Q/K normalisation with the rotation (2
+/// each of Q and K, where either is there), the gates with their residual
+/// adds (3 each); the GEMMs' and attention's reads and writes stay.
+const DIT_COMPILED_BLOCK_PASSES: f64 = 2.0 * 2.0 + 3.0 + 4.0 + 2.0 + 1.0 + 2.0 * 3.0 + 4.0 + 8.0 + 1.0;
+
+/// What fusing Q and K's normalisation and rotation leaves under
+/// `torch.compile`: one read and one write of each.
+const QK_COMPILED_PASSES: f64 = 2.0 * 2.0;
 
 /// FLOPs of the VAE decoder per output pixel, counted for SD's
 /// AutoencoderKL decoder (block channels 512, 512, 256, 128 from the 1/8
@@ -148,8 +180,10 @@ struct DenoiserPass {
     /// Tensor FLOPs of a DiT's attention scores and weighted sums, which
     /// run in the attention kernel rather than the GEMMs.
     attention_flops: f64,
-    /// Activation values read or written by the non-matrix kernels.
+    /// Activation values read or written by the non-matrix kernels, eager
+    /// and under `torch.compile`.
     activation_values: f64,
+    compiled_activation_values: f64,
     /// Transformer blocks, for sequence parallelism's all-to-alls; `None`
     /// for a UNet, which is not split that way.
     blocks: Option<f64>,
@@ -180,6 +214,7 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
                 * (UNET_FULL_WIDTH_FLOPS * width * width + UNET_DEEP_FLOPS_PER_PARAM * pipeline.denoiser_params),
             attention_flops: 0.0,
             activation_values: UNET_ACTIVATION_PASSES * latent * width,
+            compiled_activation_values: COMPILED_ACTIVATION_SHARE * UNET_ACTIVATION_PASSES * latent * width,
             blocks: None,
             tokens: latent,
         },
@@ -191,12 +226,28 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
             DenoiserPass {
                 flops: tokens * 2.0 * blocks * per_token_weights,
                 attention_flops: 4.0 * blocks * width * tokens * tokens,
-                activation_values: DIT_ACTIVATION_PASSES_PER_BLOCK * blocks * tokens * width,
+                activation_values: dit_block_passes(pipeline, false) * blocks * tokens * width,
+                compiled_activation_values: dit_block_passes(pipeline, true) * blocks * tokens * width,
                 blocks: Some(blocks),
                 tokens,
             }
         }
     }
+}
+
+/// Passes over a tokens × width tensor one of `pipeline`'s DiT blocks
+/// makes outside its matrix and attention kernels, eager or compiled.
+fn dit_block_passes(pipeline: &Diffusion, compiled: bool) -> f64 {
+    let qk = pipeline.qk_norm != QkNorm::None || pipeline.rope;
+    if compiled {
+        return DIT_COMPILED_BLOCK_PASSES + if qk { QK_COMPILED_PASSES } else { 0.0 };
+    }
+    let norm = match pipeline.qk_norm {
+        QkNorm::None => 0.0,
+        QkNorm::Layer => QK_LAYER_NORM_PASSES,
+        QkNorm::Rms => QK_RMS_NORM_PASSES,
+    };
+    DIT_BLOCK_PASSES + norm + if pipeline.rope { ROPE_PASSES } else { 0.0 }
 }
 
 /// Denoiser steps per second, seconds per image or clip, across `gpu_count` GPUs.
@@ -253,8 +304,8 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
     let tensor_s = samples * (pass.flops / rate + pass.attention_flops / attention_rate) / split;
     let weights_s = denoiser_bytes / bandwidth;
     let compiled = workload.compilation == Compilation::Compiled;
-    let fused = if compiled { COMPILED_ACTIVATION_SHARE } else { 1.0 };
-    let activations_s = samples * pass.activation_values * fused * value_bytes / split / bandwidth;
+    let values = if compiled { pass.compiled_activation_values } else { pass.activation_values };
+    let activations_s = samples * values * value_bytes / split / bandwidth;
     let exchange_s = match pass.blocks {
         Some(blocks) if split > 1.0 => {
             let link = link(gpu);
