@@ -110,12 +110,11 @@ fn error_bands(workload: &Workload, family: &Family<'_>, gpu: &Gpu, figures: &Fi
         }
         Figures::Image(_) | Figures::Video(_) => {
             let unet = matches!(family, Family::Diffusion(p) if p.denoiser == Denoiser::Unet);
-            // No compiled DiT pipeline has been compared yet.
             let band = match (unet, workload.compilation) {
                 (true, Compilation::Eager) => named("diffusers eager it/s"),
                 (true, Compilation::Compiled) => named("diffusers torch.compile it/s"),
                 (false, Compilation::Eager) => named("DiT s/item"),
-                (false, Compilation::Compiled) => None,
+                (false, Compilation::Compiled) => named("DiT torch.compile s/item"),
             };
             let item = if matches!(figures, Figures::Image(_)) { "seconds_per_image" } else { "seconds_per_clip" };
             vec![pair("steps_per_s", band), pair(item, band)]
