@@ -102,3 +102,32 @@ test('transcription can run in the transformers pipeline: the link keeps it, gre
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });
+
+test('a clip on several GPUs names the runtime that splits it; a VLM and a compiled DiT say their own bands', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=video&model=wan2.1-t2v-14b&vendor=nvidia`);
+  await app.waitForResults();
+  const gpuCells = await app.page.locator('[data-testid=offers-table] tbody tr td:nth-child(3)').allTextContents();
+  const split = gpuCells.findIndex((g) => !g.startsWith('1×'));
+  assert.ok(split >= 0, gpuCells.join());
+  await app.rows().nth(split).getByTestId('expand-row').click();
+  const details = app.page.getByTestId('row-details');
+  await details.waitFor();
+  assert.match(await details.textContent(), /one clip spreads over the \d+ GPUs with xDiT's sequence parallelism/);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+
+  // A vision-language model answering one user on vLLM: its first token
+  // carries the band of the published VLM requests.
+  const vlm = await WhichGpuPage.open(env.browser, `${env.server.url}?model=qwen2.5-vl-7b&runtime=vllm&conc=1&imgs=1&vendor=nvidia`);
+  await vlm.waitForResults();
+  const vlmTitle = await vlm.rows().first().locator('td').nth(6).getAttribute('title');
+  assert.match(vlmTitle, /Time to first token: ±\d+% typical on sources the model was not fitted to: the median error against \d+ published vLLM vision-language batch 1 measurements from 4 sources/);
+  await vlm.page.context().close();
+
+  const dit = await WhichGpuPage.open(env.browser, `${env.server.url}?task=image&model=flux.1-dev&compile=compiled&vendor=nvidia`);
+  await dit.waitForResults();
+  const ditTitle = await dit.rows().first().locator('td').nth(6).getAttribute('title');
+  assert.match(ditTitle, /published DiT torch\.compile s\/item measurements from 5 sources/);
+  assert.deepEqual([...vlm.consoleErrors, ...dit.consoleErrors], []);
+  await dit.page.context().close();
+});
