@@ -781,6 +781,7 @@ fn the_floor_is_what_families_err_on_unseen_sources() {
         super::media::tests::dit_family(),
         super::media::tests::compiled_dit_family(),
         super::media::tests::unet_families().0,
+        super::media::tests::whisper_family(),
         super::vision_speed::tests::vlm_batch_one_family(),
     ];
     let mut per_source = Vec::new();

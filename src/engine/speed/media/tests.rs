@@ -335,8 +335,16 @@ fn whisper_bench_gpu(name: &str) -> Gpu {
 ///   large-v3 and distil-large-v2; faster-whisper at beam 1;
 /// - (`data/calibration/speech_to_text.csv`, `speech_vlm_sources.md`).
 ///
+/// - podcast-rag's benchmark (RTX 4090, faster-whisper, sequential, beam 5)
+///   and a reviewer's run in faster-whisper PR 856 (V100S, sequential and
+///   batched by 16).
+///
 /// large-v3 has large-v2's shape, and distil-large-v3 distil-large-v2's, so
-/// they stand in. Left out: openai-whisper's PyTorch loop (not modelled; its
+/// they stand in. Left out: NISV's Dutch benchmark (STT-0033 to STT-0096),
+/// whose every time includes loading the model and word-level timestamps
+/// (faster-whisper's extra alignment pass, transformers' cross-attention
+/// weights, which turn off its fused attention), a job the page does not
+/// time; openai-whisper's PyTorch loop (not modelled; its
 /// rows are printed), the transformers rows with BetterTransformer instead of
 /// FlashAttention-2, whisper.cpp, and whisper-jax's table, which states
 /// neither batch nor beams.
@@ -357,6 +365,14 @@ pub(crate) fn whisper_family() -> Family {
         ("INSANELY_FAST_WHISPER", "distil-large-v3", "a100_sxm_80gb", hf, Precision::Fp16, 24, 1, 9000.0, 78.0),
         ("INSANELY_FAST_WHISPER", "whisper-large-v3", "a100_sxm_80gb", fw, Precision::Fp16, 1, 1, 9000.0, 563.0),
         ("INSANELY_FAST_WHISPER", "whisper-large-v3", "a100_sxm_80gb", fw, Precision::Int8, 1, 1, 9000.0, 495.0),
+        // podcast-rag's benchmark (RTX 4090, faster-whisper, sequential,
+        // beam 5 by its script's default), STT-0029.
+        ("PODCASTRAG-4090", "whisper-large-v3", "rtx_4090", fw, Precision::Fp16, 1, 5, 828.0, 29.72),
+        // A reviewer's run in faster-whisper PR 856 (V100S, large-v3 FP16,
+        // sequential and batched 16, beam 5 by the library's default),
+        // STT-0097 and STT-0098.
+        ("FW-PR856-V100S", "whisper-large-v3", "V100S", fw, Precision::Fp16, 1, 5, 799.231, 48.622),
+        ("FW-PR856-V100S", "whisper-large-v3", "V100S", fw, Precision::Fp16, 16, 5, 799.231, 14.776),
     ];
     for (source, model_id, gpu_name, transcriber, weight_precision, batch, beams, audio_s, seconds) in cases {
         let on = catalog().gpu(gpu_name).cloned().unwrap_or_else(|_| whisper_bench_gpu(gpu_name));
