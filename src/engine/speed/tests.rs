@@ -873,6 +873,8 @@ fn the_floor_is_what_families_err_on_unseen_sources() {
         super::media::tests::unet_families().0,
         super::media::tests::whisper_family(),
         super::vision_speed::tests::vlm_batch_one_family(),
+        llama_bench_family("decode_throughput"),
+        llama_bench_family("prefill_throughput"),
     ];
     let mut per_source = Vec::new();
     for family in &families {
