@@ -61,7 +61,7 @@ test('an image pipeline can be timed compiled: the link keeps it and the band ch
   await app.page.waitForFunction(
     () => document.querySelector('[data-testid=offer-row] td:nth-child(7)')?.title.includes('torch.compile'),
   );
-  assert.match(await speedTitle(), /checked on one source only \(\d+ published diffusers torch\.compile it\/s measurements\)/);
+  assert.match(await speedTitle(), /checked on 2 sources only \(\d+ published diffusers torch\.compile it\/s measurements\)/);
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
 });

@@ -59,7 +59,7 @@ pub const BANDS: [Band; 16] = [
     Band { sources: 6, ..band("pretraining runs", 26, 54, 10) },
     band("torchtune fine-tuning", 21, 46, 7),
     Band { sources: 3, ..band("diffusers eager it/s", 14, 36, 55) },
-    band("diffusers torch.compile it/s", 21, 46, 28),
+    Band { sources: 2, ..band("diffusers torch.compile it/s", 21, 46, 38) },
     Band { sources: 8, ..band("DiT s/item", 15, 25, 23) },
     Band { sources: 5, ..band("DiT torch.compile s/item", 18, 39, 13) },
     Band { sources: 4, ..band("Whisper RTF", 19, 53, 14) },

@@ -85,7 +85,8 @@ pub(crate) fn unet_families() -> (Family, Family) {
         }
     }
     assert_eq!(eager.cases.len() + compiled.cases.len(), 72);
-    add_other_eager_unet_rows(&mut eager);
+    add_other_unet_rows(&mut eager, &OTHER_EAGER_UNET_ROWS);
+    add_other_unet_rows(&mut compiled, &OTHER_COMPILED_UNET_ROWS);
     (eager, compiled)
 }
 
@@ -111,6 +112,23 @@ const OTHER_EAGER_UNET_ROWS: [(&str, &str, &str, Precision, Option<u32>); 11] = 
     ("DM-0073", "sdxl-base-1.0", "a100_sxm_80gb", Precision::Bf16, Some(30)),
 ];
 
+/// The same pipelines under torch.compile: stable-fast's "torch.compile"
+/// columns (PyTorch 2.1, max-autotune on the RTX 4080, H100 and A100; an
+/// NHWC UNet on the RTX 4090, 3080 Ti and 3090) and the diffusers team's
+/// compiled SDXL (UNet and VAE decode, max-autotune, BF16, SDPA).
+const OTHER_COMPILED_UNET_ROWS: [(&str, &str, &str, Precision, Option<u32>); 10] = [
+    ("DM-0159", "sd-1.5", "rtx_4080", Precision::Fp16, None),
+    ("DM-0160", "sdxl-base-1.0", "rtx_4080", Precision::Fp16, None),
+    ("DM-0175", "sd-1.5", "h100_sxm", Precision::Fp16, None),
+    ("DM-0176", "sdxl-base-1.0", "h100_sxm", Precision::Fp16, None),
+    ("DM-0183", "sd-1.5", "a100_sxm_80gb", Precision::Fp16, None),
+    ("DM-0184", "sdxl-base-1.0", "a100_sxm_80gb", Precision::Fp16, None),
+    ("DM-0190", "sd-1.5", "rtx_4090", Precision::Fp16, None),
+    ("DM-0203", "sd-1.5", "rtx_3080_ti", Precision::Fp16, None),
+    ("DM-0212", "sd-1.5", "rtx_3090", Precision::Fp16, None),
+    ("DM-0074", "sdxl-base-1.0", "a100_sxm_80gb", Precision::Bf16, Some(30)),
+];
+
 /// The same measurers under several source ids: stable-fast's README at two
 /// commits; the diffusers team's benchmark docs and SDXL walkthrough.
 fn source_of_unet(id: &str) -> &str {
@@ -121,12 +139,21 @@ fn source_of_unet(id: &str) -> &str {
     }
 }
 
-fn add_other_eager_unet_rows(family: &mut Family) {
+/// `rows_of` (id, model, GPU, weights, steps) of diffusion_more.csv, timed
+/// as `family` runs them: compiled for the torch.compile family.
+fn add_other_unet_rows(family: &mut Family, rows_of: &[(&str, &str, &str, Precision, Option<u32>)]) {
     let published: std::collections::HashMap<String, std::collections::HashMap<String, String>> =
         rows("project:diffusion_more.csv").into_iter().map(|r| (r["id"].clone(), r)).collect();
-    for (id, model_id, gpu_id, weight_precision, steps) in OTHER_EAGER_UNET_ROWS {
+    let compilation = if family.name.contains("torch.compile") { Compilation::Compiled } else { Compilation::Eager };
+    for &(id, model_id, gpu_id, weight_precision, steps) in rows_of {
         let row = &published[id];
-        let w = Workload { model: model_id.to_string(), weight_precision, steps, ..Workload::for_task(Task::Image) };
+        let w = Workload {
+            model: model_id.to_string(),
+            weight_precision,
+            steps,
+            compilation,
+            ..Workload::for_task(Task::Image)
+        };
         let speed = diffusion_speed(&w, catalog().model(model_id).unwrap(), gpu(gpu_id), 1).unwrap();
         let value: f64 = row["value"].parse().unwrap();
         let (predicted, measured) = match row["metric"].as_str() {
