@@ -43,10 +43,10 @@ test('a vLLM row says its figures are not yet checked, and Spanish says the band
   await one.page.context().close();
 
   // A family of one source says so, in Spanish too.
-  const es = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&runtime=trtllm&vendor=nvidia&lang=es`);
+  const es = await WhichGpuPage.open(env.browser, `${env.server.url}?task=music&vendor=nvidia&lang=es`);
   await es.waitForResults();
   const tituloEs = await es.rows().first().locator('td').nth(6).getAttribute('title');
-  assert.match(tituloEs, /contrastado con una sola fuente \(\d+ mediciones publicadas de TensorRT-LLM serving\): espere ±\d+ % habitual/);
+  assert.match(tituloEs, /contrastado con una sola fuente \(\d+ mediciones publicadas de audio generation RTF\): espere ±\d+ % habitual/);
   await es.page.context().close();
 });
 

@@ -11,7 +11,9 @@
 //! source, that scale is refitted on the other sources alone (the median
 //! log-ratio of measured to predicted), and the held-out source is
 //! predicted with it. The errors so made on every source are the band: what
-//! a user can expect on a source the constants never saw (issue 37). A
+//! a user can expect on a source the constants never saw (issue 37), each
+//! source weighing the same however many rows it has, so that one large
+//! table cannot hide the sources the engine misses. A
 //! family checked on fewer than `accuracy::FEW_SOURCES` independent sources
 //! cannot be held out that way: its band is widened to the error families
 //! with enough sources make on unseen ones (`accuracy::UNSEEN_FLOOR`), and
@@ -48,6 +50,34 @@ pub fn quantiles(errors: &[f64]) -> (f64, f64) {
     }
     errors.sort_by(f64::total_cmp);
     let at = |q: f64| errors[((errors.len() as f64 - 1.0) * q).round() as usize];
+    (at(0.5), at(0.9))
+}
+
+/// The (median, 90th percentile) of |errors| with each source weighing
+/// the same, whatever its number of cases: a source of 140 rows and one of
+/// a single row each count as one view of the engine, as a user's job is
+/// (each case weighs 1 / its source's cases). (0, 0) for none.
+pub fn source_weighted_quantiles(errors: &[(String, f64)]) -> (f64, f64) {
+    if errors.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mut counts: HashMap<&str, f64> = HashMap::new();
+    for (source, _) in errors {
+        *counts.entry(source.as_str()).or_default() += 1.0;
+    }
+    let mut weighted: Vec<(f64, f64)> = errors.iter().map(|(s, e)| (e.abs(), 1.0 / counts[s.as_str()])).collect();
+    weighted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = weighted.iter().map(|(_, w)| w).sum();
+    let at = |q: f64| {
+        let mut cumulative = 0.0;
+        for &(error, weight) in &weighted {
+            cumulative += weight;
+            if cumulative >= q * total - 1e-9 {
+                return error;
+            }
+        }
+        weighted.last().map_or(0.0, |w| w.0)
+    };
     (at(0.5), at(0.9))
 }
 
@@ -121,9 +151,12 @@ impl Family {
     /// `UNSEEN_FLOOR`.
     pub fn band(&self) -> (f64, f64) {
         let sources = self.sources().len();
-        let held_out: Vec<f64> = self.held_out_errors().into_iter().map(|(_, e)| e).collect();
-        let (median, p90) = quantiles(&self.errors());
-        let (held_median, held_p90) = if held_out.is_empty() { (median, p90) } else { quantiles(&held_out) };
+        let held_out = self.held_out_errors();
+        let as_is: Vec<(String, f64)> =
+            self.cases.iter().map(|c| (c.source.clone(), (c.predicted - c.measured) / c.measured)).collect();
+        let (median, p90) = source_weighted_quantiles(&as_is);
+        let (held_median, held_p90) =
+            if held_out.is_empty() { (median, p90) } else { source_weighted_quantiles(&held_out) };
         if sources >= FEW_SOURCES {
             (held_median.max(median), held_p90.max(p90))
         } else {
