@@ -136,7 +136,7 @@ fn vision_language_models_answer_one_user_as_published() {
     // unaccounted, CPU image preprocessing included, which the engine does
     // not time (vlm_batch1.csv, VLM-0038; Qwen2-VL's processor: vLLM issue
     // 9238); Neural Magic's cards ran vLLM 0.7.2, whose A100 and H100 steps
-    // at one sequence take about 4 ms more than the current vLLM's
+    // at one sequence take 2 to 3 ms more than the current vLLM's
     // (`llm::RuntimeSpeed::step_s`), most where the weights read fastest.
     family.assert_within(0.35, 1.10);
 }
