@@ -42,16 +42,6 @@ impl Default for Setup {
 }
 
 impl Setup {
-    /// The attention kernel training runs here.
-    pub fn attention_kernel(&self) -> crate::engine::speed::AttentionKernel {
-        use crate::engine::speed::AttentionKernel;
-        if self.flash_attention {
-            AttentionKernel::Flash2
-        } else {
-            AttentionKernel::MemoryEfficient
-        }
-    }
-
     /// `workload` as it runs here: `runtime=auto` replaced by the runtime
     /// chosen, and weights dequantized on load in the format they become,
     /// so memory and speed model what really runs.

@@ -123,6 +123,11 @@ impl Family {
         self.cases.iter().map(|c| (c.predicted - c.measured) / c.measured).collect()
     }
 
+    /// The in-sample relative errors of `source`'s cases.
+    pub fn errors_of(&self, source: &str) -> Vec<f64> {
+        self.cases.iter().filter(|c| c.source == source).map(|c| (c.predicted - c.measured) / c.measured).collect()
+    }
+
     /// Each case's relative error when its source is held out: the
     /// family's scale refitted on the other sources' cases. Empty with one
     /// source, which has no other to fit on.
@@ -181,12 +186,7 @@ impl Family {
         }
         let held_out = self.held_out_errors();
         for source in self.sources() {
-            let in_sample: Vec<f64> = self
-                .cases
-                .iter()
-                .filter(|c| c.source == source)
-                .map(|c| (c.predicted - c.measured) / c.measured)
-                .collect();
+            let in_sample = self.errors_of(source);
             let out: Vec<f64> = held_out.iter().filter(|(s, _)| s == source).map(|(_, e)| *e).collect();
             let (m, p) = quantiles(&in_sample);
             let line = if out.is_empty() {
@@ -278,4 +278,10 @@ pub fn rows(file: &str) -> Vec<HashMap<String, String>> {
             headers.iter().zip(record.iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect()
         })
         .collect()
+}
+
+/// A calibration file's rows keyed by their `id` column, for tests that
+/// name the rows they compare.
+pub fn rows_by_id(file: &str) -> HashMap<String, HashMap<String, String>> {
+    rows(file).into_iter().map(|r| (r["id"].clone(), r)).collect()
 }

@@ -58,9 +58,14 @@ pub fn speed(
                 None => Ok(speed),
             }
         }
-        Family::Training(shape) => {
-            training::training_speed(workload, model, shape, gpu, placement, setup.attention_kernel())
-        }
+        Family::Training(shape) => training::training_speed(
+            workload,
+            model,
+            shape,
+            gpu,
+            placement,
+            AttentionKernel::with_flash_attention(setup.flash_attention),
+        ),
         Family::Diffusion(pipeline) => media::diffusion_speed(workload, pipeline, gpu, gpu_count),
         Family::Speech(speech) => media::speech_speed(workload, speech, gpu, gpu_count),
         Family::AudioGen(generator) => audio_gen::audio_gen_speed(workload, generator, gpu, gpu_count),

@@ -3,7 +3,7 @@
 //! error; each family must keep issue 5's aim: median |error| ≤ 20% and 90%
 //! of cases within 40%.
 
-use super::calibration::{rows, Family};
+use super::calibration::{rows, rows_by_id, Family};
 use super::*;
 use crate::engine::fabric::{FabricKind, Network, Placement};
 use crate::engine::memory::fit;
@@ -100,11 +100,7 @@ fn llama_cpp_family(metric: &str) -> Family {
         let model = catalog().model(model_id).unwrap();
         let s = benchmark_speed(&w, model, gpu, count);
         // Apple rows without an FP32 figure in gpus.csv get no prefill estimate.
-        let predicted = if metric == "decode_throughput" {
-            s.decode_tokens_per_s()
-        } else {
-            s.serving().and_then(|s| s.prefill_tokens_per_s)
-        };
+        let predicted = llama_bench_figure(&s, metric);
         let Some(predicted) = predicted else { continue };
         family.add(
             &row["source_id"],
@@ -115,6 +111,16 @@ fn llama_cpp_family(metric: &str) -> Family {
         );
     }
     family
+}
+
+/// The figure a llama-bench row states: `tg` decodes, `pp` prefills
+/// (`None` where the GPU has no FP32 figure to time a prefill with).
+fn llama_bench_figure(s: &Speed, metric: &str) -> Option<f64> {
+    if metric == "decode_throughput" {
+        s.decode_tokens_per_s()
+    } else {
+        s.serving().and_then(|s| s.prefill_tokens_per_s)
+    }
 }
 
 /// llama-bench results from other measurers (issue 37;
@@ -184,11 +190,7 @@ fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
         };
         let model = catalog().model(model_id).unwrap();
         let s = benchmark_speed(&w, model, gpu, 1);
-        let predicted = if metric == "decode_throughput" {
-            s.decode_tokens_per_s()
-        } else {
-            s.serving().and_then(|s| s.prefill_tokens_per_s)
-        };
+        let predicted = llama_bench_figure(&s, metric);
         let Some(predicted) = predicted else { continue };
         family.add(
             source,
@@ -274,8 +276,7 @@ fn add_other_trtllm_rows(family: &mut Family) {
         ("TRT-0081", "rtx_4090", 1, "mistral-7b-v0.1", Precision::Awq, KvPrecision::Fp16, 2048, 512, 1),
         ("TRT-0082", "rtx_3090", 1, "mistral-7b-v0.1", Precision::Awq, KvPrecision::Fp16, 2048, 512, 1),
     ];
-    let published: std::collections::HashMap<String, std::collections::HashMap<String, String>> =
-        rows("project:trtllm_more.csv").into_iter().map(|r| (r["id"].clone(), r)).collect();
+    let published = rows_by_id("project:trtllm_more.csv");
     for (id, gpu, count, model_id, weight_precision, kv_precision, input, output, at_once) in cases {
         let row = &published[id];
         let concurrency = if at_once == 0 { crate::engine::workload::CONCURRENCY.2 } else { at_once };
@@ -939,12 +940,7 @@ fn the_floor_is_what_families_err_on_unseen_sources() {
         // that errs more (`calibration::Family::band`).
         for source in family.sources() {
             let errors: Vec<f64> = held_out.iter().filter(|(s, _)| s == source).map(|(_, e)| *e).collect();
-            let as_is: Vec<f64> = family
-                .cases
-                .iter()
-                .filter(|c| c.source == source)
-                .map(|c| (c.predicted - c.measured) / c.measured)
-                .collect();
+            let as_is = family.errors_of(source);
             let error = quantiles(&errors).0.max(quantiles(&as_is).0);
             per_source.push((error * 100.0, format!("{} {source}", family.name)));
         }

@@ -99,6 +99,18 @@ pub enum AttentionKernel {
     Materialised,
 }
 
+impl AttentionKernel {
+    /// The kernel a set-up runs: FlashAttention-2 where it does
+    /// (`Setup::flash_attention`), else PyTorch's memory-efficient one.
+    pub fn with_flash_attention(flash_attention: bool) -> AttentionKernel {
+        if flash_attention {
+            AttentionKernel::Flash2
+        } else {
+            AttentionKernel::MemoryEfficient
+        }
+    }
+}
+
 /// Share of the step above which waiting for the network makes a job
 /// interconnect-bound in the table: a quarter of the time spent waiting
 /// (a presentation threshold, not a measurement).

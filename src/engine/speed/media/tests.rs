@@ -3,7 +3,7 @@
 //! median |error| ≤ 20% and 90% of cases within 40%).
 
 use super::*;
-use crate::engine::speed::calibration::{rows, Family};
+use crate::engine::speed::calibration::{rows, rows_by_id, Family};
 use crate::engine::{Catalog, KvPrecision, Model};
 
 fn catalog() -> &'static Catalog {
@@ -142,8 +142,7 @@ fn source_of_unet(id: &str) -> &str {
 /// `rows_of` (id, model, GPU, weights, steps) of diffusion_more.csv, timed
 /// as `family` runs them: compiled for the torch.compile family.
 fn add_other_unet_rows(family: &mut Family, rows_of: &[(&str, &str, &str, Precision, Option<u32>)]) {
-    let published: std::collections::HashMap<String, std::collections::HashMap<String, String>> =
-        rows("project:diffusion_more.csv").into_iter().map(|r| (r["id"].clone(), r)).collect();
+    let published = rows_by_id("project:diffusion_more.csv");
     let compilation = if family.name.contains("torch.compile") { Compilation::Compiled } else { Compilation::Eager };
     for &(id, model_id, gpu_id, weight_precision, steps) in rows_of {
         let row = &published[id];
@@ -281,8 +280,7 @@ const PAIRED_DIT_ROWS: [(&str, &str, &str, &str, Precision, u32); 13] = [
 /// resolution and frames each row states (the pipeline's defaults where it
 /// states none).
 fn add_paired_dit_rows(family: &mut Family, compilation: Compilation) {
-    let published: std::collections::HashMap<String, std::collections::HashMap<String, String>> =
-        rows("project:diffusion_more.csv").into_iter().map(|r| (r["id"].clone(), r)).collect();
+    let published = rows_by_id("project:diffusion_more.csv");
     for (eager, compiled, model_id, gpu_id, weight_precision, unstated_steps) in PAIRED_DIT_ROWS {
         let id = if compilation == Compilation::Eager { eager } else { compiled };
         let row = &published[id];

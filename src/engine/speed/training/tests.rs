@@ -8,13 +8,12 @@
 //! conditions are in `data/calibration/training_scale_sources.md`. The
 //! family's band is its error on each source held out of the fit.
 
-use super::super::calibration::{rows, Family};
+use super::super::calibration::{rows, rows_by_id, Family};
 use super::super::tests::{gpu_of, llm_foundry_case, mpt};
 use super::{training_speed, AttentionKernel};
 use crate::engine::fabric::{FabricKind, Network, Placement};
 use crate::engine::workload::{CustomModel, CUSTOM_MODEL};
 use crate::engine::{Catalog, Precision, Task, Workload};
-use std::collections::HashMap;
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
@@ -220,8 +219,7 @@ pub(crate) fn pretraining_family() -> Family {
             measured,
         );
     }
-    let published: HashMap<String, HashMap<String, String>> =
-        rows("project:training_scale.csv").into_iter().map(|r| (r["id"].clone(), r)).collect();
+    let published = rows_by_id("project:training_scale.csv");
     for row in &ROWS {
         let stated = &published[row.id];
         let count: u32 = stated["gpu_count"].parse().unwrap();
@@ -328,8 +326,7 @@ fn run_source(id: &str) -> &str {
 /// throughput, with the share failures and restarts take on that many GPUs.
 pub(crate) fn whole_runs_family() -> Family {
     let mut family = Family::new("pretraining runs");
-    let published: HashMap<String, HashMap<String, String>> =
-        rows("project:pretraining_runs.csv").into_iter().map(|r| (r["id"].clone(), r)).collect();
+    let published = rows_by_id("project:pretraining_runs.csv");
     for run in &RUNS {
         let stated = &published[run.id];
         let (tp, pp, zero_stage) = run.layout;
