@@ -206,12 +206,16 @@ pub fn training_speed(
     let stages = f64::from(workload.pipeline_parallel.max(1));
     let chunks = virtual_stages(shape.layers, workload.pipeline_parallel);
     compute_s *= 1.0 + (stages - 1.0) / (chunks * micro_batches);
-    // Tensor parallelism all-reduces the activations twice per layer forward
-    // and twice backward, inside the node.
+    // Tensor parallelism all-reduces the micro-batch's activations (tokens ×
+    // hidden, 16-bit) twice per layer forward and twice backward, inside the
+    // node, on the critical path (Shoeybi et al. 2019, Megatron-LM, §3,
+    // Figure 4: the f and g operators); recomputing the forward repeats its
+    // two (Korthikanti et al. 2022, §4). Each stage runs its own layers.
     let tp = f64::from(workload.tensor_parallel.max(1));
     let tp_s = if tp > 1.0 {
-        let bytes = tokens_per_replica_step / stages * hidden * 2.0;
-        4.0 * f64::from(shape.layers) / stages * link(gpu).all_reduce(bytes, tp)
+        let bytes = tokens_per_replica_step * hidden * 2.0;
+        let per_layer = if workload.checkpointing { 6.0 } else { 4.0 };
+        per_layer * f64::from(shape.layers) / stages * link(gpu).all_reduce(bytes, tp)
     } else {
         0.0
     };
