@@ -274,8 +274,10 @@ fn pretraining_throughput_holds_on_sources_held_out_of_the_fit() {
 /// One published whole pretraining run: its id in `pretraining_runs.csv`
 /// (whose value is its GPU-hours, or its wall-clock days or months on its
 /// stated GPUs), the GPU, the model, the GPUs, TP, PP, ZeRO stage,
-/// micro-batch, global batch (sequences), sequence length, FP8, tokens
-/// trained, the fabric per node, and the GPU-hours the source states.
+/// micro-batch, global batch (sequences), sequence length, FP8, full
+/// activation checkpointing where the source or its published recipe states
+/// it, tokens trained, the fabric per node, and the GPU-hours the source
+/// states.
 struct Run {
     id: &'static str,
     gpu: &'static str,
@@ -284,6 +286,7 @@ struct Run {
     layout: (u32, u32, u32),
     batch: (u32, u32, u32),
     fp8: bool,
+    checkpointing: bool,
     tokens: f64,
     fabric: (f64, FabricKind),
     gpu_hours: f64,
@@ -296,22 +299,25 @@ struct Run {
 #[rustfmt::skip]
 const RUNS: [Run; 10] = [
     // Llama 2 card: A100-80GB, 2T tokens, 4,096-token context, 4M-token batch.
-    Run { id: "RUN-0001", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-7b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 1024, 4096), fp8: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 184_320.0 },
-    Run { id: "RUN-0002", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-13b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 1024, 4096), fp8: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 368_640.0 },
-    Run { id: "RUN-0003", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-70b"), gpus: 2048, layout: (8, 1, 1), batch: (1, 1024, 4096), fp8: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 1_720_320.0 },
+    Run { id: "RUN-0001", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-7b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 1024, 4096), fp8: false, checkpointing: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 184_320.0 },
+    Run { id: "RUN-0002", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-13b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 1024, 4096), fp8: false, checkpointing: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 368_640.0 },
+    Run { id: "RUN-0003", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-70b"), gpus: 2048, layout: (8, 1, 1), batch: (1, 1024, 4096), fp8: false, checkpointing: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 1_720_320.0 },
     // Llama 3.1 card: H100-80GB, ~15T tokens at 8,192; the 405B on 16,384 GPUs, TP 8 × PP 16, 16M tokens a step (paper, Table 4).
-    Run { id: "RUN-0008", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-8b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 512, 8192), fp8: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 1.46e6 },
-    Run { id: "RUN-0009", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-70b"), gpus: 2048, layout: (8, 1, 3), batch: (1, 512, 8192), fp8: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 7.0e6 },
-    Run { id: "RUN-0010", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-405b"), gpus: 16_384, layout: (8, 16, 1), batch: (1, 2048, 8192), fp8: false, tokens: 15.6e12, fabric: ROCE_H100, gpu_hours: 30.84e6 },
+    Run { id: "RUN-0008", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-8b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 512, 8192), fp8: false, checkpointing: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 1.46e6 },
+    Run { id: "RUN-0009", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-70b"), gpus: 2048, layout: (8, 1, 3), batch: (1, 512, 8192), fp8: false, checkpointing: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 7.0e6 },
+    Run { id: "RUN-0010", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-405b"), gpus: 16_384, layout: (8, 16, 1), batch: (1, 2048, 8192), fp8: false, checkpointing: false, tokens: 15.6e12, fabric: ROCE_H100, gpu_hours: 30.84e6 },
     // DeepSeek-V3: 14.8T tokens in FP8 on 2,048 H800s (an H100 with NVLink
     // cut to 400 GB/s), PP 16, 2,664K GPU-hours for pretraining.
-    Run { id: "RUN-0031", gpu: "h100_sxm", trains: Trains::Catalog("deepseek-v3"), gpus: 2048, layout: (1, 16, 1), batch: (1, 1920, 4096), fp8: true, tokens: 14.8e12, fabric: IB_H100, gpu_hours: 2_664_000.0 },
-    // MPT-7B card: 440 A100-40GB for about 9.5 days, 1T tokens at 2,048.
-    Run { id: "RUN-0049", gpu: "a100_sxm_40gb", trains: Trains::Mpt("MPT-7b", 6.7), gpus: 440, layout: (1, 1, 3), batch: (8, 1760, 2048), fp8: false, tokens: 1.0e12, fabric: IB_A100, gpu_hours: 440.0 * 9.5 * 24.0 },
+    Run { id: "RUN-0031", gpu: "h100_sxm", trains: Trains::Catalog("deepseek-v3"), gpus: 2048, layout: (1, 16, 1), batch: (1, 1920, 4096), fp8: true, checkpointing: false, tokens: 14.8e12, fabric: IB_H100, gpu_hours: 2_664_000.0 },
+    // MPT-7B card: 440 A100-40GB for about 9.5 days, 1T tokens at 2,048;
+    // llm-foundry's MPT-7B recipe (`yamls/pretrain/mpt-7b.yaml`): micro-batch
+    // 8, FSDP full sharding, activation checkpointing.
+    Run { id: "RUN-0049", gpu: "a100_sxm_40gb", trains: Trains::Mpt("MPT-7b", 6.7), gpus: 440, layout: (1, 1, 3), batch: (8, 1760, 2048), fp8: false, checkpointing: true, tokens: 1.0e12, fabric: IB_A100, gpu_hours: 440.0 * 9.5 * 24.0 },
     // Falcon-40B card: 384 A100-40GB (p4d, 400 Gbit/s EFA), TP 8 × PP 4, "two months", 1T tokens.
-    Run { id: "RUN-0048", gpu: "a100_sxm_40gb", trains: Trains::Catalog("falcon-40b"), gpus: 384, layout: (8, 4, 1), batch: (1, 1152, 2048), fp8: false, tokens: 1.0e12, fabric: (400.0, FabricKind::Efa), gpu_hours: 384.0 * 61.0 * 24.0 },
-    // BLOOM: 384 A100-80GB from 11 March to 6 July 2022 (117 days), 366B tokens.
-    Run { id: "RUN-0046", gpu: "a100_sxm_80gb", trains: Trains::Gpt(176.0, 70, 14_336, 112, 250_880), gpus: 384, layout: (4, 12, 1), batch: (2, 2048, 2048), fp8: false, tokens: 366.0e9, fabric: (400.0, FabricKind::InfiniBand), gpu_hours: 384.0 * 117.0 * 24.0 },
+    Run { id: "RUN-0048", gpu: "a100_sxm_40gb", trains: Trains::Catalog("falcon-40b"), gpus: 384, layout: (8, 4, 1), batch: (1, 1152, 2048), fp8: false, checkpointing: false, tokens: 1.0e12, fabric: (400.0, FabricKind::Efa), gpu_hours: 384.0 * 61.0 * 24.0 },
+    // BLOOM: 384 A100-80GB from 11 March to 6 July 2022 (117 days), 366B
+    // tokens, with activation checkpointing (model card).
+    Run { id: "RUN-0046", gpu: "a100_sxm_80gb", trains: Trains::Gpt(176.0, 70, 14_336, 112, 250_880), gpus: 384, layout: (4, 12, 1), batch: (2, 2048, 2048), fp8: false, checkpointing: true, tokens: 366.0e9, fabric: (400.0, FabricKind::InfiniBand), gpu_hours: 384.0 * 117.0 * 24.0 },
 ];
 
 /// The source of a run: Meta's Llama 3 and 3.1 cards are one.
@@ -339,7 +345,7 @@ pub(crate) fn whole_runs_family() -> Family {
             micro_batch,
             global_batch: Some(global_batch),
             seq_len,
-            checkpointing: false,
+            checkpointing: run.checkpointing,
             training_tokens: run.tokens,
             weight_precision: if run.fp8 { Precision::Fp8 } else { Precision::Bf16 },
             ..run.trains.workload()
