@@ -6,22 +6,23 @@
 mod advice;
 mod cluster;
 mod report;
+mod shape;
 
 pub use report::{Badge, Exclusion, RankedOffer, Report};
 
 use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Fallback, Rental, Rules};
-use super::fabric::{FabricIndex, MultiNode, Placement};
+use super::fabric::{FabricIndex, Placement};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::price_check::{Capacity, PriceCheck};
-use super::setup::{on_gpu, OnGpu};
-use super::speed::{speed, Speed};
+use super::setup::{on_gpu, OnGpu, Setup};
 use super::{Catalog, Error, Gpu, Objective, Offer, PriceKind, Provider, Snapshot, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
+use cluster::OnCluster;
+use shape::{shape_index, OnThisGpu, Shape, ShapeKey};
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// FNV-1a: a fast hash for the short ids the ranking looks up thousands of
 /// times (the standard SipHash was a tenth of the ranking's time). The keys
@@ -44,80 +45,6 @@ impl std::hash::Hasher for Fnv {
 }
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
-
-/// One GPU shape's fit, and its speed when it fits.
-struct Shape {
-    fit: Result<Fit, Msg>,
-    speed: Option<Arc<Speed>>,
-    single_gpu_fits: bool,
-}
-
-/// Where a shape runs: `count` GPUs per node, on `nodes` nodes of the
-/// cluster fabric `fabric` (an index of `Snapshot::fabrics`; `usize::MAX`
-/// for one machine).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ShapeKey {
-    count: u32,
-    nodes: u32,
-    fabric: usize,
-}
-
-/// The index of `key`'s shape in `shapes`, made by `make` the first time.
-fn shape_index(shapes: &mut Vec<(ShapeKey, Shape)>, key: ShapeKey, make: impl FnOnce() -> Shape) -> usize {
-    match shapes.iter().position(|(k, _)| *k == key) {
-        Some(at) => at,
-        None => {
-            shapes.push((key, make()));
-            shapes.len() - 1
-        }
-    }
-}
-
-/// Sizes and times `runs` on `placement`. Training that does not fit with
-/// the ZeRO stage asked for is sharded further: of the higher stages that
-/// fit, the fastest (ZeRO-3 / FSDP overlaps its gathers where ZeRO-1/2
-/// gather after the step, so more sharding can also be quicker), and the
-/// speed says so.
-fn size_and_time(
-    runs: &Workload,
-    model: &super::Model,
-    gpu: &Gpu,
-    placement: Placement,
-    setup: &super::setup::Setup,
-    single_gpu_fits: bool,
-) -> Shape {
-    let shape = |fit: Result<Fit, Msg>, speed: Option<Arc<Speed>>| Shape { fit, speed, single_gpu_fits };
-    // Speed only for what fits; sizing errors are the reason.
-    let asked = match fit(runs, model, gpu, placement) {
-        Ok(f) if f.fits => {
-            let timed = speed(runs, model, gpu, placement, &f, setup).ok().map(Arc::new);
-            return shape(Ok(f), timed);
-        }
-        Ok(f) => f,
-        Err(e) => return shape(Err(e.message()), None),
-    };
-    if !matches!(runs.task, Task::Finetune | Task::Pretrain) {
-        return shape(Ok(asked), None);
-    }
-    let mut best: Option<(Fit, Speed)> = None;
-    for stage in runs.zero_stage + 1..=3 {
-        let sharded = Workload { zero_stage: stage, ..runs.clone() };
-        let Ok(f) = fit(&sharded, model, gpu, placement) else { continue };
-        if !f.fits {
-            continue;
-        }
-        let Ok(mut timed) = speed(&sharded, model, gpu, placement, &f, setup) else { continue };
-        let faster = |b: &(Fit, Speed)| timed.train_tokens_per_s() > b.1.train_tokens_per_s();
-        if best.as_ref().is_none_or(faster) {
-            timed.notes.push(msg!(phrases::NOTE_ZERO_RAISED, stage = stage, asked = runs.zero_stage));
-            best = Some((f, timed));
-        }
-    }
-    match best {
-        Some((f, timed)) => shape(Ok(f), Some(Arc::new(timed))),
-        None => shape(Ok(asked), None),
-    }
-}
 
 /// Why `offer` is outside the user's filters, if it is.
 fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>, provider: Option<&Provider>) -> Option<Msg> {
@@ -174,12 +101,6 @@ fn badges(gpu: &Gpu, offer: &Offer, shape: &Shape, costed: Option<&Costed>, spot
     badges
 }
 
-/// The cluster a row runs on, for the row and its badges.
-struct OnCluster<'a> {
-    nodes: u32,
-    joinable: Option<cluster::Joinable<'a>>,
-}
-
 /// What the ranking reads from a snapshot whatever the workload: each
 /// provider's billing rules, with what it does not publish assumed (issue
 /// 27), and which prices may not hold. Built once per snapshot, so an edit
@@ -211,284 +132,258 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
 
 /// `rank`, with the snapshot's `Terms` built beforehand (the page builds
 /// them once per snapshot and ranks on every edit).
+///
+/// Each offer becomes rows in four steps ([`Job::rows_of`]): admitted
+/// (the user's filters, a GPU the catalog knows), set up (the software
+/// that runs the job on its GPU), placed (its machine as listed, or the
+/// fewest nodes of a cluster that hold the job in time) and priced (the
+/// billed cost on demand and on spot). Each step that fails says why, and
+/// the offer is listed as left out for that reason.
 pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, terms: &Terms) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
-    let model = model.as_ref();
-    let memory = estimate(workload, model, workload.planned_gpus())?;
-    let spot_ok = spot_allowed(workload);
-    let startup_s = rented_startup_s(workload, model);
-    let deadline = cluster::deadline_hours(workload);
-    let fabric_index = FabricIndex::new(&snapshot.fabrics);
-    // Lookups by id, built once: offers name GPUs and providers thousands of
-    // times. One map type for both (an index into their list) keeps the
-    // page's WebAssembly to one copy of the hash table's code.
-    let gpu_index: FastMap<&str, usize> = catalog.gpus.iter().enumerate().map(|(i, g)| (g.id.as_str(), i)).collect();
-    let provider_index: FastMap<&str, usize> =
-        snapshot.providers.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
-    let Terms { rules, no_rules, price_check } = terms;
-    // Offers repeat GPU shapes (the same 8× H100 at many clouds): size and
-    // time each once. Per catalog GPU: whether one fits, and its shapes by
-    // GPU count, nodes and fabric (a handful each).
-    let mut singles: Vec<Option<bool>> = vec![None; catalog.gpus.len()];
-    let mut set_ups: Vec<Option<Result<OnGpu, Msg>>> = catalog.gpus.iter().map(|_| None).collect();
-    let mut shapes: Vec<Vec<(ShapeKey, Shape)>> = catalog.gpus.iter().map(|_| Vec::new()).collect();
-    let mut results = Vec::new();
-    let mut excluded = Vec::new();
-    let mut spot_left_out_nodes: Option<u32> = None;
-    // For the note when nothing runs the job: the fastest cluster that
-    // missed the deadline (hours, nodes, offer), and the largest cluster
-    // any provider joins (GPUs, nodes, offer).
-    let mut fastest_missed: Option<(f64, u32, usize)> = None;
-    let mut largest_cluster: Option<(u32, u32, usize)> = None;
+    let memory = estimate(workload, model.as_ref(), workload.planned_gpus())?;
+    let job = Job::new(workload, model.as_ref(), catalog, snapshot, terms);
+    // Offers repeat GPU shapes (the same 8× H100 at many clouds): what
+    // offers of one GPU share is worked out once per catalog GPU.
+    let mut of_gpus: Vec<OfGpu> = catalog.gpus.iter().map(|_| OfGpu::default()).collect();
+    let mut shortfalls = Shortfalls::default();
+    let (mut results, mut excluded) = (Vec::new(), Vec::new());
     for (index, offer) in snapshot.offers.iter().enumerate() {
-        // The GPU and its place in the catalog.
-        let found = gpu_index
-            .get(offer.gpu.as_str())
-            .map(|&g| (g, &catalog.gpus[g]))
-            .ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
-        let provider_at = provider_index.get(offer.provider.as_str()).copied();
-        let provider = provider_at.map(|i| &snapshot.providers[i]);
-        if let Some(reason) = filtered_out(workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu), provider) {
-            excluded.push(Exclusion { offer: index, reason });
-            continue;
+        match job.rows_of(index, offer, &mut of_gpus, &mut shortfalls) {
+            Ok(rows) => results.extend(rows),
+            Err(reason) => excluded.push(Exclusion { offer: index, reason }),
         }
-        let (g, gpu) = match found {
-            Ok(found) => found,
-            Err(e) => {
-                excluded.push(Exclusion { offer: index, reason: e.message() });
-                continue;
-            }
-        };
-        // The software that runs it here, or why none does (issue 23).
-        let found =
-            set_ups[g].get_or_insert_with(|| on_gpu(workload, model, gpu, &catalog.support).map_err(|e| e.message()));
-        let (setup, runs) = match found {
-            Ok(OnGpu { setup: Ok(setup), workload: runs }) => (&*setup, &*runs),
-            Ok(OnGpu { setup: Err(reason), .. }) | Err(reason) => {
-                excluded.push(Exclusion { offer: index, reason: reason.clone() });
-                continue;
-            }
-        };
-        let single_gpu_fits = *singles[g].get_or_insert_with(|| fit(runs, model, gpu, 1).is_ok_and(|f| f.fits));
-        let of_gpu = &mut shapes[g];
-        let make = |placement: Placement| size_and_time(runs, model, gpu, placement, setup, single_gpu_fits);
-        let hours_of = |shape: &Shape, nodes: u32, spot: bool| -> Option<f64> {
-            let f = shape.fit.as_ref().ok().filter(|f| f.fits)?;
-            cost::job_hours(runs, model, &f.memory, shape.speed.as_deref()?, Rental { spot, nodes, startup_s })
-        };
+    }
+    let objective = workload.objective();
+    sort(&mut results, objective, workload.task, snapshot, catalog);
+    mark_pareto(&mut results, workload.task);
+    let no_single_node = if results.is_empty() { job.why_nothing_runs(&shortfalls) } else { None };
+    let mut report =
+        Report { memory, task: workload.task, objective, results, excluded, no_single_node, advice: Vec::new() };
+    report.advice =
+        advice::advise(workload, &report, catalog, snapshot, job.spot_ok.err(), shortfalls.spot_left_out_nodes);
+    Ok(report)
+}
 
-        // One node first: the machine as listed.
+/// What ranking one workload reads for every offer: the model, the job's
+/// terms, and lookups by id built once (offers name GPUs and providers
+/// thousands of times; one map type for both keeps the page's WebAssembly
+/// to one copy of the hash table's code).
+struct Job<'a> {
+    workload: &'a Workload,
+    model: &'a super::Model,
+    catalog: &'a Catalog,
+    snapshot: &'a Snapshot,
+    terms: &'a Terms,
+    spot_ok: Result<(), &'static crate::text::Phrase>,
+    startup_s: f64,
+    deadline: Option<f64>,
+    fabrics: FabricIndex<'a>,
+    gpu_index: FastMap<&'a str, usize>,
+    provider_index: FastMap<&'a str, usize>,
+}
+
+/// What the offers of one catalog GPU share: whether one GPU holds the
+/// job, the software set-up, and its shapes by GPU count, nodes and fabric
+/// (a handful each), sized and timed once.
+#[derive(Default)]
+struct OfGpu {
+    single_fits: Option<bool>,
+    set_up: Option<Result<OnGpu, Msg>>,
+    shapes: Vec<(ShapeKey, Shape)>,
+}
+
+/// What offers left out say about the job as a whole, for the advice and
+/// the note when nothing runs it: the fewest nodes on which spot was left
+/// out as too often interrupted, and the clusters' limits.
+#[derive(Default)]
+struct Shortfalls {
+    spot_left_out_nodes: Option<u32>,
+    clusters: cluster::Limits,
+}
+
+impl<'a> Job<'a> {
+    fn new(
+        workload: &'a Workload,
+        model: &'a super::Model,
+        catalog: &'a Catalog,
+        snapshot: &'a Snapshot,
+        terms: &'a Terms,
+    ) -> Job<'a> {
+        Job {
+            workload,
+            model,
+            catalog,
+            snapshot,
+            terms,
+            spot_ok: spot_allowed(workload),
+            startup_s: rented_startup_s(workload, model),
+            deadline: cluster::deadline_hours(workload),
+            fabrics: FabricIndex::new(&snapshot.fabrics),
+            gpu_index: catalog.gpus.iter().enumerate().map(|(i, g)| (g.id.as_str(), i)).collect(),
+            provider_index: snapshot.providers.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect(),
+        }
+    }
+
+    /// `offer`'s rows, or why it has none: admitted, set up, placed, priced.
+    fn rows_of(
+        &self,
+        index: usize,
+        offer: &Offer,
+        of_gpus: &mut [OfGpu],
+        shortfalls: &mut Shortfalls,
+    ) -> Result<Vec<RankedOffer>, Msg> {
+        let (g, gpu, provider) = self.admit(offer)?;
+        let OfGpu { single_fits, set_up, shapes } = &mut of_gpus[g];
+        let (setup, runs) = self.set_up(set_up, gpu)?;
+        let single_gpu_fits = *single_fits.get_or_insert_with(|| fit(runs, self.model, gpu, 1).is_ok_and(|f| f.fits));
+        let here = OnThisGpu { runs, model: self.model, gpu, setup, single_gpu_fits, startup_s: self.startup_s };
+        let (at, on_cluster) = self.place(index, offer, provider, &here, shapes, shortfalls)?;
+        let shape = &shapes[at].1;
+        match &shape.fit {
+            Ok(f) if f.fits => self.price(index, offer, provider, &here, shape, f, &on_cluster, shortfalls),
+            Ok(f) => f.reason.clone().map_or(Ok(Vec::new()), Err),
+            Err(reason) => Err(reason.clone()),
+        }
+    }
+
+    /// `offer`'s GPU (with its index in the catalog) and provider, or why
+    /// it is left out: outside the user's filters, or a GPU the catalog
+    /// does not know.
+    fn admit(&self, offer: &Offer) -> Result<(usize, &'a Gpu, Option<&'a Provider>), Msg> {
+        let found = self
+            .gpu_index
+            .get(offer.gpu.as_str())
+            .map(|&g| (g, &self.catalog.gpus[g]))
+            .ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
+        let provider = self.provider_index.get(offer.provider.as_str()).map(|&i| &self.snapshot.providers[i]);
+        if let Some(reason) = filtered_out(self.workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu), provider) {
+            return Err(reason);
+        }
+        let (g, gpu) = found.map_err(|e| e.message())?;
+        Ok((g, gpu, provider))
+    }
+
+    /// The software that runs the job on `gpu` and the workload as it runs
+    /// there, or why none does (issue 23); worked out once per GPU.
+    fn set_up<'c>(
+        &self,
+        cached: &'c mut Option<Result<OnGpu, Msg>>,
+        gpu: &Gpu,
+    ) -> Result<(&'c Setup, &'c Workload), Msg> {
+        let found = cached.get_or_insert_with(|| {
+            on_gpu(self.workload, self.model, gpu, &self.catalog.support).map_err(|e| e.message())
+        });
+        match found {
+            Ok(OnGpu { setup: Ok(setup), workload }) => Ok((setup, workload)),
+            Ok(OnGpu { setup: Err(reason), .. }) | Err(reason) => Err(reason.clone()),
+        }
+    }
+
+    /// Where the job runs on `offer`: its machine as listed, or, where one
+    /// machine lacks the GPUs, the memory or the time, the fewest nodes of
+    /// a cluster its provider joins (`cluster::place`). The index of the
+    /// shape in `shapes`.
+    fn place(
+        &self,
+        index: usize,
+        offer: &Offer,
+        provider: Option<&Provider>,
+        here: &OnThisGpu<'_>,
+        shapes: &mut Vec<(ShapeKey, Shape)>,
+        shortfalls: &mut Shortfalls,
+    ) -> Result<(usize, OnCluster<'a>), Msg> {
         let one = ShapeKey { count: offer.gpu_count, nodes: 1, fabric: usize::MAX };
-        let single_at = shape_index(of_gpu, one, || make(Placement::node(offer.gpu_count)));
-        let asked = cluster::asked_nodes(workload, offer);
-        // What makes a cluster necessary, if anything: more GPUs than one
-        // instance has, a model one instance does not hold, or a deadline
-        // one instance misses.
-        // (why, whether it is memory alone)
-        let need: Option<(Msg, bool)> = {
-            let single = &of_gpu[single_at].1;
-            if asked > 1 {
-                Some((msg!(phrases::NEEDS_GPUS, gpus = workload.gpus), false))
-            } else {
-                match &single.fit {
-                    Err(reason) => {
-                        excluded.push(Exclusion { offer: index, reason: reason.clone() });
-                        continue;
-                    }
-                    Ok(f) if !f.fits => Some((
-                        f.reason.clone().unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = offer.gpu_count + 1)),
-                        true,
-                    )),
-                    // Timed here only when a deadline asks.
-                    Ok(_) => {
-                        match deadline.and_then(|limit| Some((limit, hours_of(single, 1, offer.price.is_none())?))) {
-                            Some((limit, hours)) if hours > limit => Some((
-                                msg!(
-                                    phrases::NEEDS_DEADLINE,
-                                    time = Arg::Hours(hours),
-                                    days = Arg::Num(limit / 24.0, 1)
-                                ),
-                                false,
-                            )),
-                            _ => None,
-                        }
-                    }
-                }
+        let single_at = shape_index(shapes, one, || here.shape(Placement::node(offer.gpu_count)));
+        match self.why_a_cluster(offer, here, &shapes[single_at].1)? {
+            None => Ok((single_at, OnCluster { nodes: 1, joinable: None })),
+            Some(need) => {
+                let found = self.fabrics.fabric_of(&offer.provider, &offer.instance);
+                let cluster = cluster::Cluster { index, offer, provider, found, here };
+                cluster.place(self.workload, self.deadline, shapes, &mut shortfalls.clusters, need)
             }
+        }
+    }
+
+    /// What makes a cluster necessary, if anything: more GPUs than one
+    /// instance has, a model one instance does not hold (`Need::memory`),
+    /// or a deadline one instance misses (timed only when one is set).
+    fn why_a_cluster(&self, offer: &Offer, here: &OnThisGpu<'_>, single: &Shape) -> Result<Option<cluster::Need>, Msg> {
+        if cluster::asked_nodes(self.workload, offer) > 1 {
+            let why = msg!(phrases::NEEDS_GPUS, gpus = self.workload.gpus);
+            return Ok(Some(cluster::Need { why, memory: false }));
+        }
+        let f = match &single.fit {
+            Err(reason) => return Err(reason.clone()),
+            Ok(f) if !f.fits => {
+                let why = f.reason.clone().unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = offer.gpu_count + 1));
+                return Ok(Some(cluster::Need { why, memory: true }));
+            }
+            Ok(f) => f,
         };
-        let (at, on_cluster) = match need {
-            None => (single_at, OnCluster { nodes: 1, joinable: None }),
-            Some((need, memory)) => {
-                let found = fabric_index.fabric_of(&offer.provider, &offer.instance);
-                // An instance too small for the model, at a provider the
-                // data says nothing about: the size is the reason.
-                if memory && found.is_none_or(|(_, f)| f.multi_node == MultiNode::Unknown) {
-                    excluded.push(Exclusion { offer: index, reason: need });
-                    continue;
-                }
-                let serving_runtime = (workload.task == Task::Infer).then_some(setup.runtime).flatten();
-                let joinable = match cluster::joinable(found, offer, provider, workload, serving_runtime) {
-                    Ok(joinable) => joinable,
-                    Err(why) => {
-                        excluded.push(Exclusion { offer: index, reason: cluster::needs_cluster(need, why) });
-                        continue;
-                    }
-                };
-                let (min, max) = (asked.max(joinable.min_nodes), joinable.max_nodes);
-                let most = max * offer.gpu_count;
-                if largest_cluster.is_none_or(|(gpus, _, _)| most > gpus) {
-                    largest_cluster = Some((most, max, index));
-                }
-                if min > max {
-                    let name = provider.map_or(offer.provider.as_str(), |p| p.name.as_str());
-                    let why = cluster::too_many_nodes(min, &joinable, name);
-                    excluded.push(Exclusion { offer: index, reason: cluster::needs_cluster(need, why) });
-                    continue;
-                }
-                let key = |nodes| ShapeKey { count: offer.gpu_count, nodes, fabric: joinable.index };
-                // The fewest nodes that hold the job. Memory per GPU falls
-                // as nodes are added (sharded training, pipelined serving),
-                // so after a few tries one at the limit says whether any
-                // count does, and halving finds the fewest.
-                let mut held = None;
-                let mut last_reason = None;
-                let mut fits = |nodes: u32, last_reason: &mut Option<Msg>| -> Option<usize> {
-                    let at = shape_index(of_gpu, key(nodes), || make(joinable.placement(offer, nodes)));
-                    match &of_gpu[at].1.fit {
-                        Ok(f) if f.fits => Some(at),
-                        Ok(f) => {
-                            *last_reason = f.reason.clone();
-                            None
-                        }
-                        Err(reason) => {
-                            *last_reason = Some(reason.clone());
-                            None
-                        }
-                    }
-                };
-                let tries = min.saturating_add(4).min(max);
-                for nodes in min..=tries {
-                    if let Some(at) = fits(nodes, &mut last_reason) {
-                        held = Some((nodes, at));
-                        break;
-                    }
-                }
-                if held.is_none() && tries < max {
-                    if let Some(at) = fits(max, &mut last_reason) {
-                        held = Some(cluster::fewest_nodes(tries, (max, at), |n| fits(n, &mut None)));
-                    }
-                }
-                let Some((mut nodes, mut at)) = held else {
-                    let why = msg!(
-                        phrases::CLUSTER_MEMORY,
-                        nodes = max,
-                        reason = last_reason.unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = workload.gpus))
-                    );
-                    excluded.push(Exclusion { offer: index, reason: why });
-                    continue;
-                };
-                // The fewest nodes that meet the deadline. A job's time falls
-                // as nodes are added (or stays, where the fabric bounds it),
-                // so the largest cluster says whether any does, and halving
-                // between finds the fewest: a few probes, whatever the limit.
-                if let Some(limit) = deadline {
-                    let spot_only = offer.price.is_none();
-                    let mut hours = |n: u32| -> (usize, f64) {
-                        let at = shape_index(of_gpu, key(n), || make(joinable.placement(offer, n)));
-                        (at, hours_of(&of_gpu[at].1, n, spot_only).unwrap_or(f64::INFINITY))
-                    };
-                    if hours(nodes).1 > limit {
-                        let (at_max, slowest) = hours(max);
-                        if slowest > limit {
-                            let gpus = max * offer.gpu_count;
-                            if fastest_missed.is_none_or(|(h, _, _)| slowest < h) {
-                                fastest_missed = Some((slowest, max, index));
-                            }
-                            let reason = cluster::deadline_missed(max, gpus, slowest, limit);
-                            excluded.push(Exclusion { offer: index, reason });
-                            continue;
-                        }
-                        (nodes, at) = cluster::fewest_nodes(nodes, (max, at_max), |n| {
-                            let (at, h) = hours(n);
-                            (h <= limit).then_some(at)
-                        });
-                    }
-                }
-                (at, OnCluster { nodes, joinable: Some(joinable) })
+        debug_assert!(f.fits);
+        Ok(match self.deadline.and_then(|limit| Some((limit, here.hours(single, 1, offer.price.is_none())?))) {
+            Some((limit, hours)) if hours > limit => {
+                let why = msg!(phrases::NEEDS_DEADLINE, time = Arg::Hours(hours), days = Arg::Num(limit / 24.0, 1));
+                Some(cluster::Need { why, memory: false })
             }
-        };
-        let shape = &of_gpu[at].1;
-        let f = match &shape.fit {
-            Ok(f) if f.fits => f,
-            Ok(f) => {
-                if let Some(reason) = &f.reason {
-                    excluded.push(Exclusion { offer: index, reason: reason.clone() });
-                }
-                continue;
-            }
-            Err(reason) => {
-                excluded.push(Exclusion { offer: index, reason: reason.clone() });
-                continue;
-            }
-        };
-        let nodes = on_cluster.nodes;
-        // Spot rows where spot is allowed and the provider offers it, and
-        // where a cluster's interruptions leave time to work.
-        let survives = cost::spot_lost_share(runs, nodes, startup_s) < cost::SPOT_MAX_LOST_SHARE;
-        if !survives && offer.spot_price.is_some() && spot_ok.is_ok() {
-            spot_left_out_nodes = Some(spot_left_out_nodes.map_or(nodes, |n| n.min(nodes)));
+            _ => None,
+        })
+    }
+
+    /// `offer`'s rows on `shape`: on demand, and spot where it is allowed,
+    /// offered and survives this many nodes' interruptions, each billed by
+    /// its provider's rules; or why none is listed (over the budget, spot
+    /// slower than the deadline, no on-demand price).
+    #[allow(clippy::too_many_arguments)]
+    fn price(
+        &self,
+        index: usize,
+        offer: &Offer,
+        provider: Option<&Provider>,
+        here: &OnThisGpu<'_>,
+        shape: &Shape,
+        f: &Fit,
+        on_cluster: &OnCluster<'_>,
+        shortfalls: &mut Shortfalls,
+    ) -> Result<Vec<RankedOffer>, Msg> {
+        let (workload, nodes) = (self.workload, on_cluster.nodes);
+        let survives = cost::spot_lost_share(here.runs, nodes, self.startup_s) < cost::SPOT_MAX_LOST_SHARE;
+        if !survives && offer.spot_price.is_some() && self.spot_ok.is_ok() {
+            shortfalls.spot_left_out_nodes = Some(shortfalls.spot_left_out_nodes.map_or(nodes, |n| n.min(nodes)));
         }
         // A reseller passing its cloud's rules through is billed as that cloud.
         let billed_as = offer.billed_as.as_deref().unwrap_or(&offer.provider);
-        let billing = provider_index.get(billed_as).map_or(no_rules, |&i| &rules[i]);
+        let billing = self.provider_index.get(billed_as).map_or(&self.terms.no_rules, |&i| &self.terms.rules[i]);
         let spot_row = offer.spot_price.is_some()
-            && spot_ok.is_ok()
+            && self.spot_ok.is_ok()
             && survives
             && provider.and_then(|p| p.spot_available) != Some(false);
-        let mut listed = false;
-        let mut over_budget = false;
-        let mut late = false;
+        let (mut rows, mut over_budget, mut late) = (Vec::new(), false, false);
         for (spot, price) in [(false, offer.price), (true, offer.spot_price.filter(|_| spot_row))] {
             let Some(price) = price else { continue };
             if workload.max_price_per_hour.is_some_and(|max| price > max) {
                 over_budget = true;
                 continue;
             }
-            let rental = Rental { spot, nodes, startup_s };
-            let costed = shape.speed.as_ref().and_then(|s| cost(runs, model, &f.memory, s, offer, billing, rental));
+            let rental = Rental { spot, nodes, startup_s: self.startup_s };
+            let costed =
+                shape.speed.as_ref().and_then(|s| cost(here.runs, self.model, &f.memory, s, offer, billing, rental));
             // A spot row slower than the deadline is not listed.
-            if let (Some(limit), Some(c)) = (deadline, &costed) {
+            if let (Some(limit), Some(c)) = (self.deadline, &costed) {
                 if c.job_hours > limit {
                     late = true;
                     continue;
                 }
             }
-            let mut row_badges = badges(gpu, offer, shape, costed.as_ref(), spot);
-            if billing.increment_s >= 3600.0 && !billing.assumed.billing {
-                row_badges.push(Badge::PerHourBilling);
-            }
-            match provider.and_then(|p| p.price_kind) {
-                Some(PriceKind::Auction) => row_badges.push(Badge::Auction),
-                Some(PriceKind::Marketplace) => row_badges.push(Badge::Marketplace),
-                Some(PriceKind::Fixed | PriceKind::Reseller) | None => {}
-            }
-            let far_below = price_check.far_below(index, if spot { Capacity::Spot } else { Capacity::OnDemand });
-            if far_below.is_some() {
-                row_badges.push(Badge::UnusuallyLow);
-            }
-            if let Some(joinable) = &on_cluster.joinable {
-                row_badges.push(Badge::Cluster);
-                if !joinable.network.known {
-                    row_badges.push(Badge::FabricUnknown);
-                }
-                if joinable.fabric.reserved_only == Some(true) {
-                    row_badges.push(Badge::ReservedOnly);
-                }
-            }
-            results.push(RankedOffer {
+            let capacity = if spot { Capacity::Spot } else { Capacity::OnDemand };
+            let far_below = self.terms.price_check.far_below(index, capacity);
+            let mut row_badges = badges(here.gpu, offer, shape, costed.as_ref(), spot);
+            row_badges.extend(terms_badges(billing, provider, far_below.is_some(), on_cluster));
+            rows.push(RankedOffer {
                 offer: index,
                 spot,
-                runtime: setup.runtime,
+                runtime: here.setup.runtime,
                 price_per_hour: price,
                 per_gpu_bytes: f.memory.per_gpu_bytes,
                 recipe: f.memory.recipe,
@@ -503,47 +398,77 @@ pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, te
                 fabric: on_cluster.joinable.as_ref().map(|j| j.index),
                 internode_gbps: on_cluster.joinable.as_ref().filter(|j| j.network.known).map(|j| j.network.gbps),
             });
-            listed = true;
         }
-        if !listed {
-            let reason = match workload.max_price_per_hour {
-                Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
-                _ if late => msg!(phrases::DEADLINE_SPOT_LATE),
-                _ => msg!(phrases::NO_ON_DEMAND_PRICE),
-            };
-            excluded.push(Exclusion { offer: index, reason });
+        if !rows.is_empty() {
+            return Ok(rows);
         }
+        Err(match workload.max_price_per_hour {
+            Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
+            _ if late => msg!(phrases::DEADLINE_SPOT_LATE),
+            _ => msg!(phrases::NO_ON_DEMAND_PRICE),
+        })
     }
-    let objective = workload.objective();
-    sort(&mut results, objective, workload.task, snapshot, catalog);
-    mark_pareto(&mut results, workload.task);
-    let no_single_node = if !results.is_empty() {
-        None
-    } else if let (Some(limit), Some((hours, nodes, at))) = (deadline, fastest_missed) {
-        Some(msg!(
-            phrases::NO_DEADLINE,
-            days = Arg::Num(limit / 24.0, 1),
-            nodes = nodes,
-            instance = &snapshot.offers[at].instance,
-            time = Arg::Hours(hours)
-        ))
-    } else if let (true, Some((gpus, nodes, at))) = (workload.gpus > 1, largest_cluster) {
-        (workload.gpus > gpus).then(|| {
-            msg!(
-                phrases::NO_CLUSTER,
-                asked = workload.gpus,
+
+    /// Why no offer runs the job, when none does: no cluster meets the
+    /// deadline, more GPUs than any provider joins, or no single node holds
+    /// it.
+    fn why_nothing_runs(&self, shortfalls: &Shortfalls) -> Option<Msg> {
+        let (workload, snapshot) = (self.workload, self.snapshot);
+        if let (Some(limit), Some((hours, nodes, at))) = (self.deadline, shortfalls.clusters.fastest_missed) {
+            return Some(msg!(
+                phrases::NO_DEADLINE,
+                days = Arg::Num(limit / 24.0, 1),
                 nodes = nodes,
                 instance = &snapshot.offers[at].instance,
-                gpus = gpus
-            )
-        })
-    } else {
-        largest_node_shortfall(workload, model, catalog, snapshot)
-    };
-    let mut report =
-        Report { memory, task: workload.task, objective, results, excluded, no_single_node, advice: Vec::new() };
-    report.advice = advice::advise(workload, &report, catalog, snapshot, spot_ok.err(), spot_left_out_nodes);
-    Ok(report)
+                time = Arg::Hours(hours)
+            ));
+        }
+        if let (true, Some((gpus, nodes, at))) = (workload.gpus > 1, shortfalls.clusters.largest) {
+            return (workload.gpus > gpus).then(|| {
+                msg!(
+                    phrases::NO_CLUSTER,
+                    asked = workload.gpus,
+                    nodes = nodes,
+                    instance = &snapshot.offers[at].instance,
+                    gpus = gpus
+                )
+            });
+        }
+        largest_node_shortfall(workload, self.model, self.catalog, snapshot)
+    }
+}
+
+/// The badges a row takes from its terms: hourly billing, an auction or
+/// marketplace price, a price far below the others', and the cluster it
+/// needs (its fabric unknown, or reserved capacity only).
+fn terms_badges(
+    billing: &Rules,
+    provider: Option<&Provider>,
+    far_below: bool,
+    on_cluster: &OnCluster<'_>,
+) -> Vec<Badge> {
+    let mut badges = Vec::new();
+    if billing.increment_s >= 3600.0 && !billing.assumed.billing {
+        badges.push(Badge::PerHourBilling);
+    }
+    match provider.and_then(|p| p.price_kind) {
+        Some(PriceKind::Auction) => badges.push(Badge::Auction),
+        Some(PriceKind::Marketplace) => badges.push(Badge::Marketplace),
+        Some(PriceKind::Fixed | PriceKind::Reseller) | None => {}
+    }
+    if far_below {
+        badges.push(Badge::UnusuallyLow);
+    }
+    if let Some(joinable) = &on_cluster.joinable {
+        badges.push(Badge::Cluster);
+        if !joinable.network.known {
+            badges.push(Badge::FabricUnknown);
+        }
+        if joinable.fabric.reserved_only == Some(true) {
+            badges.push(Badge::ReservedOnly);
+        }
+    }
+    badges
 }
 
 /// The figure an objective minimises for one row (`None` sorts last).
@@ -671,6 +596,48 @@ mod tests {
             offers,
             fabrics: Vec::new(),
         }
+    }
+
+    #[test]
+    fn each_step_an_offer_fails_is_its_reason_and_the_others_are_not_taken() {
+        // Admitted (a GPU the catalog knows), placed (a machine that holds
+        // the job), priced (an on-demand price): each offer is left out by
+        // the first step it fails, for that step's reason, and only offers
+        // that pass all four become rows.
+        let catalog = Catalog::bundled().unwrap();
+        let snapshot = snapshot(vec![
+            offer("gpu_1x_mystery", "not_a_catalog_gpu", 1, 80.0, Some(1.0)),
+            offer("gpu_1x_a10", "a10", 1, 24.0, Some(0.75)),
+            offer("gpu_2x_h100_unpriced", "h100_sxm", 2, 80.0, None),
+            offer("gpu_2x_h100_sxm5", "h100_sxm", 2, 80.0, Some(6.38)),
+        ]);
+        let workload =
+            Workload { model: "llama-3.1-70b".into(), weight_precision: Precision::Bf16, ..Workload::default() };
+        let terms = Terms::of(&snapshot);
+        let job = Job::new(&workload, catalog.model("llama-3.1-70b").unwrap(), catalog, &snapshot, &terms);
+        let mut of_gpus: Vec<OfGpu> = catalog.gpus.iter().map(|_| OfGpu::default()).collect();
+        let mut shortfalls = Shortfalls::default();
+        let outcomes: Vec<Result<usize, String>> = snapshot
+            .offers
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                job.rows_of(i, o, &mut of_gpus, &mut shortfalls).map(|rows| rows.len()).map_err(|e| e.to_string())
+            })
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                Err("unknown GPU \"not_a_catalog_gpu\": use a gpu_id from the catalog".into()),
+                Err("needs 134 GB, has 24 GB (21.6 GB usable)".into()),
+                Err("no on-demand price in the snapshot".into()),
+                Ok(1),
+            ]
+        );
+        // Offers of one GPU share its set-up and shapes: the two 2× H100
+        // offers were sized once.
+        let h100 = catalog.gpus.iter().position(|g| g.id == "h100_sxm").unwrap();
+        assert_eq!(of_gpus[h100].shapes.len(), 1);
     }
 
     #[test]

@@ -1,11 +1,181 @@
 //! Cluster placement for the ranking: how many nodes of an offer a job
-//! asks for, whether its provider joins them (cluster_fabrics.csv), and the
-//! words for why not.
+//! asks for, whether its provider joins them (cluster_fabrics.csv), the
+//! fewest that hold the job in time, and the words for why not.
 
+use super::shape::{shape_index, OnThisGpu, Shape, ShapeKey};
 use crate::engine::fabric::{Fabric, MultiNode, Network, Placement};
 use crate::engine::{Offer, Provider, Runtime, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
+
+/// Why one machine does not do: the sentence, and whether memory alone
+/// is the reason (then a provider the data says nothing about is not
+/// tried).
+pub struct Need {
+    pub why: Msg,
+    pub memory: bool,
+}
+
+/// The cluster a row runs on, for the row and its badges.
+pub struct OnCluster<'a> {
+    pub nodes: u32,
+    pub joinable: Option<Joinable<'a>>,
+}
+
+/// The largest clusters seen, for the note when nothing runs the job: the
+/// fastest that missed the deadline (hours, nodes, offer) and the largest
+/// any provider joins (GPUs, nodes, offer).
+#[derive(Default)]
+pub struct Limits {
+    pub fastest_missed: Option<(f64, u32, usize)>,
+    pub largest: Option<(u32, u32, usize)>,
+}
+
+/// An offer (`index` in the snapshot) that one machine does not do, its
+/// provider's fabric row for it (`FabricIndex::fabric_of`), and the job as
+/// set up on its GPU.
+pub struct Cluster<'a, 'o> {
+    pub index: usize,
+    pub offer: &'o Offer,
+    pub provider: Option<&'o Provider>,
+    pub found: Option<(usize, &'a Fabric)>,
+    pub here: &'o OnThisGpu<'o>,
+}
+
+impl<'a> Cluster<'a, '_> {
+    /// The job on a cluster of the offer's nodes, where one machine does
+    /// not do (`need`): the fewest nodes its provider joins that hold the
+    /// job and, with a deadline of `deadline` hours, finish in time. The
+    /// index of their shape in `shapes`; or why no cluster does.
+    pub fn place(
+        &self,
+        workload: &Workload,
+        deadline: Option<f64>,
+        shapes: &mut Vec<(ShapeKey, Shape)>,
+        limits: &mut Limits,
+        need: Need,
+    ) -> Result<(usize, OnCluster<'a>), Msg> {
+        let (index, offer, provider) = (self.index, self.offer, self.provider);
+        // An instance too small for the model, at a provider the data says
+        // nothing about: the size is the reason.
+        if need.memory && self.found.is_none_or(|(_, f)| f.multi_node == MultiNode::Unknown) {
+            return Err(need.why);
+        }
+        let serving_runtime = (workload.task == Task::Infer).then_some(self.here.setup.runtime).flatten();
+        let joinable = match joinable(self.found, offer, provider, workload, serving_runtime) {
+            Ok(joinable) => joinable,
+            Err(why) => return Err(needs_cluster(need.why, why)),
+        };
+        let (min, max) = (asked_nodes(workload, offer).max(joinable.min_nodes), joinable.max_nodes);
+        let most = max * offer.gpu_count;
+        if limits.largest.is_none_or(|(gpus, _, _)| most > gpus) {
+            limits.largest = Some((most, max, index));
+        }
+        if min > max {
+            let name = provider.map_or(offer.provider.as_str(), |p| p.name.as_str());
+            return Err(needs_cluster(need.why, too_many_nodes(min, &joinable, name)));
+        }
+        let on = Nodes { offer, joinable: &joinable, here: self.here };
+        let held = on.fewest_holding(shapes, min, max, workload.gpus)?;
+        let (nodes, at) = match deadline {
+            Some(limit) => on.fewest_in_time(shapes, held, max, limit).map_err(|(slowest, why)| {
+                if limits.fastest_missed.is_none_or(|(h, _, _)| slowest < h) {
+                    limits.fastest_missed = Some((slowest, max, index));
+                }
+                why
+            })?,
+            None => held,
+        };
+        Ok((at, OnCluster { nodes, joinable: Some(joinable) }))
+    }
+}
+
+/// Counts of `offer`'s nodes on a cluster, sized and timed as the job is
+/// set up `here`.
+struct Nodes<'o> {
+    offer: &'o Offer,
+    joinable: &'o Joinable<'o>,
+    here: &'o OnThisGpu<'o>,
+}
+
+impl Nodes<'_> {
+    /// The shape of `nodes` nodes, in `shapes`.
+    fn shape(&self, shapes: &mut Vec<(ShapeKey, Shape)>, nodes: u32) -> usize {
+        let key = ShapeKey { count: self.offer.gpu_count, nodes, fabric: self.joinable.index };
+        shape_index(shapes, key, || self.here.shape(self.joinable.placement(self.offer, nodes)))
+    }
+
+    /// The fewest nodes from `min` to `max` that hold the job. Memory per
+    /// GPU falls as nodes are added (sharded training, pipelined serving),
+    /// so after a few tries one at the limit says whether any count does,
+    /// and halving finds the fewest.
+    fn fewest_holding(
+        &self,
+        shapes: &mut Vec<(ShapeKey, Shape)>,
+        min: u32,
+        max: u32,
+        gpus: u32,
+    ) -> Result<(u32, usize), Msg> {
+        let mut fits = |nodes: u32, last_reason: &mut Option<Msg>| -> Option<usize> {
+            let at = self.shape(shapes, nodes);
+            match &shapes[at].1.fit {
+                Ok(f) if f.fits => Some(at),
+                Ok(f) => {
+                    *last_reason = f.reason.clone();
+                    None
+                }
+                Err(reason) => {
+                    *last_reason = Some(reason.clone());
+                    None
+                }
+            }
+        };
+        let mut last_reason = None;
+        let tries = min.saturating_add(4).min(max);
+        for nodes in min..=tries {
+            if let Some(at) = fits(nodes, &mut last_reason) {
+                return Ok((nodes, at));
+            }
+        }
+        if tries < max {
+            if let Some(at) = fits(max, &mut last_reason) {
+                return Ok(fewest_nodes(tries, (max, at), |n| fits(n, &mut None)));
+            }
+        }
+        let reason = last_reason.unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = gpus));
+        Err(msg!(phrases::CLUSTER_MEMORY, nodes = max, reason = reason))
+    }
+
+    /// The fewest nodes from `held` to `max` that finish within `limit`
+    /// hours. A job's time falls as nodes are added (or stays, where the
+    /// fabric bounds it), so the largest cluster says whether any does, and
+    /// halving between finds the fewest: a few probes, whatever the limit.
+    /// When none does: the largest cluster's hours, and why.
+    fn fewest_in_time(
+        &self,
+        shapes: &mut Vec<(ShapeKey, Shape)>,
+        held: (u32, usize),
+        max: u32,
+        limit: f64,
+    ) -> Result<(u32, usize), (f64, Msg)> {
+        let spot_only = self.offer.price.is_none();
+        let mut hours = |n: u32| -> (usize, f64) {
+            let at = self.shape(shapes, n);
+            (at, self.here.hours(&shapes[at].1, n, spot_only).unwrap_or(f64::INFINITY))
+        };
+        if hours(held.0).1 <= limit {
+            return Ok(held);
+        }
+        let (at_max, slowest) = hours(max);
+        if slowest > limit {
+            return Err((slowest, deadline_missed(max, max * self.offer.gpu_count, slowest, limit)));
+        }
+        Ok(fewest_nodes(held.0, (max, at_max), |n| {
+            let (at, h) = hours(n);
+            (h <= limit).then_some(at)
+        }))
+    }
+}
 
 /// The nodes of `offer` the user's `gpus` asks for: training spreads over
 /// them (`gpus=256` on 8-GPU instances is 32 nodes); everything else starts
