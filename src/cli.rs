@@ -8,6 +8,12 @@
 //! whichgpu estimate --config 'model=llama-3.1-70b&conc=32' --gpu h100_sxm [--count N]
 //!     [--node-gpus G [--internode-gbps B] [--fabric NAME]] [--json]
 //! ```
+//!
+//! Strict where the page forgives (issue 41): a `--config` value the page
+//! would drop or replace (an unknown model or key, a number out of range)
+//! ends `rank`, `estimate` and `url` with status 2 and the page's own words
+//! for it; `--lenient` (`rank`, `estimate`) answers with the page's
+//! fall-backs and prints them as notes.
 
 use crate::engine::cost::failure_lost_share;
 use crate::engine::fabric::{FabricKind, Network, Placement, UNKNOWN_FABRIC_GBPS};
@@ -59,14 +65,48 @@ usage:
   whichgpu url --config QUERY [--base URL]
       print the share link for a workload: the page's canonical query
       (defaults left out, keys in order, `v=1`), after URL when given
-      (e.g. --base https://example.org/whichgpu/); a setting the page
-      would not apply is an error, so docs builds catch typos
+      (e.g. --base https://example.org/whichgpu/)
+  --lenient (rank, estimate)
+      a --config value the page cannot apply (an unknown model or a model
+      of another task, an unknown key, a number out of range or not a
+      number) ends rank, estimate and url with exit status 2 and the page's message
+      for it, on standard error, and as {\"error\": ...} on standard
+      output with --json, so scripts and docs builds catch typos; with
+      --lenient the command answers as the page does, with its fall-backs,
+      and prints what it replaced as notes
 ";
+
+/// Why a command failed.
+enum Failure {
+    /// Usage, files, the engine: exit status 1.
+    Other(String),
+    /// A `--config` value the page would not apply as given: exit status 2,
+    /// and under `--json` the message as `{"error": ...}` on standard output.
+    NotApplied { message: String, json: bool },
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Other(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::Other(message.to_string())
+    }
+}
+
+/// The exit status of a `--config` value the page would not apply.
+const NOT_APPLIED: u8 = 2;
+
+/// Answer with the page's fall-backs rather than fail on them.
+const LENIENT: &str = "--lenient";
 
 /// Runs one command; `out` gets results, `err` diagnostics.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> ExitCode {
     let result = match args.first().map(String::as_str) {
-        Some("snapshot") => snapshot(&args[1..], out),
+        Some("snapshot") => snapshot(&args[1..], out).map_err(Failure::from),
         Some("rank") => rank_command(&args[1..], out),
         Some("estimate") => estimate(&args[1..], out),
         Some("url") => url(&args[1..], out),
@@ -74,15 +114,38 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> ExitCod
             let _ = out.write_all(USAGE.as_bytes());
             Ok(())
         }
-        Some(other) => Err(format!("unknown command \"{other}\"\n\n{USAGE}")),
+        Some(other) => Err(format!("unknown command \"{other}\"\n\n{USAGE}").into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(Failure::Other(message)) => {
             let _ = writeln!(err, "whichgpu: {message}");
             ExitCode::FAILURE
         }
+        Err(Failure::NotApplied { message, json }) => {
+            if json {
+                let _ = writeln!(out, "{:#}", json!({ "error": message }));
+            }
+            let _ = writeln!(err, "whichgpu: {message}");
+            ExitCode::from(NOT_APPLIED)
+        }
     }
+}
+
+/// Unless `--lenient`, what the page would not apply of `--config` as the
+/// command's failure, in the page's words.
+fn applied_as_given(decoded: &url_codec::Decoded, flags: &Flags<'_>) -> Result<(), Failure> {
+    if decoded.notes.is_empty() || flags.has(LENIENT) {
+        return Ok(());
+    }
+    let problems: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
+    Err(Failure::NotApplied {
+        message: format!(
+            "the config cannot be applied as given: {} (--lenient answers with these fall-backs)",
+            problems.join("; ")
+        ),
+        json: flags.has("--json"),
+    })
 }
 
 /// Parsed `--flag value` pairs and bare `--switch`es.
@@ -192,14 +255,12 @@ fn print_notes(decoded: &url_codec::Decoded, out: &mut dyn Write) {
 
 /// The share link for `--config`: what the page would put in its address
 /// bar for the same workload and language.
-fn url(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+fn url(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
+    // A link is always what the page would apply: no `--lenient`.
     let flags = Flags::parse(args, &["--config", "--base", MODEL_CONFIG], &[])?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = workload(&flags, catalog)?;
-    if !decoded.notes.is_empty() {
-        let problems: Vec<String> = decoded.notes.iter().map(|n| n.message.to_string()).collect();
-        return Err(format!("the config does not make a clean link: {}", problems.join("; ")));
-    }
+    applied_as_given(&decoded, &flags)?;
     let query =
         url_codec::encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.my_gpu.as_deref(), decoded.lang);
     let base = flags.value("--base").unwrap_or("");
@@ -290,8 +351,8 @@ fn snapshot(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     Ok(())
 }
 
-fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let flags = Flags::parse(args, &["--config", "--top", "--offers", "--today", MODEL_CONFIG], &["--json"])?;
+fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
+    let flags = Flags::parse(args, &["--config", "--top", "--offers", "--today", MODEL_CONFIG], &["--json", LENIENT])?;
     let today = match flags.value("--today") {
         None => days_today(),
         Some(text) => crate::engine::freshness::parse_date(text)
@@ -306,6 +367,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let snapshot = Snapshot::from_json(&text).map_err(|e| e.to_string())?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = workload(&flags, catalog)?;
+    applied_as_given(&decoded, &flags)?;
     let report = rank(&decoded.workload, catalog, &snapshot).map_err(|e| e.to_string())?;
     let stale = crate::engine::freshness::stale_notice(&snapshot.snapshot_date, today);
 
@@ -425,14 +487,15 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     Ok(())
 }
 
-fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
     let flags = Flags::parse(
         args,
         &["--config", "--gpu", "--count", "--node-gpus", "--internode-gbps", "--fabric", "--offers", MODEL_CONFIG],
-        &["--json"],
+        &["--json", LENIENT],
     )?;
     let catalog = Catalog::bundled().map_err(|e| e.to_string())?;
     let decoded = workload(&flags, catalog)?;
+    applied_as_given(&decoded, &flags)?;
     let gpu_id = flags.value("--gpu").ok_or("estimate needs --gpu GPU_ID (a gpu_id of gpus.csv, e.g. h100_sxm)")?;
     let gpu = catalog.gpu(gpu_id).map_err(|e| e.to_string())?;
     let whole = |flag: &str, max: u32| -> Result<Option<u32>, String> {
@@ -455,11 +518,12 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         None => {
             return Err(format!(
                 "--count {count}: one node holds at most 1024 GPUs; name the node size with --node-gpus"
-            ))
+            )
+            .into())
         }
     };
     if !count.is_multiple_of(per_node) {
-        return Err(format!("--count {count} is not a whole number of nodes of --node-gpus {per_node}"));
+        return Err(format!("--count {count} is not a whole number of nodes of --node-gpus {per_node}").into());
     }
     let mut documented_from = None;
     let kind = FabricKind::from_description(flags.value("--fabric").unwrap_or(""));
@@ -482,7 +546,7 @@ fn estimate(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         None => Network { gbps: UNKNOWN_FABRIC_GBPS, kind, known: false },
         Some(text) => match text.parse::<f64>() {
             Ok(gbps) if gbps > 0.0 && gbps <= 1e6 => Network { gbps, kind, known: true },
-            _ => return Err(format!("--internode-gbps: \"{text}\" is not a bandwidth in Gbit/s per node")),
+            _ => return Err(format!("--internode-gbps: \"{text}\" is not a bandwidth in Gbit/s per node").into()),
         },
     };
     let placement = Placement { nodes: count / per_node, gpus_per_node: per_node, network };

@@ -97,6 +97,11 @@ pub struct Decoded {
     pub offer: Option<OfferRef>,
     /// The visitor's own GPU the link compares with renting (a catalog id).
     pub my_gpu: Option<String>,
+    /// The link's model where it could not be applied (an unknown id, a
+    /// model of another task): the text as given, for the model box to
+    /// keep, and why, for beside it; the workload holds the model used
+    /// instead (issue 41).
+    pub unapplied_model: Option<(String, Msg)>,
 }
 
 /// One workload field as the URL spells it: its key, how to read a value
@@ -302,7 +307,10 @@ const FIELDS: [Field; 74] = [
                 custom(w);
                 return Ok(());
             }
-            let model = catalog.model(v).map_err(|_| msg!(phrases::LINK_UNKNOWN_MODEL, given = shorten(v)))?;
+            let model = catalog.model(v).map_err(|_| {
+                let nearest = catalog.nearest_model_ids(v, w.task, 3).join(", ");
+                msg!(phrases::LINK_UNKNOWN_MODEL, given = shorten(v), nearest = nearest)
+            })?;
             // `task=audio` meant transcription before the generating tasks
             // existed; with a speech or music generator it asks for what the
             // generator makes.
@@ -603,6 +611,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let mut workload = defaults.clone();
     let mut notes = Vec::new();
     let mut page = Page::default();
+    let mut unapplied_model = None;
     let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
         if let Some(field) = PAGE_FIELDS.iter().find(|f| f.key == key) {
@@ -613,7 +622,11 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
         }
         match FIELDS.iter().find(|f| f.key == key) {
             Some(field) => {
-                if let Err(problem) = (field.set)(&mut workload, &value, catalog) {
+                let applied = (field.set)(&mut workload, &value, catalog);
+                if field.key == keys::MODEL {
+                    unapplied_model = applied.as_ref().err().map(|problem| (shorten(&value), problem.clone()));
+                }
+                if let Err(problem) = applied {
                     let default = (field.get)(&defaults);
                     let message = if default.is_empty() {
                         msg!(phrases::LINK_IGNORED, key = field.key, problem = problem)
@@ -627,7 +640,8 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
         }
     }
     let Page { lang, embed, form_closed, offer, my_gpu } = page;
-    Decoded { workload, notes, lang, embed: embed.then_some(Embed { form_open: !form_closed }), offer, my_gpu }
+    let embed = embed.then_some(Embed { form_open: !form_closed });
+    Decoded { workload, notes, lang, embed, offer, my_gpu, unapplied_model }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -735,6 +749,24 @@ mod tests {
 
     fn catalog() -> &'static Catalog {
         Catalog::bundled().unwrap()
+    }
+
+    #[test]
+    fn a_model_the_link_cannot_apply_is_kept_as_given_with_why() {
+        // The page keeps the text in the model box and names the nearest ids.
+        let decoded = decode("model=llama-3.1-7b&wq=int8", catalog());
+        assert_eq!(decoded.workload.model, "llama-3.1-8b");
+        let (text, why) = decoded.unapplied_model.unwrap();
+        assert_eq!(text, "llama-3.1-7b");
+        assert!(why.to_string().starts_with("unknown model \"llama-3.1-7b\" (nearest: llama-3.1-8b, "), "{why}");
+        // A model of another task, likewise; a later model that applies clears it.
+        let (text, why) = decode("task=image&model=llama-3.1-8b", catalog()).unapplied_model.unwrap();
+        assert_eq!(
+            (text.as_str(), why.to_string().as_str()),
+            ("llama-3.1-8b", "Llama 3.1 8B is not a text-to-image model")
+        );
+        assert_eq!(decode("model=nope&model=qwen2.5-7b", catalog()).unapplied_model, None);
+        assert_eq!(decode("model=qwen2.5-7b", catalog()).unapplied_model, None);
     }
 
     #[test]

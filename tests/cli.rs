@@ -98,12 +98,40 @@ fn rank_says_when_no_single_node_holds_the_workload() {
 }
 
 #[test]
-fn rank_reports_bad_query_values_and_still_answers() {
-    let output = whichgpu(&["rank", "--config", "wq=fp7"]);
+fn rank_under_lenient_reports_bad_query_values_and_still_answers() {
+    let output = whichgpu(&["rank", "--config", "wq=fp7", "--lenient"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("note: wq: unknown precision \"fp7\""), "{text}");
     assert!(text.contains("llama-3.1-8b at bf16"), "{text}");
+}
+
+#[test]
+fn a_config_value_the_page_would_not_apply_ends_the_command_with_status_2() {
+    // Issue 41: a script gets no confident answer to a question nobody
+    // asked. The page's own words say what it would have done instead.
+    let cases: [(&[&str], &str); 6] = [
+        (&["rank", "--config", "model=not-a-model"], "model: unknown model \"not-a-model\" (nearest: "),
+        (&["rank", "--config", "model=llama-3.1-7b"], "(nearest: llama-3.1-8b, llama-3.1-70b, "),
+        (&["rank", "--config", "conc=-5"], "conc: -5 is out of range (1 to 100,000); using 1"),
+        (&["rank", "--config", "in=abc"], "in: \"abc\" is not a whole number (1 to 10,000,000); using 2048"),
+        (&["estimate", "--config", "task=video&model=cogvideox1.5-5b", "--gpu", "h100_sxm"], "model: "),
+        (&["url", "--config", "model=llama-3.1-70b&foo=1"], "unknown setting \"foo\" ignored"),
+    ];
+    for (args, expected) in cases {
+        let output = whichgpu(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains("--lenient"), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output), "", "{args:?}");
+    }
+    // Under --json the error is the document on standard output.
+    let output = whichgpu(&["rank", "--config", "model=not-a-model", "--json"]);
+    assert_eq!(output.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(json["error"].as_str().unwrap().contains("unknown model \"not-a-model\""), "{json}");
+    // Other failures keep status 1.
+    assert_eq!(whichgpu(&["rank", "--top", "many"]).status.code(), Some(1));
 }
 
 #[test]
@@ -380,13 +408,15 @@ fn estimate_sizes_image_video_and_audio_jobs() {
     let whisper = estimate("task=audio&batch=8", "t4");
     assert_eq!(whisper["fits"], true);
     assert!(whisper["memory"]["kv_cache_bytes"].as_f64().unwrap() > 1e9, "{whisper}");
-    // A model of the wrong kind is named, and the task's own model is used.
+    // A model of the wrong kind is named: an error, or under --lenient the
+    // task's own model, said.
+    let wrong_kind = "Whisper large (v3 is the current 'large') is not a text LLM; using llama-3.1-8b";
     let output = whichgpu(&["estimate", "--config", "model=whisper-large-v3", "--gpu", "h100_sxm"]);
-    assert!(
-        stdout(&output).contains("Whisper large (v3 is the current 'large') is not a text LLM; using llama-3.1-8b"),
-        "{}",
-        stdout(&output)
-    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains(wrong_kind), "{}", stderr(&output));
+    let output = whichgpu(&["estimate", "--config", "model=whisper-large-v3", "--gpu", "h100_sxm", "--lenient"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains(wrong_kind), "{}", stdout(&output));
 }
 
 #[test]

@@ -458,6 +458,26 @@ impl Catalog {
         self.gpus.iter().find(|g| g.id == id).ok_or_else(|| Error::UnknownGpu(id.to_string()))
     }
 
+    /// The ids of up to `count` models for `task` nearest to `given`, a
+    /// model id the catalog does not have (a typo, a size it lacks, the
+    /// start of an id): ids that begin with it first, then fewest character
+    /// edits, then the length nearest the given id's (a changed digit before
+    /// an added one), then catalog order.
+    pub fn nearest_model_ids(&self, given: &str, task: Task, count: usize) -> Vec<&str> {
+        let given = given.to_ascii_lowercase();
+        let mut scored: Vec<(bool, usize, usize, &str)> = self
+            .models
+            .iter()
+            .filter(|m| m.suits(task))
+            .map(|m| {
+                let id = m.id.as_str();
+                (!id.starts_with(&given), edit_distance(&given, id), given.len().abs_diff(id.len()), id)
+            })
+            .collect();
+        scored.sort_by_key(|&(prefix, distance, length, _)| (prefix, distance, length));
+        scored.into_iter().take(count).map(|(_, _, _, id)| id).collect()
+    }
+
     /// The name a reader sees for the GPU `id` ("T4 PCIe low-profile"), or
     /// the id itself when the catalog has no such GPU.
     pub fn gpu_name<'a>(&'a self, id: &'a str) -> &'a str {
@@ -465,9 +485,42 @@ impl Catalog {
     }
 }
 
+/// Levenshtein distance between two ASCII ids: insertions, deletions and
+/// substitutions of one character each.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_model_id_is_answered_with_the_nearest_ids_for_the_task() {
+        let catalog = Catalog::bundled().unwrap();
+        // A size the family lacks, and a typo.
+        assert_eq!(catalog.nearest_model_ids("llama-3.1-7b", Task::Infer, 2), ["llama-3.1-8b", "llama-3.1-70b"]);
+        assert_eq!(catalog.nearest_model_ids("Qwen2.5-7B", Task::Infer, 1), ["qwen2.5-7b"]);
+        // Only models of the task: an image model for an image link.
+        let near = catalog.nearest_model_ids("sdxl", Task::Image, 3);
+        assert!(near.iter().all(|id| catalog.model(id).unwrap().suits(Task::Image)), "{near:?}");
+        assert_eq!(near[0], "sdxl-base-1.0");
+        assert_eq!(
+            (edit_distance("kitten", "sitting"), edit_distance("", "abc"), edit_distance("same", "same")),
+            (3, 3, 0)
+        );
+    }
 
     #[test]
     fn the_bundled_catalog_parses_and_holds_the_reference_rows() {

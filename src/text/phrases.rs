@@ -289,7 +289,7 @@ phrases! {
     LINK_NOT_NUMBER = "\"{given}\" is not a number", "«{given}» no es un número";
     LINK_NOT_NAME = "\"{given}\" is not a name (letters, digits, - _ . and spaces)", "«{given}» no es un nombre (letras, dígitos, - _ . y espacios)";
     LINK_NOT_SWITCH = "\"{given}\" is not 1 or 0", "«{given}» no es 1 ni 0";
-    LINK_UNKNOWN_MODEL = "unknown model \"{given}\"", "modelo desconocido «{given}»";
+    LINK_UNKNOWN_MODEL = "unknown model \"{given}\" (nearest: {nearest})", "modelo desconocido «{given}» (los más parecidos: {nearest})";
     LINK_WRONG_KIND = "{model} is not a {kind}", "{model} no es un {kind}";
     LINK_UNKNOWN_SETTING = "unknown setting \"{given}\"", "ajuste desconocido «{given}»";
     LINK_UNKNOWN_SETTING_IGNORED = "unknown setting \"{given}\" ignored", "se ignora el ajuste desconocido «{given}»";

@@ -79,6 +79,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         })
     };
     let workload = RwSignal::new(decoded.workload);
+    let unapplied_model = RwSignal::new(decoded.unapplied_model);
     // The language the link or the switcher chose; else the browser's.
     let chosen = RwSignal::new(decoded.lang);
     let browser = Lang::preferred(document::preferred_languages().iter().map(String::as_str));
@@ -167,11 +168,13 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         provide_context(lang);
         let notes = notes.clone();
         let form = match embed {
-            None => view! { <WorkloadForm catalog=catalog workload=workload /> }.into_any(),
+            None => {
+                view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> }.into_any()
+            }
             Some(embedded) => view! {
                 <details class="embed-form" open=embedded.form_open>
                     <summary>{lang.t(&phrases::EMBED_WORKLOAD)}</summary>
-                    <WorkloadForm catalog=catalog workload=workload />
+                    <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model />
                 </details>
             }
             .into_any(),

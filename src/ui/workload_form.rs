@@ -40,6 +40,9 @@ pub fn WorkloadForm(
     catalog: &'static Catalog,
     /// The workload being edited.
     workload: RwSignal<Workload>,
+    /// The link's model where it could not be applied, and why
+    /// (`url_codec::Decoded::unapplied_model`).
+    unapplied_model: RwSignal<Option<(String, Msg)>>,
 ) -> impl IntoView {
     let lang = super::use_lang();
     // A memo: an edit that keeps the task wakes none of the tabs, the
@@ -106,7 +109,7 @@ pub fn WorkloadForm(
                 <option value="" selected>{lang.t(&phrases::A_PRESET)}</option>
                 {PRESETS.iter().map(|(label, _)| view! { <option value=label.key>{lang.t(label)}</option> }).collect_view()}
             </select>
-            <ModelField catalog=catalog workload=workload models=models />
+            <ModelField catalog=catalog workload=workload models=models unapplied=unapplied_model />
             <Show when=move || matches!(task.get(), Task::Infer | Task::Finetune | Task::Pretrain)>
                 <super::model_import::ModelImport catalog=catalog workload=workload />
             </Show>
@@ -285,15 +288,20 @@ fn tab_label(task: Task) -> &'static Phrase {
 /// - The box empties when it takes the focus, so the browser lists every
 ///   model, with the current one as the hint; left empty, it shows the
 ///   current model again.
+/// - A link's model that could not be applied stays in the box as the
+///   link had it, with why beside it, until a model is picked (issue 41);
+///   the page shows the model the notes name.
 #[component]
 fn ModelField(
     catalog: &'static Catalog,
     workload: RwSignal<Workload>,
     /// The picker's entries for the task.
     models: Memo<Vec<Entry>>,
+    /// The link's model text the page could not apply, and why.
+    unapplied: RwSignal<Option<(String, Msg)>>,
 ) -> impl IntoView {
     let lang = super::use_lang();
-    let problem = RwSignal::new(None::<String>);
+    let problem = RwSignal::new(unapplied.with_untracked(|kept| kept.as_ref().map(|(_, why)| why.render(lang))));
     // A memo: the box is rewritten only when the model changes, never over
     // a search being typed.
     let name = Memo::new(move |_| {
@@ -318,6 +326,7 @@ fn ModelField(
             if done || matches!(found, Found::Exact(_)) {
                 let Entry { id, name, .. } = models.with_untracked(|entries| entries[at].clone());
                 problem.set(None);
+                unapplied.set(None);
                 element.set_value(&name);
                 if workload.with_untracked(|w| w.model != id) {
                     workload.update(|w| {
@@ -335,6 +344,7 @@ fn ModelField(
             _ => None,
         });
         if done && found == Found::Nothing {
+            unapplied.set(None);
             element.set_value(&name.get_untracked());
         }
     };
@@ -359,7 +369,9 @@ fn ModelField(
                 type="text"
                 list="model-list"
                 autocomplete="off"
-                prop:value=name
+                prop:value=move || {
+                    unapplied.with(|kept| kept.as_ref().map(|(text, _)| text.clone())).unwrap_or_else(|| name.get())
+                }
                 placeholder=name
                 aria-invalid=move || if problem.with(Option::is_some) { "true" } else { "false" }
                 aria-describedby=error_id

@@ -74,9 +74,37 @@ test('a broken link keeps what it can and says what it dropped', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=%3Cscript%3Ealert(1)%3C/script%3E&wq=int8');
   await app.waitForResults();
   assert.equal(await app.precisionSelect().inputValue(), 'int8');
-  assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 8B');
+  // The link's text stays in the model box, as text.
+  assert.equal(await app.modelPicker().inputValue(), '<script>alert(1)</script>');
   assert.match(await app.page.getByTestId('url-notes').textContent(), /unknown model "<script>alert\(1\)<\/script>"/);
   assert.equal(await app.page.locator('main script').count(), 0);
+});
+
+test('a link whose model cannot be applied says so, names the model shown instead and keeps the text (issue 41)', async () => {
+  for (const [lang, said, instead] of [
+    ['en', /model: unknown model "llama-3\.1-7b" \(nearest: llama-3\.1-8b, llama-3\.1-70b, [^)]+\); using llama-3\.1-8b/, /unknown model "llama-3\.1-7b"/],
+    ['es', /model: modelo desconocido «llama-3\.1-7b» \(los más parecidos: llama-3\.1-8b, llama-3\.1-70b, [^)]+\)/, /modelo desconocido «llama-3\.1-7b»/],
+  ]) {
+    const app = await WhichGpuPage.open(env.browser, env.server.url + `?model=llama-3.1-7b&lang=${lang}`);
+    await app.waitForResults();
+    // Above the results, before the form: what was asked, and what is shown.
+    const notes = app.page.getByTestId('url-notes');
+    assert.match(await notes.textContent(), said, lang);
+    const [notesBox, resultsBox] = [await notes.boundingBox(), await app.page.getByTestId('results').boundingBox()];
+    assert.ok(notesBox.y < resultsBox.y, lang);
+    // The box keeps what the link said, with why beside it; the figures are the named model's.
+    assert.equal(await app.modelPicker().inputValue(), 'llama-3.1-7b', lang);
+    assert.match(await app.page.locator('#model-error').textContent(), instead, lang);
+    assert.match(await app.page.getByTestId('model-facts').textContent(), /8[.,]03/, lang);
+    // Picking a model takes over the box and clears the message.
+    await app.modelPicker().fill('Llama 3.1 70B');
+    await app.modelPicker().press('Enter');
+    await app.page.waitForFunction(() => new URL(location.href).searchParams.get('model') === 'llama-3.1-70b');
+    assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B', lang);
+    assert.equal(await app.page.locator('#model-error').textContent(), '', lang);
+    assert.deepEqual(app.consoleErrors, [], lang);
+    await app.page.close();
+  }
 });
 
 test('the serving load is part of the link and bad numbers are explained at the field', async () => {
