@@ -12,7 +12,11 @@ const GIB: f64 = 1_073_741_824.0;
 /// `tools/quantize/quantize.cpp` QUANT_OPTIONS gives each type's file size
 /// for Llama-3-8B in GiB ("Q4_K_M: 4.58G, +0.1754 ppl @ Llama-3-8B"). These
 /// sizes include the embedding and output tensors, which the K-quant mixes
-/// keep at higher precision, so they are the real cost per weight.
+/// keep at higher precision, so they are the real cost per weight. For the
+/// i-quants QUANT_OPTIONS states bits per weight instead ("IQ4_XS: 4.25 bpw
+/// non-linear quantization"), the ggml block's own size (IQ4_XS: 136 bytes
+/// per 256 weights); their files keep the output tensor wider, a few
+/// percent more.
 const fn gguf_bits(gib_for_llama_3_8b: f64) -> f64 {
     gib_for_llama_3_8b * GIB * 8.0 / LLAMA_3_8B_PARAMS
 }
@@ -41,6 +45,18 @@ choices! {
         Q4KM = "q4_k_m", phrases::PRECISION_Q4_K_M;
         Q3KM = "q3_k_m", phrases::PRECISION_Q3_K_M;
         Q2K = "q2_k", phrases::PRECISION_Q2_K;
+        /// GGUF's legacy block formats: 32 weights with an FP16 scale (and,
+        /// for the `_1` types, an FP16 minimum).
+        Q5_1 = "q5_1", phrases::PRECISION_Q5_1;
+        Q5_0 = "q5_0", phrases::PRECISION_Q5_0;
+        Q4_1 = "q4_1", phrases::PRECISION_Q4_1;
+        Q4_0 = "q4_0", phrases::PRECISION_Q4_0;
+        /// GGUF's i-quants: lattice codebooks over blocks of 256 weights.
+        Iq4Xs = "iq4_xs", phrases::PRECISION_IQ4_XS;
+        Iq3S = "iq3_s", phrases::PRECISION_IQ3_S;
+        Iq3Xxs = "iq3_xxs", phrases::PRECISION_IQ3_XXS;
+        Iq2Xs = "iq2_xs", phrases::PRECISION_IQ2_XS;
+        Iq2Xxs = "iq2_xxs", phrases::PRECISION_IQ2_XXS;
     }
 }
 
@@ -72,6 +88,15 @@ impl Precision {
             Precision::Q4KM => gguf_bits(4.58),
             Precision::Q3KM => gguf_bits(3.74),
             Precision::Q2K => gguf_bits(2.96),
+            Precision::Q5_1 => gguf_bits(5.65),
+            Precision::Q5_0 => gguf_bits(5.21),
+            Precision::Q4_1 => gguf_bits(4.78),
+            Precision::Q4_0 => gguf_bits(4.34),
+            Precision::Iq4Xs => 4.25,
+            Precision::Iq3S => 3.44,
+            Precision::Iq3Xxs => 3.06,
+            Precision::Iq2Xs => 2.31,
+            Precision::Iq2Xxs => 2.06,
         }
     }
 
@@ -80,7 +105,21 @@ impl Precision {
     pub const fn is_gguf(self) -> bool {
         matches!(
             self,
-            Precision::Q8_0 | Precision::Q6K | Precision::Q5KM | Precision::Q4KM | Precision::Q3KM | Precision::Q2K
+            Precision::Q8_0
+                | Precision::Q6K
+                | Precision::Q5KM
+                | Precision::Q4KM
+                | Precision::Q3KM
+                | Precision::Q2K
+                | Precision::Q5_1
+                | Precision::Q5_0
+                | Precision::Q4_1
+                | Precision::Q4_0
+                | Precision::Iq4Xs
+                | Precision::Iq3S
+                | Precision::Iq3Xxs
+                | Precision::Iq2Xs
+                | Precision::Iq2Xxs
         )
     }
 

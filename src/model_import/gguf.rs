@@ -581,12 +581,21 @@ fn file_type_format(file_type: u64) -> Option<Precision> {
     Some(match file_type & !1024 {
         0 => Precision::Fp32,
         1 => Precision::Fp16,
+        2 => Precision::Q4_0,
+        3 => Precision::Q4_1,
         7 => Precision::Q8_0,
+        8 => Precision::Q5_0,
+        9 => Precision::Q5_1,
         10 => Precision::Q2K,
         12 => Precision::Q3KM,
         15 => Precision::Q4KM,
         17 => Precision::Q5KM,
         18 => Precision::Q6K,
+        19 => Precision::Iq2Xxs,
+        20 => Precision::Iq2Xs,
+        23 => Precision::Iq3Xxs,
+        26 => Precision::Iq3S,
+        30 => Precision::Iq4Xs,
         32 => Precision::Bf16,
         _ => return None,
     })
@@ -960,7 +969,22 @@ mod tests {
             (17, Some(Precision::Q5KM)),
             (18, Some(Precision::Q6K)),
             (32, Some(Precision::Bf16)),
-            (2, None),
+            // The legacy block types and the i-quants llama.cpp's benchmarks
+            // use most (issue 41), each to its own format.
+            (2, Some(Precision::Q4_0)),
+            (3, Some(Precision::Q4_1)),
+            (8, Some(Precision::Q5_0)),
+            (9, Some(Precision::Q5_1)),
+            (19, Some(Precision::Iq2Xxs)),
+            (20, Some(Precision::Iq2Xs)),
+            (23, Some(Precision::Iq3Xxs)),
+            (26, Some(Precision::Iq3S)),
+            (30, Some(Precision::Iq4Xs)),
+            (2 | 1024, Some(Precision::Q4_0)),
+            // IQ1_S, IQ4_NL, TQ1_0: none.
+            (24, None),
+            (25, None),
+            (36, None),
         ];
         for (file_type, precision) in cases {
             assert_eq!(file_type_format(file_type), precision, "file type {file_type}");

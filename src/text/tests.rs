@@ -3,7 +3,7 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 51] = [
+const SAME_IN_SPANISH: [&str; 60] = [
     "ACCURACY_OF",
     "TRANSCRIBER_FASTER_WHISPER",
     "NAMED_SIZE",
@@ -17,6 +17,15 @@ const SAME_IN_SPANISH: [&str; 51] = [
     "PRECISION_Q4_K_M",
     "PRECISION_Q3_K_M",
     "PRECISION_Q2_K",
+    "PRECISION_Q5_1",
+    "PRECISION_Q5_0",
+    "PRECISION_Q4_1",
+    "PRECISION_Q4_0",
+    "PRECISION_IQ4_XS",
+    "PRECISION_IQ3_S",
+    "PRECISION_IQ3_XXS",
+    "PRECISION_IQ2_XS",
+    "PRECISION_IQ2_XXS",
     "PRECISION_NF4",
     "BADGE_HBM",
     "BADGE_FP8",

@@ -35,6 +35,15 @@ fn weights_scale_with_bits_per_weight() {
         // llama.cpp's quantize: Q4_K_M is 4.58 GiB and Q8_0 7.96 GiB for Llama-3-8B.
         (Precision::Q4KM, 4.58),
         (Precision::Q8_0, 7.96),
+        // The legacy types likewise (4.34G, 4.78G, 5.21G, 5.65G); the
+        // i-quants by their stated bits per weight (IQ4_XS 4.25 bpw, IQ2_XXS
+        // 2.06): 8.03e9 × 4.25 / 8 bytes = 3.97 GiB, 1.93 GiB.
+        (Precision::Q4_0, 4.34),
+        (Precision::Q4_1, 4.78),
+        (Precision::Q5_0, 5.21),
+        (Precision::Q5_1, 5.65),
+        (Precision::Iq4Xs, 3.973),
+        (Precision::Iq2Xxs, 1.926),
     ];
     for (precision, expected_gb) in cases {
         let got = gb(weights_bytes(model, precision));

@@ -122,6 +122,19 @@ fn the_automatic_runtime_picks_what_runs_on_each_kind_of_hardware() {
 }
 
 #[test]
+fn the_legacy_gguf_types_and_the_i_quants_run_where_their_kernels_exist() {
+    // Issue 41: llama.cpp runs them natively on every backend it has; vLLM's
+    // GGUF loader has their kernels (STANDARD and IMATRIX quant types);
+    // TensorRT-LLM reads no GGUF at all.
+    for format in ["q4_0", "q4_1", "q5_0", "q5_1", "iq4_xs", "iq3_s", "iq3_xxs", "iq2_xs", "iq2_xxs"] {
+        runs_natively(&format!("model=llama-3.1-8b&wq={format}"), "rtx_4090", "llamacpp");
+        runs_natively(&format!("model=llama-3.1-8b&wq={format}"), "apple_m2_max", "llamacpp");
+        runs_natively(&format!("model=llama-3.1-8b&wq={format}&runtime=vllm"), "h100_sxm", "vllm");
+        refused(&format!("model=llama-3.1-8b&wq={format}&runtime=trtllm"), "h100_sxm", &["TensorRT-LLM"]);
+    }
+}
+
+#[test]
 fn qlora_needs_bitsandbytes_where_it_has_a_backend() {
     runs_natively("task=finetune&model=llama-2-13b&method=qlora", "a10g", "-");
     runs_natively("task=finetune&model=llama-2-13b&method=qlora", "mi300x", "-");

@@ -129,11 +129,13 @@ fn llama_bench_figure(s: &Speed, metric: &str) -> Option<f64> {
 /// discussion 4167 (Llama 2 7B in F16 and Q8_0; read from copies of the
 /// table, flagged in the file), PR 4766's RTX 4090 and RTX 3090 rows
 /// (CodeLlama 7B, Llama 2 7B's shape) and llama-bench's README example
-/// (RTX 4080, Qwen2.5 7B Q4_K_M). Chips are taken where the catalog has
-/// their variant (each tier's full GPU); Q4_0 rows wait for the engine to
-/// have Q4_0, and the benches' pp2048/tg32 rows for a second look.
+/// (RTX 4080, Qwen2.5 7B Q4_K_M), and discussion 15013's CUDA scoreboard
+/// (Llama 2 7B Q4_0 on 19 NVIDIA boards, 2025 builds, FlashAttention off;
+/// read from copies of the table, flagged in the file). Chips are taken
+/// where the catalog has their variant (each tier's full GPU); the benches'
+/// pp2048/tg32 rows wait for a second look.
 fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
-    const CHIPS: [(&str, &str); 18] = [
+    const CHIPS: [(&str, &str); 28] = [
         ("Apple M1 (8-core GPU)", "apple_m1"),
         ("Apple M1 Pro (16-core GPU)", "apple_m1_pro"),
         ("Apple M1 Max (32-core GPU)", "apple_m1_max"),
@@ -152,13 +154,32 @@ fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
         ("NVIDIA GeForce RTX 4080", "rtx_4080"),
         ("NVIDIA GeForce RTX 3090 Ti", "rtx_3090_ti"),
         ("NVIDIA GeForce RTX 3090", "rtx_3090"),
+        // Discussion 15013's CUDA scoreboard, where the row names the board
+        // (not the A100, V100 or RTX PRO 6000 rows, whose variant it does not
+        // state, nor the Tesla P40 and DGX Spark, which the catalog lacks; an
+        // H100 with HBM3 is the SXM board).
+        ("NVIDIA GeForce RTX 3060 12GB", "rtx_3060_12gb"),
+        ("NVIDIA GeForce RTX 5080", "rtx_5080"),
+        ("NVIDIA GeForce RTX 5090", "rtx_5090"),
+        ("NVIDIA A30", "a30"),
+        ("NVIDIA A40", "a40"),
+        ("NVIDIA L40", "l40"),
+        ("NVIDIA RTX 6000 Ada Generation", "rtx_6000_ada"),
+        ("NVIDIA RTX A5000", "rtx_a5000"),
+        ("NVIDIA RTX A6000", "rtx_a6000"),
+        ("NVIDIA H100 80GB HBM3 (transcriber infers SXM)", "h100_sxm"),
     ];
     for row in rows("project:llamacpp_more.csv") {
         let source = match row["source_id"].as_str() {
             "D4167-2ND" => "LCPP-D4167",
+            "D15013-2ND" => "LCPP-D15013",
             "LCPP-PR4766" | "LCPP-BENCH-README" => row["source_id"].as_str(),
             _ => continue,
         };
+        // FlashAttention on (`-fa 1`) is not the default the engine times.
+        if row["software"].contains("-fa 1") {
+            continue;
+        }
         let Some((_, gpu)) = CHIPS.iter().find(|(name, _)| row["hardware"] == *name) else { continue };
         let model_id = match row["model"].as_str() {
             m if m.starts_with("Llama 2 7B") || m.starts_with("CodeLlama 7B") || m.starts_with("LLaMA 7B") => {
@@ -171,6 +192,7 @@ fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
             "F16" => Precision::Fp16,
             "Q8_0" => Precision::Q8_0,
             "Q4_K_M" => Precision::Q4KM,
+            "Q4_0" => Precision::Q4_0,
             _ => continue,
         };
         let (input, output) = match (row["test"].as_str(), metric) {
