@@ -103,6 +103,7 @@ pub fn run_locally(
         price_kind: None,
         spot_notice_s: None,
         reserved_discount: None,
+        closed: None,
     };
     let rules = Rules::of(Some(&own), &Fallback::of(std::slice::from_ref(&own)));
     let offer = Offer {

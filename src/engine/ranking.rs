@@ -248,8 +248,8 @@ impl<'a> Job<'a> {
     }
 
     /// `offer`'s GPU (with its index in the catalog) and provider, or why
-    /// it is left out: outside the user's filters, or a GPU the catalog
-    /// does not know.
+    /// it is left out: a provider that no longer sells it publicly, outside
+    /// the user's filters, or a GPU the catalog does not know.
     fn admit(&self, offer: &Offer) -> Result<(usize, &'a Gpu, Option<&'a Provider>), Msg> {
         let found = self
             .gpu_index
@@ -257,6 +257,14 @@ impl<'a> Job<'a> {
             .map(|&g| (g, &self.catalog.gpus[g]))
             .ok_or_else(|| Error::UnknownGpu(offer.gpu.clone()));
         let provider = self.provider_index.get(offer.provider.as_str()).map(|&i| &self.snapshot.providers[i]);
+        if let Some((provider, closed)) = provider.and_then(|p| Some((p, p.closed.as_ref()?))) {
+            return Err(msg!(
+                phrases::LEFT_OUT_CLOSED,
+                provider = &provider.name,
+                date = &closed.on,
+                source = &closed.source
+            ));
+        }
         if let Some(reason) = filtered_out(self.workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu), provider) {
             return Err(reason);
         }
@@ -638,6 +646,21 @@ mod tests {
         // offers were sized once.
         let h100 = catalog.gpus.iter().position(|g| g.id == "h100_sxm").unwrap();
         assert_eq!(of_gpus[h100].shapes.len(), 1);
+    }
+
+    #[test]
+    fn offers_of_a_platform_that_closed_are_left_out_with_its_date_and_source() {
+        // Issue 41: Cudo closed its public on-demand platform on 2026-03-31.
+        let catalog = Catalog::bundled().unwrap();
+        let mut snapshot = snapshot(vec![offer("gpu_1x_h100_sxm5", "h100_sxm", 1, 80.0, Some(2.0))]);
+        snapshot.providers[0].closed =
+            Some(crate::engine::snapshot::Closure { on: "2026-03-31".into(), source: "its docs".into() });
+        let report = rank(&Workload::default(), catalog, &snapshot).unwrap();
+        assert!(report.results.is_empty());
+        assert_eq!(
+            report.excluded[0].reason.to_string(),
+            "Lambda stopped selling these publicly on 2026-03-31 (its docs): they can no longer be ordered"
+        );
     }
 
     #[test]

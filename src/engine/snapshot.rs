@@ -63,6 +63,19 @@ pub struct Provider {
     /// states it ("up to 72 (EC2 Instance Savings Plans …)").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserved_discount: Option<String>,
+    /// When the provider stopped selling these offers publicly, with its
+    /// source (`data/provider_closures.csv`): its offers are left out of
+    /// the ranking with that reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Closure>,
+}
+
+/// A provider's public platform closing, as its own documents date it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Closure {
+    /// `YYYY-MM-DD`.
+    pub on: String,
+    pub source: String,
 }
 
 /// How a provider's catalog price comes about (providers.csv `price_kind`;
@@ -214,6 +227,7 @@ impl Provider {
             price_kind: None,
             spot_notice_s: None,
             reserved_discount: None,
+            closed: None,
         }
     }
 }

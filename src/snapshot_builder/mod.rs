@@ -43,6 +43,8 @@ const PROVIDERS_EXTRA_CSV: &str = include_str!("../../data/providers_extra.csv")
 const MODELS_EXTRA_CSV: &str = include_str!("../../data/models_extra.csv");
 /// Billing rules providers.csv leaves empty, each with its quote and source.
 const PROVIDER_RULES_CSV: &str = include_str!("../../data/provider_rules.csv");
+/// Providers that stopped selling their offers publicly, dated and sourced.
+const PROVIDER_CLOSURES_CSV: &str = include_str!("../../data/provider_closures.csv");
 /// Resellers that pass their underlying cloud's billing rules through, and
 /// how they name each cloud.
 const BILLING_PASSTHROUGH_CSV: &str = include_str!("../../data/billing_passthrough.csv");
@@ -440,6 +442,7 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
             },
             spot_notice_s: whole_seconds("spot_interruption_notice_s")?,
             reserved_discount: row.optional("reserved_discount_pct_typical").map(str::to_string),
+            closed: None,
         });
     }
     for row in CsvTable::from_text("data/providers_extra.csv", PROVIDERS_EXTRA_CSV)?.rows() {
@@ -449,6 +452,7 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
         });
     }
     fill_rules(&mut providers, &CsvTable::from_text("data/provider_rules.csv", PROVIDER_RULES_CSV)?)?;
+    mark_closures(&mut providers, &CsvTable::from_text("data/provider_closures.csv", PROVIDER_CLOSURES_CSV)?)?;
     providers.sort_by(|a, b| a.id.cmp(&b.id));
     let duplicates = duplicate_provider_ids(&providers);
     if !duplicates.is_empty() {
@@ -461,6 +465,10 @@ fn build_providers(from: &Path) -> Result<Vec<Provider>, BuildError> {
 /// `data/provider_rules.csv` (one sourced cell per row). A cell that
 /// providers.csv fills, an unknown provider or column, or a value out of
 /// its unit's range fails the build: the shared data stays the reference.
+/// A row with `replaces` is a newer dated source that contradicts a stated
+/// cell (OVHcloud's per-second billing of 2026): it takes the cell's place
+/// only while providers.csv still states the value it replaces, so a later
+/// edit of the shared data fails the build rather than being overwritten.
 fn fill_rules(providers: &mut [Provider], rules: &CsvTable) -> Result<(), BuildError> {
     for row in rules.rows() {
         let failed =
@@ -470,27 +478,61 @@ fn fill_rules(providers: &mut [Provider], rules: &CsvTable) -> Result<(), BuildE
         let value = row.number("value")?.filter(|v| v.is_finite() && *v >= 0.0);
         let value = value.ok_or_else(|| failed(format!("{id} {column}: the value is not a number of 0 or more")))?;
         row.text("source")?;
+        let replaces = row.number("replaces")?;
         let provider = providers
             .iter_mut()
             .find(|p| p.id == id)
             .ok_or_else(|| failed(format!("no provider \"{id}\" in providers.csv")))?;
-        // Fills an empty cell; a stated one is providers.csv's.
-        fn fill<T>(cell: &mut Option<T>, value: T) -> bool {
-            cell.is_none() && cell.replace(value).is_none()
+        // Fills an empty cell; a stated one is providers.csv's, unless the
+        // row replaces exactly what it states.
+        fn set<T: Copy + Into<f64>>(cell: &mut Option<T>, value: T, replaces: Option<f64>) -> Result<(), String> {
+            match (*cell, replaces) {
+                (None, None) => {}
+                (Some(stated), Some(old)) if stated.into() == old => {}
+                (Some(stated), Some(old)) => {
+                    return Err(format!("replaces {old}, but providers.csv states {}", stated.into()))
+                }
+                (Some(_), None) => return Err("providers.csv already states it".into()),
+                (None, Some(old)) => return Err(format!("replaces {old}, but providers.csv states nothing")),
+            }
+            *cell = Some(value);
+            Ok(())
         }
         let seconds = value.round() as u32;
-        let filled = match column {
-            "billing_increment_s" => fill(&mut provider.billing_increment_s, seconds),
-            "minimum_charge_s" => fill(&mut provider.minimum_charge_s, seconds),
-            "spot_interruption_notice_s" => fill(&mut provider.spot_notice_s, seconds),
-            "block_storage_usd_per_gb_month" => fill(&mut provider.block_storage_usd_per_gb_month, value),
-            "network_storage_usd_per_gb_month" => fill(&mut provider.network_storage_usd_per_gb_month, value),
-            "egress_usd_per_gb" => fill(&mut provider.egress_usd_per_gb, value),
+        let result = match column {
+            "billing_increment_s" => set(&mut provider.billing_increment_s, seconds, replaces),
+            "minimum_charge_s" => set(&mut provider.minimum_charge_s, seconds, replaces),
+            "spot_interruption_notice_s" => set(&mut provider.spot_notice_s, seconds, replaces),
+            "block_storage_usd_per_gb_month" => set(&mut provider.block_storage_usd_per_gb_month, value, replaces),
+            "network_storage_usd_per_gb_month" => set(&mut provider.network_storage_usd_per_gb_month, value, replaces),
+            "egress_usd_per_gb" => set(&mut provider.egress_usd_per_gb, value, replaces),
             other => return Err(failed(format!("column \"{other}\" is not a billing rule this file may fill"))),
         };
-        if !filled {
-            return Err(failed(format!("{id} {column}: providers.csv already states it")));
+        result.map_err(|why| failed(format!("{id} {column}: {why}")))?;
+    }
+    Ok(())
+}
+
+/// Marks the providers `data/provider_closures.csv` says no longer sell
+/// their offers publicly, with the date and source (issue 41: Cudo closed
+/// its public on-demand platform on 2026-03-31). An unknown provider or an
+/// undated row fails the build.
+fn mark_closures(providers: &mut [Provider], closures: &CsvTable) -> Result<(), BuildError> {
+    for row in closures.rows() {
+        let id = row.text("provider_id")?;
+        let on = row.text("closed_on")?;
+        row.text("quote")?;
+        let source = row.text("source")?;
+        let failed =
+            |message: String| BuildError::Csv { path: "data/provider_closures.csv".into(), line: row.line, message };
+        if crate::engine::freshness::parse_date(on).is_none() {
+            return Err(failed(format!("{id}: closed_on \"{on}\" is not a date (YYYY-MM-DD)")));
         }
+        let provider = providers
+            .iter_mut()
+            .find(|p| p.id == id)
+            .ok_or_else(|| failed(format!("no provider \"{id}\" in providers.csv")))?;
+        provider.closed = Some(crate::engine::snapshot::Closure { on: on.to_string(), source: source.to_string() });
     }
     Ok(())
 }
@@ -536,6 +578,46 @@ mod tests {
             ("nebius,block_storage_usd_per_gb_month,-1,x,S,2026", "not a number of 0 or more"),
         ] {
             let error = fill_rules(&mut providers, &table(&format!("{row}\n")).unwrap()).unwrap_err().to_string();
+            assert!(error.contains(why), "{row}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_closed_platform_is_marked_with_its_date_and_source() {
+        let table = |rows: &str| CsvTable::from_text("c.csv", &format!("provider_id,closed_on,quote,source\n{rows}"));
+        let mut providers = vec![Provider::without_rules("cudo", "CUDO Compute")];
+        mark_closures(&mut providers, &table("cudo,2026-03-31,closed,docs\n").unwrap()).unwrap();
+        let closed = providers[0].closed.as_ref().unwrap();
+        assert_eq!((closed.on.as_str(), closed.source.as_str()), ("2026-03-31", "docs"));
+        for (row, why) in [("aws,2026-03-31,x,y", "no provider \"aws\""), ("cudo,March 2026,x,y", "is not a date")] {
+            let error = mark_closures(&mut providers, &table(&format!("{row}\n")).unwrap()).unwrap_err().to_string();
+            assert!(error.contains(why), "{row}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_newer_source_replaces_a_stated_rule_only_while_the_shared_data_still_states_it() {
+        // OVHcloud moved to per-second billing with a one-minute minimum in
+        // 2026; providers.csv still states hourly (issue 41).
+        let table = |rows: &str| {
+            CsvTable::from_text("t.csv", &format!("provider_id,column,value,quote,source,date,replaces\n{rows}"))
+        };
+        let hourly = || Provider {
+            billing_increment_s: Some(3600),
+            minimum_charge_s: Some(3600),
+            ..Provider::without_rules("ovhcloud", "OVHcloud")
+        };
+        let mut providers = vec![hourly()];
+        let newer =
+            table("ovhcloud,billing_increment_s,1,x,S,2026-08,3600\novhcloud,minimum_charge_s,60,x,S,2026-08,3600\n");
+        fill_rules(&mut providers, &newer.unwrap()).unwrap();
+        assert_eq!((providers[0].billing_increment_s, providers[0].minimum_charge_s), (Some(1), Some(60)));
+        for (row, why) in [
+            // The shared data changed since: the build says so.
+            ("ovhcloud,billing_increment_s,1,x,S,2026-08,60", "replaces 60, but providers.csv states 3600"),
+            ("ovhcloud,egress_usd_per_gb,0,x,S,2026-08,0.01", "replaces 0.01, but providers.csv states nothing"),
+        ] {
+            let error = fill_rules(&mut [hourly()], &table(&format!("{row}\n")).unwrap()).unwrap_err().to_string();
             assert!(error.contains(why), "{row}: {error}");
         }
     }

@@ -40,6 +40,7 @@ pub fn render(
     }
 
     billing_coverage(snapshot, &mut out);
+    closures(snapshot, &mut out);
     odd_prices(snapshot, &mut out);
 
     let mut clouds: BTreeMap<(&str, &str), usize> = BTreeMap::new();
@@ -97,6 +98,24 @@ pub fn render(
         let _ = writeln!(out, "- {} line {}: {}", anomaly.source, anomaly.line, anomaly.what);
     }
     out
+}
+
+/// The offers of providers that no longer sell them publicly
+/// (`data/provider_closures.csv`), which the ranking leaves out.
+fn closures(snapshot: &Snapshot, out: &mut String) {
+    let closed: Vec<&Provider> = snapshot.providers.iter().filter(|p| p.closed.is_some()).collect();
+    if closed.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Offers no longer sold\n\nThe ranking leaves these out with the reason.\n\n| provider | closed on | offers | source |\n|---|---|---:|---|"
+    );
+    for provider in closed {
+        let Some(closure) = &provider.closed else { continue };
+        let offers = snapshot.offers.iter().filter(|o| o.provider == provider.id).count();
+        let _ = writeln!(out, "| {} | {} | {offers} | {} |", provider.id, closure.on, closure.source);
+    }
 }
 
 /// Per billing rule, the share of offers whose provider publishes it, and

@@ -18,6 +18,7 @@ fn provider(increment: Option<u32>, minimum: Option<u32>) -> Provider {
         price_kind: None,
         spot_notice_s: None,
         reserved_discount: None,
+        closed: None,
     }
 }
 
