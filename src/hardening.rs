@@ -160,3 +160,6 @@ impl Random {
         choices[self.below(choices.len())]
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod invariants;
