@@ -87,7 +87,7 @@ fn badges(gpu: &Gpu, offer: &Offer, shape: &Shape, costed: Option<&Costed>, spot
         badges.push(Badge::Fp8);
     }
     if offer.gpu_count > 1 {
-        badges.push(if gpu.link_gbps.is_some() { Badge::Nvlink } else { Badge::PcieOnly });
+        badges.push(Badge::gpu_link(gpu).unwrap_or(Badge::PcieOnly));
     }
     if spot {
         badges.push(Badge::SpotSafe);
@@ -882,7 +882,7 @@ mod tests {
         let snapshot =
             snapshot(vec![priced("pair-nvlink", "h100_sxm", 2, 5.0, None), priced("pair-pcie", "l40s", 4, 4.0, None)]);
         // Llama 3.1 70B in BF16 spans GPUs: NVLink and PCIe-only badges, and
-        // the advice to choose NVLink.
+        // the advice to choose GPUs joined by such a link.
         let w = Workload { model: "llama-3.1-70b".into(), ..Workload::default() };
         let report = rank(&w, catalog, &snapshot).unwrap();
         let of = |name: &str| report.results.iter().find(|r| snapshot.offers[r.offer].instance == name).unwrap();
@@ -890,7 +890,9 @@ mod tests {
         assert!(of("pair-pcie").badges.contains(&Badge::PcieOnly));
         assert!(of("pair-nvlink").badges.contains(&Badge::Fp8));
         assert!(
-            report.advice.iter().any(|a| a.to_string().starts_with("Your model spans at least 2 GPUs: choose NVLink")),
+            report.advice.iter().any(|a| a.to_string().starts_with(
+                "Your model spans at least 2 GPUs: choose GPUs joined by NVLink or Infinity Fabric (1 of"
+            )),
             "{:?}",
             report.advice
         );

@@ -221,7 +221,7 @@ impl Collected {
             underlying_cloud: raw.underlying_cloud.clone(),
             billed_as: None,
             instance: raw.instance.clone(),
-            regions: if raw.region.is_empty() { vec![] } else { vec![raw.region.clone()] },
+            regions: region_name(&raw.region).map(str::to_string).into_iter().collect(),
             gpu: gpu.id.clone(),
             gpu_count,
             vram_gb: gpu.vram_gb,
@@ -303,8 +303,28 @@ fn min_price(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
+/// A region as a reader should see it: Vast.ai's listings name a machine's
+/// place as "city, country, continent", with the city left empty where the
+/// host did not say (", US, NA"); the empty parts go (issue 40).
+fn region_name(raw: &str) -> Option<&str> {
+    let name = raw.trim().trim_start_matches(|c: char| c == ',' || c.is_whitespace());
+    let name = name.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
+    (!name.is_empty()).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::region_name;
+
+    #[test]
+    fn a_region_without_its_city_reads_as_its_country() {
+        assert_eq!(region_name(", US, NA"), Some("US, NA"));
+        assert_eq!(region_name("Oklahoma, US, NA"), Some("Oklahoma, US, NA"));
+        assert_eq!(region_name(" , "), None);
+        assert_eq!(region_name(""), None);
+        assert_eq!(region_name("us-east-1"), Some("us-east-1"));
+    }
+
     use super::*;
 
     #[test]

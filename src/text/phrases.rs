@@ -168,6 +168,9 @@ phrases! {
     BADGE_HBM = "HBM", "HBM";
     BADGE_FP8 = "FP8", "FP8";
     BADGE_NVLINK = "NVLink", "NVLink";
+    BADGE_INFINITY_FABRIC = "Infinity Fabric", "Infinity Fabric";
+    BADGE_CHIP_ROCE = "on-chip RoCE links", "enlaces RoCE en el chip";
+    BADGE_GPU_LINK = "GPU-to-GPU link", "enlace directo entre GPU";
     BADGE_PCIE_ONLY = "PCIe-only multi-GPU", "varias GPU solo por PCIe";
     BADGE_SPOT_SAFE = "spot-safe", "apta para spot";
     BADGE_PER_HOUR = "per-hour billing", "facturación por horas";
@@ -339,7 +342,7 @@ phrases! {
     SPOT_REFUSED_ENDPOINT = "spot capacity can be taken back at any time, which an always-on endpoint must not suffer; set spot=yes to accept it", "la capacidad spot puede retirarse en cualquier momento, algo que un servicio siempre activo no debe sufrir; pon spot=yes para aceptarlo";
     ADVICE_ONE_GPU_JOB = "It fits on one GPU ({gpu}): a single card is simpler than splitting, and spreading a job over more GPUs mostly buys time, not savings.", "Cabe en una GPU ({gpu}): una sola tarjeta es más sencilla que repartir, y repartir un trabajo entre más GPU sobre todo ahorra tiempo, no dinero.";
     ADVICE_ONE_GPU = "It fits on one GPU ({gpu}): a single fast card is simpler than splitting, and for latency-sensitive serving one card per replica beats tensor parallelism.", "Cabe en una GPU ({gpu}): una sola tarjeta rápida es más sencilla que repartir, y para servir con baja latencia una tarjeta por réplica supera al paralelismo de tensor.";
-    ADVICE_NVLINK = "Your model spans at least {count} GPUs: choose NVLink ({nvlink} of the {total} offers that hold it have it); PCIe-only instances spend part of every step on all-reduces.", "Tu modelo ocupa al menos {count} GPU: elige NVLink (lo tienen {nvlink} de las {total} ofertas que lo admiten); las instancias solo con PCIe dedican parte de cada paso a los all-reduce.";
+    ADVICE_NVLINK = "Your model spans at least {count} GPUs: choose GPUs joined by NVLink or Infinity Fabric ({nvlink} of the {total} offers that hold it are); PCIe-only instances spend part of every step on all-reduces.", "Tu modelo ocupa al menos {count} GPU: elige GPU unidas por NVLink o Infinity Fabric (lo están {nvlink} de las {total} ofertas que lo admiten); las instancias solo con PCIe dedican parte de cada paso a los all-reduce.";
     ADVICE_BILLING = "This job of {job} is billed as {billed} on {provider} ({why}): {ratio}× its run time. Per-second or per-minute billing protects short jobs.", "Este trabajo de {job} se factura como {billed} en {provider} ({why}): {ratio}× su duración. La facturación por segundos o por minutos protege los trabajos cortos.";
     BILLING_MINIMUM = "its minimum charge", "su cargo mínimo";
     ADVICE_SPOT_LEFT_OUT = "Spot prices are left out: {reason}.", "Se dejan fuera los precios spot: {reason}.";

@@ -3,7 +3,7 @@ use super::*;
 
 /// Phrases that read the same in both languages: product names, units,
 /// and patterns made only of arguments.
-const SAME_IN_SPANISH: [&str; 60] = [
+const SAME_IN_SPANISH: [&str; 61] = [
     "ACCURACY_OF",
     "TRANSCRIBER_FASTER_WHISPER",
     "NAMED_SIZE",
@@ -30,6 +30,7 @@ const SAME_IN_SPANISH: [&str; 60] = [
     "BADGE_HBM",
     "BADGE_FP8",
     "BADGE_NVLINK",
+    "BADGE_INFINITY_FABRIC",
     "SPEED_TRAINING",
     "SPEED_CLIP",
     "UNIT_TOKENS_PER_S",

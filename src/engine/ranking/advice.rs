@@ -36,10 +36,10 @@ pub fn advise(
         }
     }
 
-    // The model spans GPUs: NVLink (clusters have their own advice).
+    // The model spans GPUs: a GPU-to-GPU link (clusters have their own advice).
     let smallest = report.results.iter().map(|r| offer(r).gpu_count).min().unwrap_or(1);
     if smallest > 1 && best.nodes == 1 {
-        let nvlink = report.results.iter().filter(|r| r.badges.contains(&Badge::Nvlink)).count();
+        let nvlink = report.results.iter().filter(|r| r.badges.iter().any(|b| b.is_gpu_link())).count();
         advice.push(msg!(phrases::ADVICE_NVLINK, count = smallest, nvlink = nvlink, total = report.results.len()));
     }
 

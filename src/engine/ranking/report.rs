@@ -17,8 +17,14 @@ pub enum Badge {
     Hbm,
     /// FP8 tensor cores.
     Fp8,
-    /// Several GPUs joined by NVLink (or an equivalent fabric).
+    /// Several GPUs joined by NVLink (NVIDIA's GPU-to-GPU link).
     Nvlink,
+    /// Several GPUs joined by Infinity Fabric (AMD's).
+    InfinityFabric,
+    /// Several accelerators joined by RoCE ports on the chip (Intel Gaudi).
+    ChipRoce,
+    /// Several GPUs joined by a GPU-to-GPU link gpus.csv does not name.
+    GpuLink,
     /// Several GPUs joined only through PCIe.
     PcieOnly,
     /// Spot capacity, for work that survives interruptions.
@@ -45,11 +51,36 @@ pub enum Badge {
 }
 
 impl Badge {
+    /// The badge of a GPU-to-GPU link, by the family gpus.csv names it in
+    /// `interconnect` ("NVLink 4", "Infinity Fabric (XGMI)", "on-chip RoCE
+    /// ports"); `None` without a link faster than PCIe.
+    pub fn gpu_link(gpu: &crate::engine::Gpu) -> Option<Badge> {
+        gpu.link_gbps?;
+        let named = gpu.interconnect.as_deref().unwrap_or("");
+        Some(if named.starts_with("NVLink") {
+            Badge::Nvlink
+        } else if named.starts_with("Infinity Fabric") {
+            Badge::InfinityFabric
+        } else if named.contains("RoCE") {
+            Badge::ChipRoce
+        } else {
+            Badge::GpuLink
+        })
+    }
+
+    /// Whether the badge says the GPUs talk over a link faster than PCIe.
+    pub const fn is_gpu_link(self) -> bool {
+        matches!(self, Badge::Nvlink | Badge::InfinityFabric | Badge::ChipRoce | Badge::GpuLink)
+    }
+
     pub const fn label(self) -> &'static Phrase {
         match self {
             Badge::Hbm => &phrases::BADGE_HBM,
             Badge::Fp8 => &phrases::BADGE_FP8,
             Badge::Nvlink => &phrases::BADGE_NVLINK,
+            Badge::InfinityFabric => &phrases::BADGE_INFINITY_FABRIC,
+            Badge::ChipRoce => &phrases::BADGE_CHIP_ROCE,
+            Badge::GpuLink => &phrases::BADGE_GPU_LINK,
             Badge::PcieOnly => &phrases::BADGE_PCIE_ONLY,
             Badge::SpotSafe => &phrases::BADGE_SPOT_SAFE,
             Badge::PerHourBilling => &phrases::BADGE_PER_HOUR,
@@ -160,5 +191,24 @@ impl RankedOffer {
                 Some((cost.job_cost, cost.job_hours))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Badge;
+    use crate::engine::Catalog;
+
+    #[test]
+    fn a_gpu_link_is_badged_by_the_family_its_vendor_names() {
+        // Issue 40: AMD's link is Infinity Fabric, not NVLink; Gaudi joins
+        // its chips by RoCE ports on the die; a PCIe card has no link badge.
+        let catalog = Catalog::bundled().unwrap();
+        let link = |id: &str| Badge::gpu_link(catalog.gpu(id).unwrap());
+        assert_eq!(link("h100_sxm"), Some(Badge::Nvlink));
+        assert_eq!(link("mi300x"), Some(Badge::InfinityFabric));
+        assert_eq!(link("gaudi2"), Some(Badge::ChipRoce));
+        assert_eq!(link("rtx_4090"), None);
+        assert!(Badge::InfinityFabric.is_gpu_link() && !Badge::PcieOnly.is_gpu_link());
     }
 }
