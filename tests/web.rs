@@ -37,8 +37,11 @@ async fn settle() {
 fn mount_form(workload: RwSignal<Workload>) -> web_sys::HtmlElement {
     let catalog = Catalog::bundled().unwrap();
     let root = container();
-    leptos::mount::mount_to(root.clone(), move || view! { <WorkloadForm catalog=catalog workload=workload /> })
-        .forget();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=RwSignal::new(None) /> },
+    )
+    .forget();
     root
 }
 
@@ -86,6 +89,7 @@ fn test_snapshot() -> Snapshot {
             price_kind: None,
             spot_notice_s: None,
             reserved_discount: None,
+            closed: None,
         }],
         fabrics: Vec::new(),
         offers: vec![
@@ -315,7 +319,7 @@ async fn the_form_validates_in_spanish() {
     let root = container();
     leptos::mount::mount_to(root.clone(), move || {
         provide_context(Lang::Es);
-        view! { <WorkloadForm catalog=catalog workload=workload /> }
+        view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=RwSignal::new(None) /> }
     })
     .forget();
     assert_eq!(texts(&root, "label[for=conc]"), ["Peticiones simultáneas"]);
