@@ -68,7 +68,10 @@ pub enum Unit {
     ThousandImages,
     Clip,
     AudioHour,
-    Job,
+    /// Training: a million tokens trained (epochs counted), so that the
+    /// column tells runs of different lengths apart rather than repeating
+    /// the job's cost (issue 40).
+    MillionTrainingTokens,
 }
 
 impl Unit {
@@ -78,7 +81,7 @@ impl Unit {
             Task::Image => Unit::ThousandImages,
             Task::Video => Unit::Clip,
             Task::Audio | Task::Speech | Task::Music => Unit::AudioHour,
-            Task::Finetune | Task::Pretrain => Unit::Job,
+            Task::Finetune | Task::Pretrain => Unit::MillionTrainingTokens,
         }
     }
 
@@ -88,7 +91,7 @@ impl Unit {
             Unit::ThousandImages => &phrases::UNIT_THOUSAND_IMAGES,
             Unit::Clip => &phrases::UNIT_CLIP,
             Unit::AudioHour => &phrases::UNIT_AUDIO_HOUR,
-            Unit::Job => &phrases::UNIT_JOB,
+            Unit::MillionTrainingTokens => &phrases::UNIT_MILLION_TRAINING_TOKENS,
         }
     }
 }
@@ -348,7 +351,7 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
                 seconds: work,
                 stored_bytes: weights + checkpoint + dataset,
                 egress_bytes: result,
-                units: 1.0,
+                units: tokens / 1e6,
                 instances: 1.0,
             }
         }

@@ -164,7 +164,7 @@ phrases! {
     UNIT_THOUSAND_IMAGES_DESCRIBED = "1,000 images described", "1000 imágenes descritas";
     UNIT_CLIP = "clip", "clip de vídeo";
     UNIT_AUDIO_HOUR = "audio hour", "hora de audio";
-    UNIT_JOB = "job", "trabajo";
+    UNIT_MILLION_TRAINING_TOKENS = "1M tokens trained", "1 M de tokens entrenados";
     BADGE_HBM = "HBM", "HBM";
     BADGE_FP8 = "FP8", "FP8";
     BADGE_NVLINK = "NVLink", "NVLink";

@@ -112,6 +112,16 @@ fn a_short_job_costs_more_on_per_hour_billing() {
 }
 
 #[test]
+fn training_is_quoted_per_million_tokens_trained_not_per_job() {
+    // Issue 40: "per unit" no longer repeats the job's cost; two epochs of
+    // 50M tokens are 100M tokens trained.
+    let w = Workload { task: Task::Finetune, training_tokens: 5e7, epochs: 2, ..Workload::default() };
+    let c = costed(&w, &offer("h100_sxm", 1, 3.0, None), &provider(Some(1), Some(60)), false);
+    assert_eq!(c.unit, Unit::MillionTrainingTokens);
+    assert!((c.cost_per_unit - c.job_cost / 100.0).abs() < 1e-9, "{c:?}");
+}
+
+#[test]
 fn spot_pays_for_interruptions_with_lost_work_and_restarts() {
     let w = Workload { task: Task::Finetune, training_tokens: 5e8, ..Workload::default() };
     let a100 = offer("a100_sxm_80gb", 1, 2.0, Some(0.8));
