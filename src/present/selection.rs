@@ -9,7 +9,9 @@ use crate::url_codec::OfferRef;
 
 /// The caption: "N of the M offers hold this workload, by …", or why none
 /// does, after `unlisted`'s note when there is one. Offers, not rows: an
-/// offer may be listed on-demand and spot.
+/// offer may be listed on-demand and spot, and then the caption says how
+/// many are and how many rows that makes (issue 40: "1,590 offers" beside
+/// "Rows 1–10 of 2,244" went unexplained).
 pub fn caption(report: &Report, total: usize, unlisted: Option<&Msg>, lang: Lang) -> String {
     let mut counted = vec![false; total];
     let fitting = report
@@ -24,7 +26,12 @@ pub fn caption(report: &Report, total: usize, unlisted: Option<&Msg>, lang: Lang
             None => msg!(phrases::CAPTION_NONE, total = total),
         }
     } else {
-        msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
+        let rows = report.results.len();
+        if rows > fitting {
+            msg!(phrases::CAPTION_WITH_SPOT, fitting = fitting, total = total, rows = rows, by = by)
+        } else {
+            msg!(phrases::CAPTION, fitting = fitting, total = total, by = by)
+        }
     }
     .render(lang);
     match unlisted {
@@ -85,12 +92,15 @@ mod tests {
         // Spot and on-demand rows of one offer are one offer.
         assert!(offers.len() < report.results.len());
         let said = caption(&report, total, None, Lang::En);
+        let int = |n: usize| Lang::En.int(n as i64);
         assert_eq!(
             said,
             format!(
-                "{} of {} offers hold this workload, cheapest whole job:",
-                Lang::En.int(offers.len() as i64),
-                Lang::En.int(total as i64)
+                "{} of {} offers hold this workload, in {} rows (an offer's on-demand and spot prices apart), \
+                 cheapest whole job:",
+                int(offers.len()),
+                int(total),
+                int(report.results.len())
             )
         );
         let (none, snapshot) = ranked("max_ph=0.01");

@@ -419,6 +419,7 @@ phrases! {
     CAPTION_NONE = "None of the {total} offers holds this workload.", "Ninguna de las {total} ofertas admite esta carga.";
     CAPTION_NONE_WITH_NOTE = "None of the {total} offers holds this workload. {note}", "Ninguna de las {total} ofertas admite esta carga. {note}";
     CAPTION = "{fitting} of {total} offers hold this workload, {by}:", "{fitting} de {total} ofertas admiten esta carga; orden: {by}:";
+    CAPTION_WITH_SPOT = "{fitting} of {total} offers hold this workload, in {rows} rows (an offer's on-demand and spot prices apart), {by}:", "{fitting} de {total} ofertas admiten esta carga, en {rows} filas (los precios bajo demanda y spot de una oferta, aparte); orden: {by}:";
     COLUMN_PROVIDER = "Provider", "Proveedor";
     COLUMN_INSTANCE = "Instance", "Instancia";
     COLUMN_GPUS = "GPUs", "GPU";
