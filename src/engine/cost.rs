@@ -150,6 +150,10 @@ pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
         (SpotPolicy::No, _) => Err(&phrases::SPOT_REFUSED_NO),
         (SpotPolicy::Yes, _) => Ok(()),
         (SpotPolicy::Auto, Task::Infer) => Err(&phrases::SPOT_REFUSED_ENDPOINT),
+        // A pretraining run holds its nodes for weeks: reserved or on-demand
+        // capacity (the product guide: "pretrain: … reserved or on-demand
+        // capacity"; issue 40: a 27-day run ranked first on spot).
+        (SpotPolicy::Auto, Task::Pretrain) => Err(&phrases::SPOT_REFUSED_PRETRAIN),
         (SpotPolicy::Auto, _) => Ok(()),
     }
 }

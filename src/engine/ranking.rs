@@ -363,9 +363,12 @@ impl<'a> Job<'a> {
         // A reseller passing its cloud's rules through is billed as that cloud.
         let billed_as = offer.billed_as.as_deref().unwrap_or(&offer.provider);
         let billing = self.provider_index.get(billed_as).map_or(&self.terms.no_rules, |&i| &self.terms.rules[i]);
+        // A cluster sold as reserved capacity only has no spot price.
+        let reserved_only = on_cluster.joinable.as_ref().is_some_and(|j| j.fabric.reserved_only == Some(true));
         let spot_row = offer.spot_price.is_some()
             && self.spot_ok.is_ok()
             && survives
+            && !reserved_only
             && provider.and_then(|p| p.spot_available) != Some(false);
         let (mut rows, mut over_budget, mut late) = (Vec::new(), false, false);
         for (spot, price) in [(false, offer.price), (true, offer.spot_price.filter(|_| spot_row))] {
@@ -958,12 +961,15 @@ mod tests {
             let best = report.results[0].cost.as_ref().unwrap();
             assert!(best.job_hours < 60.0 * 24.0, "{query}: {} h", best.job_hours);
             assert_eq!(best.nodes, report.results[0].nodes);
-            // Spot is left out of 32-node clusters (an interruption every 38
-            // minutes), kept for 16 nodes of 16, and the advice says why.
-            assert!(report.results.iter().filter(|r| r.spot).all(|r| r.nodes < 32));
-            assert!(report.results.iter().any(|r| !r.spot && r.nodes == 32));
+            // A pretraining run is not put on spot unless asked (issue 40),
+            // and the advice says why.
+            assert!(report.results.iter().all(|r| !r.spot));
+            assert!(report.results.iter().any(|r| r.nodes == 32));
             let advice: Vec<String> = report.advice.iter().map(ToString::to_string).collect();
-            assert!(advice.iter().any(|a| a.starts_with("Spot is left out for clusters of 32")), "{advice:?}");
+            assert!(
+                advice.iter().any(|a| a.starts_with("Spot prices are left out: a pretraining run holds its nodes")),
+                "{advice:?}"
+            );
             assert!(advice.iter().any(|a| a.starts_with("This job spans nodes")), "{advice:?}");
             // Providers whose instances do not form clusters say so.
             let lambda =
@@ -973,9 +979,33 @@ mod tests {
                 "needs 256 GPUs, more than one instance has, and Lambda (Lambda Cloud) does not join these instances into multi-node clusters"
             );
         }
+        // Asked for (spot=yes), spot is left out of 32-node clusters (an
+        // interruption every 38 minutes), kept for 16 nodes of 16, and the
+        // advice says why.
+        let (report, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=256&zero=3&tokens=1e12&spot=yes");
+        assert!(report.results.iter().filter(|r| r.spot).all(|r| r.nodes < 32));
+        assert!(report.results.iter().any(|r| r.spot) && report.results.iter().any(|r| !r.spot && r.nodes == 32));
+        let advice: Vec<String> = report.advice.iter().map(ToString::to_string).collect();
+        assert!(advice.iter().any(|a| a.starts_with("Spot is left out for clusters of 32")), "{advice:?}");
         let (raised, _) = ranked("task=pretrain&model=llama-3.1-70b&gpus=256&tokens=1e12");
         let notes = raised.results[0].speed.as_ref().unwrap().notes.iter().map(ToString::to_string).collect::<Vec<_>>();
         assert!(notes.iter().any(|n| n.starts_with("sharded with ZeRO-")), "{notes:?}");
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_cluster_sold_as_reserved_capacity_only_has_no_spot_row() {
+        // Issue 40: a 7B pretraining run ranked first on 5 × p6-b200 on spot
+        // while badged "clusters reserved only". Even with spot asked for.
+        // AWS sells p6-b200 clusters as Capacity Blocks only (cluster_fabrics.csv).
+        let (report, snapshot) = ranked("task=pretrain&gpus=40&spot=yes");
+        let p6 = |offer: usize| snapshot.offers[offer].instance == "p6-b200.48xlarge";
+        let clusters: Vec<&RankedOffer> = report.results.iter().filter(|r| p6(r.offer) && r.nodes > 1).collect();
+        assert!(clusters.iter().all(|r| !r.spot && r.badges.contains(&Badge::ReservedOnly)));
+        assert!(!clusters.is_empty(), "5 nodes of p6-b200 hold a 40-GPU run");
+        // And by default a pretraining run is not put on spot at all.
+        let (report, _) = ranked("task=pretrain&days=30");
+        assert!(report.results.iter().all(|r| !r.spot));
     }
 
     #[test]

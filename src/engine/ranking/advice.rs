@@ -70,7 +70,10 @@ pub fn advise(
 
     // Spot: what it saves where it is safe, or why it is left out.
     match spot_refused {
-        Some(reason) if workload.task == Task::Infer && snapshot.offers.iter().any(|o| o.spot_price.is_some()) => {
+        Some(reason)
+            if matches!(workload.task, Task::Infer | Task::Pretrain)
+                && snapshot.offers.iter().any(|o| o.spot_price.is_some()) =>
+        {
             advice.push(msg!(phrases::ADVICE_SPOT_LEFT_OUT, reason = reason));
         }
         Some(_) => {}
