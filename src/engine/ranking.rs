@@ -426,12 +426,17 @@ impl<'a> Job<'a> {
     fn why_nothing_runs(&self, shortfalls: &Shortfalls) -> Option<Msg> {
         let (workload, snapshot) = (self.workload, self.snapshot);
         if let (Some(limit), Some((hours, nodes, at))) = (self.deadline, shortfalls.clusters.fastest_missed) {
+            // The GPUs the fastest cluster's throughput per GPU would need:
+            // a floor, as GPU-hours grow with the GPU count (issue 40).
+            let offer = &snapshot.offers[at];
+            let gpus = (f64::from(nodes * offer.gpu_count) * hours / limit).ceil();
             return Some(msg!(
                 phrases::NO_DEADLINE,
                 days = Arg::Num(limit / 24.0, 1),
                 nodes = nodes,
-                instance = &snapshot.offers[at].instance,
-                time = Arg::Hours(hours)
+                instance = &offer.instance,
+                time = Arg::Hours(hours),
+                gpus = Arg::Num(gpus, 0)
             ));
         }
         if let (true, Some((gpus, nodes, at))) = (workload.gpus > 1, shortfalls.clusters.largest) {
@@ -1061,6 +1066,10 @@ mod tests {
         assert!(none.results.is_empty());
         let note = none.no_single_node.unwrap().to_string();
         assert!(note.starts_with("No offer finishes this job within 7.0 days: the fastest, 64 × "), "{note}");
+        // And how many GPUs it would take at least: 512 × its days / 7.
+        let at_least: f64 =
+            note.split("at least ").nth(1).unwrap().split(' ').next().unwrap().replace(',', "").parse().unwrap();
+        assert!((600.0..2000.0).contains(&at_least), "{note}");
         assert!(none.excluded.iter().any(|e| e.reason.to_string().contains("past the 7.0-day deadline")));
     }
 
