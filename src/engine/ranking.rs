@@ -16,7 +16,7 @@ use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::price_check::{Capacity, PriceCheck};
 use super::setup::{on_gpu, OnGpu, Setup};
-use super::{Catalog, Error, Gpu, Objective, Offer, PriceKind, Provider, Snapshot, Task, Workload};
+use super::{Catalog, Error, Gpu, Objective, Offer, PriceFilter, PriceKind, Provider, Snapshot, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 use cluster::OnCluster;
@@ -49,7 +49,10 @@ type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 /// Why `offer` is outside the user's filters, if it is.
 fn filtered_out(workload: &Workload, offer: &Offer, gpu: Option<&Gpu>, provider: Option<&Provider>) -> Option<Msg> {
     if !workload.prices.admits(provider.and_then(|p| p.price_kind)) {
-        return Some(msg!(phrases::LEFT_OUT_AUCTION));
+        return Some(match workload.prices {
+            PriceFilter::Verified => msg!(phrases::LEFT_OUT_UNVERIFIED_KIND),
+            PriceFilter::Payable | PriceFilter::All => msg!(phrases::LEFT_OUT_AUCTION),
+        });
     }
     if !workload.providers.is_empty() && !workload.providers.split(',').any(|p| p == offer.provider) {
         return Some(msg!(phrases::FILTER_PROVIDER, providers = workload.providers.replace(',', ", ")));
@@ -370,7 +373,7 @@ impl<'a> Job<'a> {
             && survives
             && !reserved_only
             && provider.and_then(|p| p.spot_available) != Some(false);
-        let (mut rows, mut over_budget, mut late) = (Vec::new(), false, false);
+        let (mut rows, mut over_budget, mut late, mut unverified) = (Vec::new(), false, false, false);
         for (spot, price) in [(false, offer.price), (true, offer.spot_price.filter(|_| spot_row))] {
             let Some(price) = price else { continue };
             if workload.max_price_per_hour.is_some_and(|max| price > max) {
@@ -389,6 +392,12 @@ impl<'a> Job<'a> {
             }
             let capacity = if spot { Capacity::Spot } else { Capacity::OnDemand };
             let far_below = self.terms.price_check.far_below(index, capacity);
+            if workload.prices == PriceFilter::Verified
+                && (far_below.is_some() || costed.as_ref().is_some_and(|c| c.assumed.any()))
+            {
+                unverified = true;
+                continue;
+            }
             let mut row_badges = badges(here.gpu, offer, shape, costed.as_ref(), spot);
             row_badges.extend(terms_badges(billing, provider, far_below.is_some(), on_cluster));
             rows.push(RankedOffer {
@@ -415,6 +424,7 @@ impl<'a> Job<'a> {
         }
         Err(match workload.max_price_per_hour {
             Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
+            _ if unverified => msg!(phrases::LEFT_OUT_UNVERIFIED_PRICE),
             _ if late => msg!(phrases::DEADLINE_SPOT_LATE),
             _ => msg!(phrases::NO_ON_DEMAND_PRICE),
         })
@@ -1011,6 +1021,22 @@ mod tests {
         // And by default a pretraining run is not put on spot at all.
         let (report, _) = ranked("task=pretrain&days=30");
         assert!(report.results.iter().all(|r| !r.spot));
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn verified_prices_leave_out_what_a_reader_cannot_check_and_say_why() {
+        // Issue 40: a full fine-tune's top three rows were all "unusually
+        // low price", and most rows assumed billing rules.
+        let (all, _) = ranked("task=finetune&method=full");
+        let doubtful = [Badge::UnusuallyLow, Badge::Marketplace, Badge::Auction, Badge::RulesAssumed];
+        assert!(all.results.iter().take(20).any(|r| r.badges.iter().any(|b| doubtful.contains(b))));
+        let (verified, _) = ranked("task=finetune&method=full&prices=verified");
+        assert!(verified.results.len() > 20, "{}", verified.results.len());
+        assert!(verified.results.iter().all(|r| !r.badges.iter().any(|b| doubtful.contains(b))));
+        let reasons: Vec<String> = verified.excluded.iter().map(|e| e.reason.to_string()).collect();
+        assert!(reasons.iter().any(|r| r.starts_with("not the provider's own list price")), "{reasons:?}");
+        assert!(reasons.iter().any(|r| r.starts_with("its price is far below every other provider's")), "{reasons:?}");
     }
 
     #[test]

@@ -359,13 +359,22 @@ choices! {
         Payable = "payable", phrases::PRICES_PAYABLE;
         /// Also auction floors: what one bids from, not what one pays.
         All = "all", phrases::PRICES_ALL;
+        /// Only prices one can check (issue 40): a provider's own list
+        /// price with its billing rules published; marketplace listings,
+        /// auction floors, prices far below every other provider's and
+        /// totals that assume a rule are left out, each said why.
+        Verified = "verified", phrases::PRICES_VERIFIED;
     }
 }
 
 impl PriceFilter {
     /// Whether a provider whose prices are of `kind` is ranked.
     pub fn admits(self, kind: Option<super::PriceKind>) -> bool {
-        self == PriceFilter::All || super::price_check::payable(kind)
+        match self {
+            PriceFilter::All => true,
+            PriceFilter::Payable => super::price_check::payable(kind),
+            PriceFilter::Verified => matches!(kind, Some(super::PriceKind::Fixed | super::PriceKind::Reseller)),
+        }
     }
 
     fn is_default(&self) -> bool {

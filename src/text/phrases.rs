@@ -129,6 +129,7 @@ phrases! {
     SPOT_NO = "Never (on-demand only)", "Nunca (solo bajo demanda)";
     PRICES_PAYABLE = "Prices a job pays", "Precios que paga un trabajo";
     PRICES_ALL = "Also auction floors", "También mínimos de subasta";
+    PRICES_VERIFIED = "Only list prices with published billing", "Solo precios de lista con facturación publicada";
     PRECISION_FP32 = "FP32 (32-bit)", "FP32 (32 bits)";
     PRECISION_BF16 = "BF16 (16-bit)", "BF16 (16 bits)";
     PRECISION_FP16 = "FP16 (16-bit)", "FP16 (16 bits)";
@@ -382,6 +383,8 @@ phrases! {
     PRICE_MARKETPLACE = "set by the host of one machine: a snapshot of a listing that may be gone or priced differently now", "lo fija el anfitrión de una máquina: una foto de un anuncio que puede haber desaparecido o cambiado de precio";
     PRICE_FAR_BELOW = "under half of what any other provider asks for this GPU (the cheapest other asks {others} per GPU-hour): check it on the provider's page before you rely on it", "menos de la mitad de lo que pide cualquier otro proveedor por esta GPU (el más barato de los demás pide {others} por hora de GPU): compruébalo en la página del proveedor antes de contar con él";
     LEFT_OUT_AUCTION = "auction reserve price: you bid, and may not get it (\"Also auction floors\", prices=all, lists it)", "precio de reserva de subasta: se puja y puede no conseguirse («También mínimos de subasta», prices=all, la muestra)";
+    LEFT_OUT_UNVERIFIED_KIND = "not the provider's own list price (a marketplace listing or an auction floor): \"Only list prices with published billing\", prices=verified, leaves it out", "no es el precio de lista del proveedor (un anuncio de un mercado o un mínimo de subasta): «Solo precios de lista con facturación publicada», prices=verified, lo deja fuera";
+    LEFT_OUT_UNVERIFIED_PRICE = "its price is far below every other provider's for the GPU, or its total assumes a billing rule the provider does not publish: prices=verified leaves it out", "su precio está muy por debajo del de los demás proveedores para esa GPU, o su total supone una regla de facturación que el proveedor no publica: prices=verified la deja fuera";
     LEFT_OUT_CLOSED = "{provider} stopped selling these publicly on {date} ({source}): they can no longer be ordered", "{provider} dejó de venderlas al público el {date} ({source}): ya no se pueden contratar";
     AGE_DAYS = "{days} days old", "{days} días";
     AGE_MONTHS = "{months} months old", "{months} meses";
