@@ -96,3 +96,20 @@ test('a total that rests on an unpublished rule is marked as an upper bound, and
   assert.match(text, /price not published: \$0\.200?\/GB-month assumed, the highest here/);
   await app.page.context().close();
 });
+
+test('"Only list prices with published billing" leaves out what a reader cannot check, each with its reason (issue 40)', async () => {
+  const app = await openAt(after(20), `${env.server.url}?task=finetune&method=full`);
+  await app.page.getByTestId('prices-select').selectOption('verified');
+  await app.page.waitForFunction(() => new URL(location.href).searchParams.get('prices') === 'verified');
+  await app.waitForResults();
+  const badges = await app.rows().locator('.badges').allTextContents();
+  assert.ok(badges.length > 0);
+  for (const text of badges) {
+    assert.doesNotMatch(text, /unusually low price|host-set price|auction floor|billing rules assumed/, text);
+  }
+  const excluded = app.page.getByTestId('excluded');
+  await excluded.locator('summary').click();
+  await excluded.locator('li', { hasText: 'prices=verified' }).first().waitFor();
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
