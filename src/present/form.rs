@@ -2,7 +2,7 @@
 
 use crate::engine::audio_model::default_clip_seconds;
 use crate::engine::options::Choice;
-use crate::engine::{Model, Task, Workload};
+use crate::engine::{Catalog, Model, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Phrase};
 
@@ -90,8 +90,55 @@ pub fn model_hints(model: &Model, task: Task) -> ModelHints {
     }
 }
 
+/// The workload after choosing the tab of `to` (issue 40: tabs kept each
+/// other's numbers, so 100,000 images became 100,000 video clips and 1,000
+/// hours to transcribe became 1,000 hours of speech to generate). Each tab
+/// keeps its own values: `saved` holds what the tab of `to` had when it was
+/// left, and the offer filters the user set (providers, region, vendor,
+/// GPUs, price caps) carry over. A tab never visited starts from the task's
+/// defaults, with the job's size in the new task's own unit.
+pub fn switch_task(current: &Workload, saved: Option<&Workload>, to: Task, catalog: &Catalog) -> Workload {
+    let mut next = match saved {
+        Some(saved) => saved.clone(),
+        None => {
+            let mut next = current.clone();
+            let _ = crate::url_codec::apply(&mut next, crate::engine::keys::TASK, to.key(), catalog);
+            let defaults = Workload::for_task(to);
+            next.items = defaults.items;
+            next.audio_hours = defaults.audio_hours;
+            next
+        }
+    };
+    next.providers = current.providers.clone();
+    next.region = current.region.clone();
+    next.vendor = current.vendor.clone();
+    next.gpu_filter = current.gpu_filter.clone();
+    next.max_price_per_hour = current.max_price_per_hour;
+    next.max_gpus = current.max_gpus;
+    next.prices = current.prices;
+    next
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+
+    #[test]
+    fn each_tab_keeps_its_own_numbers_and_the_filters_carry_over() {
+        // Issue 40: 100,000 images became 100,000 video clips; 1,000 hours to
+        // transcribe became 1,000 hours of speech to generate.
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        let images = Workload { items: 100_000, region: "us".into(), ..Workload::for_task(Task::Image) };
+        let video = super::switch_task(&images, None, Task::Video, catalog);
+        assert_eq!((video.task, video.items), (Task::Video, Workload::for_task(Task::Video).items));
+        assert_eq!(video.region, "us");
+        // Back to images: the tab's own 100,000, and the filter as set since.
+        let video = Workload { region: "europe".into(), ..video };
+        let back = super::switch_task(&video, Some(&images), Task::Image, catalog);
+        assert_eq!((back.task, back.items, back.region.as_str()), (Task::Image, 100_000, "europe"));
+        let transcribe = Workload { audio_hours: 1000.0, ..Workload::for_task(Task::Audio) };
+        let speech = super::switch_task(&transcribe, None, Task::Speech, catalog);
+        assert_eq!(speech.audio_hours, Workload::for_task(Task::Speech).audio_hours);
+    }
     use super::*;
 
     #[test]

@@ -224,13 +224,25 @@ fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>, task: Memo<
     let lang = super::use_lang();
     // From a click, or the focus an arrow key moved; choosing the task
     // already chosen changes nothing.
+    // Each tab keeps its own values while the page is open
+    // (`present::form::switch_task`).
+    let saved = StoredValue::new(Vec::<Workload>::new());
     let choose = move |ev: &web_sys::Event| {
         let Some(key) = roving_focus::item_value(ev, TAB_TASK) else { return };
-        if task.get_untracked().key() != key {
-            workload.update(|w| {
-                let _ = url_codec::apply(w, keys::TASK, &key, catalog);
-            });
+        let Ok(to) = key.parse::<Task>() else { return };
+        if task.get_untracked() == to {
+            return;
         }
+        let current = workload.get_untracked();
+        let next = saved.with_value(|tabs| {
+            let kept = tabs.iter().find(|w| w.task == to);
+            crate::present::form::switch_task(&current, kept, to, catalog)
+        });
+        saved.update_value(|tabs| {
+            tabs.retain(|w| w.task != current.task);
+            tabs.push(current);
+        });
+        workload.set(next);
     };
     view! {
         <div

@@ -28,6 +28,22 @@ async function waitForParam(app, key, value) {
   await app.page.waitForFunction(([k, v]) => new URL(location.href).searchParams.get(k) === v, [key, value]);
 }
 
+test('each tab keeps its own numbers: 100,000 images do not become 100,000 clips (issue 40)', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=image&n=100000&region=us`);
+  await app.waitForResults();
+  await app.chooseTask('video');
+  await waitForParam(app, 'task', 'video');
+  // The video tab starts from its own default, and the region filter carries over.
+  assert.notEqual(await app.page.locator('#n').inputValue(), '100000');
+  assert.equal(new URL(app.page.url()).searchParams.get('n'), null);
+  assert.equal(new URL(app.page.url()).searchParams.get('region'), 'us');
+  await app.chooseTask('image');
+  await waitForParam(app, 'task', 'image');
+  assert.equal(await app.page.locator('#n').inputValue(), '100000');
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 test('each task tab shows its own models and fields, and sizes memory as the CLI does', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url);
   await app.waitForResults();
