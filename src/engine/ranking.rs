@@ -890,7 +890,13 @@ mod tests {
             let advice: Vec<String> = report.advice.iter().map(ToString::to_string).collect();
             let one =
                 advice.iter().find(|a| a.starts_with("It fits on one GPU")).unwrap_or_else(|| panic!("{advice:?}"));
-            assert!(!one.contains("serving") && one.ends_with("mostly buys time, not savings."), "{task:?}: {one}");
+            assert!(!one.contains("serving") && one.contains("mostly buys time, not savings"), "{task:?}: {one}");
+            // The single-card offer it names is the row it says.
+            let rank: usize = one.split("is row ").nth(1).unwrap().split(';').next().unwrap().parse().unwrap();
+            let row = &report.results[rank - 1];
+            assert_eq!(snapshot.offers[row.offer].gpu_count, 1, "{one}");
+            assert!(one.contains(&snapshot.offers[row.offer].instance), "{one}");
+            assert!(report.results[..rank - 1].iter().all(|r| snapshot.offers[r.offer].gpu_count > 1), "{one}");
         }
     }
 

@@ -27,12 +27,15 @@ pub fn advise(
 
     // One fast card beats splitting; for latency-sensitive serving, one per
     // replica (the brief's rule). A job that ends is not serving.
-    let single = report.results.iter().find(|r| offer(r).gpu_count == 1 && r.cost.is_some());
+    // Named with its row, so that advice and ranking agree (issue 40: the
+    // advice said "a single card is simpler" beside a 2-GPU first row).
+    let single = report.results.iter().position(|r| offer(r).gpu_count == 1 && r.cost.is_some());
     if offer(best).gpu_count > 1 {
-        if let Some(single) = single {
+        if let Some(at) = single {
+            let single = &report.results[at];
             let said =
                 if workload.task == Task::Infer { &phrases::ADVICE_ONE_GPU } else { &phrases::ADVICE_ONE_GPU_JOB };
-            advice.push(msg!(*said, gpu = gpu_name(single)));
+            advice.push(msg!(*said, gpu = gpu_name(single), instance = &offer(single).instance, rank = at as u32 + 1));
         }
     }
 
