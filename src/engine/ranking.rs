@@ -324,15 +324,14 @@ impl<'a> Job<'a> {
             let why = msg!(phrases::NEEDS_GPUS, gpus = self.workload.gpus);
             return Ok(Some(cluster::Need { why, memory: false }));
         }
-        let f = match &single.fit {
+        match &single.fit {
             Err(reason) => return Err(reason.clone()),
             Ok(f) if !f.fits => {
                 let why = f.reason.clone().unwrap_or_else(|| msg!(phrases::NEEDS_GPUS, gpus = offer.gpu_count + 1));
                 return Ok(Some(cluster::Need { why, memory: true }));
             }
-            Ok(f) => f,
-        };
-        debug_assert!(f.fits);
+            Ok(_) => {}
+        }
         Ok(match self.deadline.and_then(|limit| Some((limit, here.hours(single, 1, offer.price.is_none())?))) {
             Some((limit, hours)) if hours > limit => {
                 let why = msg!(phrases::NEEDS_DEADLINE, time = Arg::Hours(hours), days = Arg::Num(limit / 24.0, 1));
