@@ -15,6 +15,10 @@
 //! - [`hardening`]: the oracles the property tests and fuzzers check.
 //! - `ui` (wasm32 only): the Leptos page.
 
+// Native builds hold no `unsafe`, so the fuzzers run without a sanitizer
+// (scripts/fuzz.sh); the page's wasm-bindgen glue generates its own.
+#![cfg_attr(not(target_arch = "wasm32"), forbid(unsafe_code))]
+
 pub mod engine;
 pub mod export;
 pub mod hardening;

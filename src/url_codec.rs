@@ -1169,6 +1169,10 @@ mod tests {
             if random.below(2) == 0 {
                 pairs.push("model=custom".into());
             }
+            // The CSV export is checked in the link's language, or in each.
+            if let Some(lang) = [Some("en"), Some("es"), None][random.below(3)] {
+                pairs.push(format!("lang={lang}"));
+            }
             // Numbers only: the option fields have no edges.
             let numeric: Vec<&Field> = FIELDS.iter().filter(|f| f.bounds.is_some()).collect();
             for _ in 0..1 + random.below(16) {

@@ -462,16 +462,24 @@ impl Catalog {
     /// model id the catalog does not have (a typo, a size it lacks, the
     /// start of an id): ids that begin with it first, then fewest character
     /// edits, then the length nearest the given id's (a changed digit before
-    /// an added one), then catalog order.
+    /// an added one), then catalog order. Only the given id's first
+    /// `NEAREST_LOOKS_AT` bytes are compared: every id is shorter, and a
+    /// pasted paragraph would otherwise cost its length times every id's.
     pub fn nearest_model_ids(&self, given: &str, task: Task, count: usize) -> Vec<&str> {
         let given = given.to_ascii_lowercase();
+        let given = &given.as_bytes()[..given.len().min(NEAREST_LOOKS_AT)];
         let mut scored: Vec<(bool, usize, usize, &str)> = self
             .models
             .iter()
             .filter(|m| m.suits(task))
             .map(|m| {
                 let id = m.id.as_str();
-                (!id.starts_with(&given), edit_distance(&given, id), given.len().abs_diff(id.len()), id)
+                (
+                    !id.as_bytes().starts_with(given),
+                    edit_distance(given, id.as_bytes()),
+                    given.len().abs_diff(id.len()),
+                    id,
+                )
             })
             .collect();
         scored.sort_by_key(|&(prefix, distance, length, _)| (prefix, distance, length));
@@ -485,10 +493,47 @@ impl Catalog {
     }
 }
 
-/// Levenshtein distance between two ASCII ids: insertions, deletions and
-/// substitutions of one character each.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+/// Bytes of an unknown model id `Catalog::nearest_model_ids` compares:
+/// about twice the longest id the catalog holds (today
+/// "llama-3.1-nemotron-70b-instruct", 31).
+const NEAREST_LOOKS_AT: usize = 64;
+
+/// Levenshtein distance between two ids: insertions, deletions and
+/// substitutions of one byte each. Bit-parallel over `a`'s bytes when it
+/// has at most 64 (Myers 1999, in Hyyrö's form for the whole-string
+/// distance, 2001): one pass of a few word operations per byte of `b`.
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+    if a.is_empty() || a.len() > 64 {
+        return edit_distance_by_rows(a, b);
+    }
+    let mut equal = [0u64; 256];
+    for (i, &c) in a.iter().enumerate() {
+        equal[usize::from(c)] |= 1 << i;
+    }
+    let last = 1u64 << (a.len() - 1);
+    let (mut plus, mut minus, mut score) = (u64::MAX, 0u64, a.len());
+    for &c in b {
+        let eq = equal[usize::from(c)];
+        let xv = eq | minus;
+        let xh = ((eq & plus).wrapping_add(plus) ^ plus) | eq;
+        let mut up = minus | !(xh | plus);
+        let mut down = plus & xh;
+        if up & last != 0 {
+            score += 1;
+        } else if down & last != 0 {
+            score -= 1;
+        }
+        // The top row is the distance from the empty string: +1 a byte.
+        up = (up << 1) | 1;
+        down <<= 1;
+        plus = down | !(xv | up);
+        minus = up & xv;
+    }
+    score
+}
+
+/// The same distance row by row, for ids longer than 64 bytes.
+fn edit_distance_by_rows(a: &[u8], b: &[u8]) -> usize {
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, &ca) in a.iter().enumerate() {
         let mut diagonal = row[0];
@@ -517,9 +562,34 @@ mod tests {
         assert!(near.iter().all(|id| catalog.model(id).unwrap().suits(Task::Image)), "{near:?}");
         assert_eq!(near[0], "sdxl-base-1.0");
         assert_eq!(
-            (edit_distance("kitten", "sitting"), edit_distance("", "abc"), edit_distance("same", "same")),
+            (edit_distance(b"kitten", b"sitting"), edit_distance(b"", b"abc"), edit_distance(b"same", b"same")),
             (3, 3, 0)
         );
+        // Bit-parallel and row by row agree, on every pair of short strings
+        // over a small alphabet (where edits interact most) and on ids.
+        let alphabet = b"ab-1";
+        let strings: Vec<Vec<u8>> =
+            (0..400usize).map(|n| (0..n % 9).map(|i| alphabet[(n * 7 + i * i * 3 + n / 9) % 4]).collect()).collect();
+        for a in strings.iter().filter(|a| !a.is_empty()) {
+            for b in &strings {
+                assert_eq!(edit_distance(a, b), edit_distance_by_rows(a, b), "{a:?} {b:?}");
+            }
+        }
+        let long: Vec<u8> = (0..64usize).map(|i| alphabet[(i * i + i / 3) % 4]).collect();
+        for b in strings.iter().chain([&long[3..], &long[..60]].map(<[u8]>::to_vec).iter()) {
+            assert_eq!(edit_distance(&long, b), edit_distance_by_rows(&long, b), "{b:?}");
+        }
+        let ids: Vec<&[u8]> = catalog.models.iter().map(|m| m.id.as_bytes()).collect();
+        for a in &ids {
+            for b in ids.iter().step_by(7) {
+                assert_eq!(edit_distance(a, b), edit_distance_by_rows(a, b));
+            }
+        }
+        // A pasted paragraph is compared by its start, which every id is
+        // shorter than.
+        assert!(catalog.models.iter().all(|m| m.id.len() * 2 <= NEAREST_LOOKS_AT + 2), "raise NEAREST_LOOKS_AT");
+        let pasted = format!("llama-3.1-7b {}", "and more words ".repeat(300));
+        assert!(catalog.nearest_model_ids(&pasted, Task::Infer, 1)[0].starts_with("llama-3.1-"));
     }
 
     #[test]

@@ -173,3 +173,25 @@ fn a_higher_sharding_stage_never_needs_more_memory_per_gpu() {
         }
     }
 }
+
+/// What the exports are checked for: a NaN or an infinity spelled as a
+/// word is caught wherever it stands; words that contain one ("inference",
+/// "InfiniBand"), AMD's "Infinity Fabric" and an instance the offer file
+/// itself names "inf" are not.
+#[test]
+fn an_export_spelling_nan_or_infinity_is_caught_and_ordinary_words_are_not() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let caught = |text: &str, snapshot: &Snapshot| {
+        catch_unwind(AssertUnwindSafe(|| super::assert_readable(text, snapshot, "a test"))).is_err()
+    };
+    let snapshot = thinned();
+    for bad in ["1,NaN,2", "cost: inf $", "\"x\":Infinity}", "∞", "(-inf)", "NaN"] {
+        assert!(caught(bad, &snapshot), "{bad}");
+    }
+    for fine in ["inference on InfiniBand", "Infinity Fabric, 8 GPUs", "NaNo", "∞∞x", ""] {
+        assert!(!caught(fine, &snapshot), "{fine}");
+    }
+    let mut quoting = snapshot.clone();
+    quoting.offers[0].instance = String::from("gpu.inf.1");
+    assert!(!caught("gpu.inf.1,3.20", &quoting));
+}
