@@ -13,6 +13,17 @@ use crate::engine::{Error, Gpu, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg};
 
+/// Host (CPU) seconds per megapixel to prepare a request's image before
+/// the tower sees it: decoding the file, the image processor's resize,
+/// rescale and normalise, handing the pixels to the engine. The median of
+/// three statements about current vLLM, 12, 29 and 81 ms per megapixel:
+/// Qwen2-VL's processor alone, 12.2 ms for 1024 × 1024 (vLLM PR 50411);
+/// Mistral 3's renderer on one thread, 69 ms for 1540 × 1540 (PR 57531);
+/// a 1080p request's 167 ms outside its traced model steps (issue 41267,
+/// v0.19.1). Releases before 0.9.2 ran the slow Python processor, several
+/// times slower (PR 19789; data/calibration/vlm_text_pairs_sources.md).
+const HOST_S_PER_MEGAPIXEL: f64 = 0.029;
+
 /// `speed`, the text decoder's serving speed, with `tower` encoding each
 /// request's images: on the replica's GPUs (vLLM shards the tower's linear
 /// layers with the decoder's), at the rate eager PyTorch reaches (the
@@ -42,8 +53,11 @@ pub fn with_encoding(
     });
     let flops = images * (tower.encode_flops_per_image(side) + cross_flops);
     let encode_s = flops / rate / f64::from(serving.gpus_per_replica.max(1));
+    // The host prepares a request's images while the GPUs serve others: it
+    // delays that request's first token, not the replica's throughput.
+    let host_s = images * f64::from(side).powi(2) / 1e6 * HOST_S_PER_MEGAPIXEL;
     if let Some(ttft) = serving.ttft_s.as_mut() {
-        *ttft += encode_s;
+        *ttft += host_s + encode_s;
     }
     // Each request's images take their encoding time from its replica's
     // GPUs, beside its prefill and decode steps.
@@ -55,7 +69,8 @@ pub fn with_encoding(
         phrases::NOTE_VISION_ENCODE,
         images = Arg::Num(images, 0),
         tokens = Arg::Num(tokens * images, 0),
-        ms = Arg::Num(encode_s * 1e3, 0)
+        ms = Arg::Num(encode_s * 1e3, 0),
+        host = Arg::Num(host_s * 1e3, 0)
     ));
     Ok(speed)
 }
