@@ -68,7 +68,9 @@ for target in "${targets[@]}"; do
         >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-    cov=$(grep -o ' cov: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || true)
+    cov=$(grep -a -o ' cov: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || true)
+    # The engine target answers each settled workload once (its header).
+    answered=$(grep -a -o 'engine answered [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || true)
     if [[ $status -ne 0 ]]; then
         crashed+=("$target")
         echo "!! $target failed (exit $status):"
@@ -77,8 +79,9 @@ for target in "${targets[@]}"; do
         tail -n 25 "$log"
         ls -l "$root/artifacts/$target" || true
     fi
-    summary+=("$(printf '%-10s %12s execs %8s exec/s   cov %6s   %s' "$target" "${runs:-?}" "${speed:-?}" \
-        "${cov:-?}" "$([[ $status -eq 0 ]] && echo ok || echo CRASH)")")
+    summary+=("$(printf '%-10s %12s execs %8s exec/s   cov %6s   %s%s' "$target" "${runs:-?}" "${speed:-?}" \
+        "${cov:-?}" "$([[ $status -eq 0 ]] && echo ok || echo CRASH)" \
+        "${answered:+   (at least $answered distinct workloads ranked)}")")
 done
 
 echo

@@ -26,9 +26,22 @@ const LOCAL_GPU: &str = "rtx_4090";
 /// the browser's decides.
 pub fn check_query(query: &str, catalog: &Catalog, snapshot: &Snapshot) -> Decoded {
     let decoded = check_link(query, catalog);
+    check_answer(&decoded, catalog, snapshot);
+    decoded
+}
+
+/// Ranks what `decoded` asks and checks the report, as `check_query` does
+/// once the link has settled. What it checks depends on `answered_by`'s
+/// link alone, so a caller that has checked that link may skip it.
+pub fn check_answer(decoded: &Decoded, catalog: &Catalog, snapshot: &Snapshot) {
     let stated = decoded.lang.map(|lang| [lang]);
     check_workload(&decoded.workload, catalog, snapshot, stated.as_ref().map_or(&Lang::ALL[..], |lang| &lang[..]));
-    decoded
+}
+
+/// The link whose answer `check_answer` checks: the settled workload in
+/// its language, whatever offer or GPU the link also names.
+pub fn answered_by(decoded: &Decoded) -> String {
+    encode_link(&decoded.workload, None, None, decoded.lang)
 }
 
 /// Decodes `query` and checks that it settles: its workload encodes to a
@@ -135,23 +148,26 @@ fn assert_readable(text: &str, snapshot: &Snapshot, what: &str) {
     // "inference" and "InfiniBand" contain "inf". The offer file's words
     // are gathered only once one is needed.
     let mut quoted: Option<Vec<&str>> = None;
-    for word in SPELLINGS {
-        for (at, _) in text.match_indices(word) {
-            let before = text[..at].chars().next_back();
-            let after = text[at + word.len()..].chars().next();
-            if !before.is_none_or(separator) || !after.is_none_or(separator) || text[at..].starts_with(LINK) {
-                continue;
-            }
-            let quoted = quoted.get_or_insert_with(|| {
-                snapshot
-                    .offers
-                    .iter()
-                    .flat_map(|o| [&o.provider, &o.instance, &o.gpu].into_iter().chain(&o.regions))
-                    .flat_map(|words| words.split(separator))
-                    .collect()
-            });
-            assert!(quoted.contains(&word), "{what} spells {word}: {text:.300}");
+    // One pass over the bytes, stopping where a spelling could start.
+    let starts = text.bytes().enumerate().filter(|(_, b)| matches!(b, b'N' | b'i' | b'I' | 0xE2));
+    for (at, _) in starts {
+        let Some(word) = SPELLINGS.into_iter().find(|word| text.as_bytes()[at..].starts_with(word.as_bytes())) else {
+            continue;
+        };
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        if !before.is_none_or(separator) || !after.is_none_or(separator) || text[at..].starts_with(LINK) {
+            continue;
         }
+        let quoted = quoted.get_or_insert_with(|| {
+            snapshot
+                .offers
+                .iter()
+                .flat_map(|o| [&o.provider, &o.instance, &o.gpu].into_iter().chain(&o.regions))
+                .flat_map(|words| words.split(separator))
+                .collect()
+        });
+        assert!(quoted.contains(&word), "{what} spells {word}: {text:.300}");
     }
 }
 

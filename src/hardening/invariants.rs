@@ -195,3 +195,18 @@ fn an_export_spelling_nan_or_infinity_is_caught_and_ordinary_words_are_not() {
     quoting.offers[0].instance = String::from("gpu.inf.1");
     assert!(!caught("gpu.inf.1,3.20", &quoting));
 }
+
+/// The engine fuzzer ranks each settled workload once: two links that
+/// settle into the same workload and language share what is checked,
+/// whatever offer or GPU they also name, and any other difference does not.
+#[test]
+fn links_that_settle_alike_are_answered_alike() {
+    use super::{answered_by, check_link};
+    let answer = |query: &str| answered_by(&check_link(query, catalog()));
+    assert_eq!(answer("model=llama-3.1-8b&conc=8"), answer("conc=8&model=llama-3.1-8b&conc=8&nonsense=1"));
+    assert_eq!(answer("conc=8&lang=es"), answer("conc=8&lang=es&mygpu=h100_sxm"));
+    assert_ne!(answer("conc=8"), answer("conc=9"));
+    assert_ne!(answer("conc=8"), answer("conc=8&gpu=h100_sxm"));
+    assert_ne!(answer("conc=8&lang=es"), answer("conc=8&lang=en"));
+    assert_ne!(answer("conc=8&lang=es"), answer("conc=8"));
+}
