@@ -216,7 +216,9 @@ async fn the_table_lists_fitting_offers_cheapest_first() {
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(6)"), ["$6.38"]);
     // The speed estimate and its bound, then the job's time, cost and cost per unit.
     let speed = texts(&root, "tbody tr:first-child td:nth-child(7)");
-    assert!(speed[0].contains(" tok/s each, ") && speed[0].ends_with("-bound"), "{speed:?}");
+    // One user: what the request gets, prefill included, and while streaming.
+    assert!(speed[0].contains(" tok/s (") && speed[0].contains(" while streaming)"), "{speed:?}");
+    assert!(speed[0].ends_with("-bound"), "{speed:?}");
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 +2 more"]);
     assert_eq!(texts(&root, "caption"), ["2 of 3 offers hold this workload, cheapest per unit of output:"]);
     assert_eq!(texts(&root, "thead th").len(), 11);
@@ -306,7 +308,7 @@ async fn the_table_speaks_spanish_with_spanish_numbers() {
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(6)"), ["6,38\u{a0}US$"]);
     assert_eq!(texts(&root, "tbody tr:first-child td:nth-child(5)"), ["us-east-1 y 2 más"]);
     let speed = texts(&root, "tbody tr:first-child td:nth-child(7)");
-    assert!(speed[0].contains(" tok/s cada una, ") && speed[0].contains("limitado por"), "{speed:?}");
+    assert!(speed[0].contains(" al emitir)") && speed[0].contains("limitado por"), "{speed:?}");
     assert_eq!(texts(&root, "caption"), ["2 de 3 ofertas admiten esta carga; orden: más barato por unidad producida:"]);
     assert_eq!(texts(&root, "thead th")[..3], ["Proveedor", "Instancia", "GPU"]);
     assert_eq!(texts(&root, "[data-testid=export-csv]"), ["Descargar CSV"]);

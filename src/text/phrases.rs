@@ -222,7 +222,8 @@ phrases! {
     WHY_MEMORY_BOUND = "memory-bound: each step streams the weights and KV cache from GPU memory, so faster memory (HBM) or fewer bytes per weight help, and the arithmetic units sit mostly idle", "limitado por la memoria: cada paso lee los pesos y la caché KV de la memoria de la GPU, así que ayudan una memoria más rápida (HBM) o menos bytes por peso, y las unidades aritméticas pasan casi todo el tiempo ociosas";
     WHY_COMPUTE_BOUND = "compute-bound: tensor-core arithmetic limits it, so a faster GPU or FP8 helps", "limitado por el cálculo: lo limita la aritmética de los tensor cores, así que ayudan una GPU más rápida o FP8";
     WHY_INTERCONNECT_BOUND = "interconnect-bound: GPUs wait on each other, so NVLink, fewer GPUs per replica or more work per step help", "limitado por la interconexión: las GPU se esperan entre sí, así que ayudan NVLink, menos GPU por réplica o más trabajo por paso";
-    SPEED_SERVING = "{each} tok/s each, {total} total", "{each} tok/s cada una, {total} en total";
+    SPEED_SERVING = "{each} tok/s each ({streaming} while streaming), {total} total", "{each} tok/s cada una ({streaming} al emitir), {total} en total";
+    SPEED_SERVING_ONE = "{each} tok/s ({streaming} while streaming)", "{each} tok/s ({streaming} al emitir)";
     SPEED_TRAINING = "{rate} tok/s", "{rate} tok/s";
     SPEED_IMAGE = "{seconds} s/image", "{seconds} s/imagen";
     SPEED_CLIP = "{seconds} s/clip", "{seconds} s/clip";

@@ -128,6 +128,15 @@ pub struct ServingSpeed {
     pub ttft_s: Option<f64>,
 }
 
+impl ServingSpeed {
+    /// Output tokens per second each running request gets over its whole
+    /// life, its prompt's prefill and the others' included: the total
+    /// shared among them, so that each × requests = total.
+    pub fn tokens_per_s_each(&self) -> f64 {
+        self.output_tokens_per_s / f64::from(self.running_concurrency.max(1))
+    }
+}
+
 /// Fine-tuning and pretraining.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrainingSpeed {
@@ -383,9 +392,19 @@ impl Speed {
             Arg::Num(value, decimals)
         };
         match &self.figures {
-            Figures::Serving(s) => {
-                msg!(phrases::SPEED_SERVING, each = round(s.decode_tokens_per_s), total = round(s.output_tokens_per_s))
+            Figures::Serving(s) if s.running_concurrency <= 1 => {
+                msg!(
+                    phrases::SPEED_SERVING_ONE,
+                    each = round(s.tokens_per_s_each()),
+                    streaming = round(s.decode_tokens_per_s)
+                )
             }
+            Figures::Serving(s) => msg!(
+                phrases::SPEED_SERVING,
+                each = round(s.tokens_per_s_each()),
+                streaming = round(s.decode_tokens_per_s),
+                total = round(s.output_tokens_per_s)
+            ),
             Figures::Training(t) => msg!(phrases::SPEED_TRAINING, rate = round(t.train_tokens_per_s)),
             Figures::Image(i) => msg!(phrases::SPEED_IMAGE, seconds = round(i.seconds_per_image)),
             Figures::Video(v) => msg!(phrases::SPEED_CLIP, seconds = round(v.seconds_per_clip)),

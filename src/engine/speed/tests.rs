@@ -972,3 +972,31 @@ fn the_floor_is_what_families_err_on_unseen_sources() {
     println!("held-out median |error| per source: {per_source:.0?}; median {median:.0}%, 90th percentile {p90:.0}%");
     assert_eq!((median.round(), p90.round()), UNSEEN_FLOOR, "accuracy::UNSEEN_FLOOR must hold what is measured here");
 }
+
+/// Issue 40: "24.1 tok/s each, 637 total" for 50 users did not add up, as
+/// each request also waits while the others' prompts are prefilled. The
+/// headline gives what each gets over its whole life, which times the
+/// requests makes the total, and the streaming rate beside it.
+#[test]
+fn the_serving_headline_adds_up_each_times_the_requests_is_the_total() {
+    let model = catalog().model("llama-3.1-8b").unwrap();
+    let w = Workload { model: "llama-3.1-8b".into(), concurrency: 50, input_tokens: 2048, ..Workload::default() };
+    let s = serving_speed_of(&w, model, "a100_sxm_80gb", 1);
+    let serving = s.serving().unwrap();
+    let each = serving.tokens_per_s_each();
+    assert_eq!(serving.running_concurrency, 50);
+    assert!((each * 50.0 - serving.output_tokens_per_s).abs() < 1e-6 * serving.output_tokens_per_s);
+    // Prefill takes a real share of each request's time at 2,048-token prompts.
+    assert!(each < 0.95 * serving.decode_tokens_per_s, "{each} vs {}", serving.decode_tokens_per_s);
+    let headline = s.headline().to_string();
+    let words = format!(
+        "{} tok/s each ({} while streaming), {} total",
+        crate::text::Lang::En.number(each, 1),
+        crate::text::Lang::En.number(serving.decode_tokens_per_s, 1),
+        crate::text::Lang::En.number(serving.output_tokens_per_s, 0)
+    );
+    assert_eq!(headline, words);
+    // One user: no total beside it.
+    let one = serving_speed_of(&Workload { concurrency: 1, ..w }, model, "a100_sxm_80gb", 1);
+    assert!(one.headline().to_string().ends_with(" while streaming)"), "{}", one.headline());
+}
