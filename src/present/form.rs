@@ -119,8 +119,38 @@ pub fn switch_task(current: &Workload, saved: Option<&Workload>, to: Task, catal
     next
 }
 
+/// A task's tab: shorter than its name in the memory line and the CLI.
+pub fn tab_label(task: Task) -> &'static Phrase {
+    match task {
+        Task::Infer => &phrases::TAB_INFER,
+        Task::Finetune => &phrases::TAB_FINETUNE,
+        Task::Pretrain => &phrases::TAB_PRETRAIN,
+        Task::Image => &phrases::TAB_IMAGE,
+        Task::Video => &phrases::TAB_VIDEO,
+        Task::Audio => &phrases::TAB_AUDIO,
+        Task::Speech => &phrases::TAB_SPEECH,
+        Task::Music => &phrases::TAB_MUSIC,
+    }
+}
+
+/// The line a phone shows for the folded form (issue 40), which opens it:
+/// the task's tab and the model, by name where the catalog has it.
+pub fn folded_workload(workload: &Workload, catalog: &Catalog, lang: Lang) -> String {
+    let model = workload.resolve_model(catalog).map_or_else(|_| workload.model.clone(), |m| m.name.clone());
+    msg!(phrases::WORKLOAD_FOLDED, task = lang.t(tab_label(workload.task)), model = model).render(lang)
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+
+    #[test]
+    fn a_folded_form_names_the_task_and_the_model() {
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        let w = Workload { model: "llama-3.1-70b".into(), ..Workload::default() };
+        assert_eq!(super::folded_workload(&w, catalog, Lang::En), "LLM serving: Llama 3.1 70B · change the workload");
+        let image = Workload::for_task(Task::Image);
+        assert!(super::folded_workload(&image, catalog, Lang::Es).starts_with("Imágenes: "));
+    }
 
     #[test]
     fn each_tab_keeps_its_own_numbers_and_the_filters_carry_over() {

@@ -66,6 +66,7 @@ phrases! {
     COPY_LINK = "Copy link", "Copiar enlace";
     OPEN_FULL = "Open in whichgpu ↗", "Abrir en whichgpu ↗";
     EMBED_WORKLOAD = "Workload", "Carga de trabajo";
+    WORKLOAD_FOLDED = "{task}: {model} · change the workload", "{task}: {model} · cambiar la carga de trabajo";
     EMBED = "Embed", "Insertar";
     EMBED_SNIPPET = "Paste into your page (the frame sizes itself):", "Pega esto en tu página (el marco ajusta su altura):";
     LINK_COPIED = "Link copied", "Enlace copiado";
@@ -660,6 +661,7 @@ phrases! {
     FEATURE_FP8_TRAINING = "FP8 training", "entrenamiento en FP8";
     FEATURE_OPTIMIZER_8BIT = "8-bit AdamW", "AdamW de 8 bits";
     FEATURE_FLASH_ATTENTION = "FlashAttention kernels", "kernels de FlashAttention";
+    FEATURE_VIDEO_PIPELINES = "video generation pipelines", "pipelines de generación de vídeo";
     NOTE_FALLBACK_FP16 = "{gpu} has no BF16: {stack} runs it in FP16, same memory", "{gpu} no tiene BF16: {stack} lo ejecuta en FP16, con la misma memoria";
     NOTE_RECIPE_MIXED_FP16 = "{gpu} has no BF16, and pure FP16 cannot hold the optimizer state: it trains in mixed precision (FP16 with FP32 master weights and loss scaling), and its memory is sized that way", "{gpu} no tiene BF16, y el FP16 puro no puede guardar el estado del optimizador: entrena en precisión mixta (FP16 con pesos maestros en FP32 y escalado de la pérdida), y su memoria se calcula así";
     NOTE_FALLBACK_FP16_TRAINING = "{gpu} has no BF16: {stack} trains in FP16 with loss scaling, same memory", "{gpu} no tiene BF16: {stack} entrena en FP16 con escalado de la pérdida, con la misma memoria";

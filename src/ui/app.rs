@@ -168,9 +168,17 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         provide_context(lang);
         let notes = notes.clone();
         let form = match embed {
-            None => {
-                view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> }.into_any()
+            // Folded on a phone, so that the memory line and the first
+            // offers come first; its line says what it holds (issue 40).
+            None => view! {
+                <details class="workload-fold" open=!super::document::narrow_screen()>
+                    <summary data-testid="workload-fold">
+                        {move || workload.with(|w| crate::present::form::folded_workload(w, catalog, lang))}
+                    </summary>
+                    <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model />
+                </details>
             }
+            .into_any(),
             Some(embedded) => view! {
                 <details class="embed-form" open=embedded.form_open>
                     <summary>{lang.t(&phrases::EMBED_WORKLOAD)}</summary>

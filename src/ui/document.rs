@@ -46,3 +46,15 @@ pub fn remove_boot_notice() {
         note.remove();
     }
 }
+
+/// Widest viewport, in CSS pixels, laid out as a phone: style/main.css's
+/// `max-width: 40rem` at the default 16 px a rem.
+const PHONE_MAX_WIDTH_PX: f64 = 640.0;
+
+/// Whether the page is laid out as a phone's (style/main.css, 40rem).
+pub fn narrow_screen() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|width| width.as_f64())
+        .is_some_and(|width| width <= PHONE_MAX_WIDTH_PX)
+}

@@ -189,7 +189,7 @@ pub fn OffersTable(
                 </td>
                 // The cells are built once; each ranking rewrites the words
                 // that changed (`follow`).
-                {row_cells::empty()}
+                {row_cells::empty(lang)}
             </tr>
             <Show when=is_open>
                 <tr class="details" data-testid="row-details">
@@ -213,7 +213,7 @@ pub fn OffersTable(
                 view! {
                     <tr class="local" data-testid="local-row" node_ref=row>
                         <td><strong>{lang.t(&phrases::YOUR_GPU)}</strong></td>
-                        {row_cells::empty()}
+                        {row_cells::empty(lang)}
                     </tr>
                 }
             })

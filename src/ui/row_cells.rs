@@ -13,17 +13,20 @@ use web_sys::Element;
 
 /// A row's cells after the first, empty until `write` fills them. The
 /// price, speed, job and per-unit cells hold a figure with a note under it.
-pub fn empty() -> impl IntoView {
+/// Each names its column (`data-label`), which a phone's cards show above
+/// the figure (style/main.css).
+pub fn empty(lang: Lang) -> impl IntoView {
+    let label = |column: Column| lang.t(column.label());
     view! {
-        <td></td>
-        <td></td>
-        <td class="num"></td>
-        <td></td>
-        <td class="num" data-testid="offer-price"></td>
-        <td class="speed" data-testid="offer-speed"></td>
-        <td class="num" data-testid="offer-job"></td>
-        <td class="num" data-testid="offer-cost"></td>
-        <td class="num" data-testid="offer-unit-cost"></td>
+        <td data-label=label(Column::Instance)></td>
+        <td data-label=label(Column::Gpus)></td>
+        <td class="num" data-label=label(Column::Vram)></td>
+        <td data-label=label(Column::Regions)></td>
+        <td class="num" data-testid="offer-price" data-label=label(Column::Price)></td>
+        <td class="speed" data-testid="offer-speed" data-label=label(Column::Speed)></td>
+        <td class="num" data-testid="offer-job" data-label=label(Column::JobTime)></td>
+        <td class="num" data-testid="offer-cost" data-label=label(Column::JobCost)></td>
+        <td class="num" data-testid="offer-unit-cost" data-label=label(Column::PerUnit)></td>
         <td class="badges"></td>
     }
 }

@@ -187,6 +187,10 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=GOODPUT_PCT.0 label={&phrases::FIELD_GOODPUT} placeholder=Signal::derive(move || lang.t(&phrases::PLACEHOLDER_MODELLED).to_string()) />
             </Show>
             </div>
+            // Folded on a phone, where its ten fields put the first result
+            // 700 px further down (issue 40); open on wider screens.
+            <details class="rental-options" open=!super::document::narrow_screen()>
+            <summary>{lang.t(&phrases::RENTING)}</summary>
             <fieldset class="rental">
                 <legend>{lang.t(&phrases::RENTING)}</legend>
                 <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
@@ -206,6 +210,7 @@ pub fn WorkloadForm(
                 <SelectField catalog=catalog workload=workload key=keys::VENDOR label={&phrases::FIELD_VENDOR} options=vendors testid="vendor-select" />
                 <NumberField catalog=catalog workload=workload key=keys::GPU label={&phrases::FIELD_GPU_FILTER} input_type="text" />
             </fieldset>
+            </details>
             </div>
         </form>
     }
@@ -267,26 +272,12 @@ fn TaskTabs(catalog: &'static Catalog, workload: RwSignal<Workload>, task: Memo<
                             aria-selected=move || if chosen() { "true" } else { "false" }
                             tabindex=move || if chosen() { "0" } else { "-1" }
                         >
-                            {lang.t(tab_label(tab))}
+                            {lang.t(crate::present::form::tab_label(tab))}
                         </button>
                     }
                 })
                 .collect_view()}
         </div>
-    }
-}
-
-/// A task's tab: shorter than its name in the memory line and the CLI.
-fn tab_label(task: Task) -> &'static Phrase {
-    match task {
-        Task::Infer => &phrases::TAB_INFER,
-        Task::Finetune => &phrases::TAB_FINETUNE,
-        Task::Pretrain => &phrases::TAB_PRETRAIN,
-        Task::Image => &phrases::TAB_IMAGE,
-        Task::Video => &phrases::TAB_VIDEO,
-        Task::Audio => &phrases::TAB_AUDIO,
-        Task::Speech => &phrases::TAB_SPEECH,
-        Task::Music => &phrases::TAB_MUSIC,
     }
 }
 

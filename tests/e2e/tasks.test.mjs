@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
+import { DIST, sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
 
 const env = sharedBrowserAndServer();
 
@@ -547,6 +547,9 @@ test('at 360 px each field sits beside its label, as on wide screens, so the res
   for (const query of ['?model=llama-3.1-70b', '?task=finetune', '?task=image', '?task=audio&lang=es']) {
     await page.goto(env.server.url + query);
     await page.getByTestId('offer-row').first().waitFor();
+    // A phone folds the form and its renting options: opened, they read the same.
+    await page.getByTestId('workload-fold').click();
+    await page.locator('.rental-options > summary').click();
     // The model import is a folded section of its own, its labels above its fields.
     const pairs = await page.locator('.workload-form label[for]:not(.model-import label)').evaluateAll((labels) =>
       labels.map((label) => {
@@ -557,6 +560,51 @@ test('at 360 px each field sits beside its label, as on wide screens, so the res
     );
     assert.ok(pairs.length >= 10, `${query}: ${pairs.length} labelled fields`);
     assert.deepEqual(pairs.filter((p) => !p.beside).map((p) => p.key), [], query);
+  }
+  await context.close();
+});
+
+test('a phone shows the first offer\'s price, speed, job and cost per unit on the first screen, the form folded under a line naming the workload', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  // A week after the snapshot, when its prices are fresh and no notice of their age comes first.
+  const [year, month, day] = JSON.parse(await fs.readFile(`${DIST}/data/offers.json`, 'utf8')).snapshot_date.split('-').map(Number);
+  await page.clock.setFixedTime(new Date(Date.UTC(year, month - 1, day || 1) + 7 * 86_400_000));
+  for (const [query, fold] of [
+    ['?model=llama-3.1-70b&wq=awq&conc=16', 'LLM serving: Llama 3.1 70B · change the workload'],
+    ['?task=finetune&lang=es', /^Ajuste fino: .* · cambiar la carga de trabajo$/],
+  ]) {
+    await page.goto(env.server.url + query);
+    await page.getByTestId('offer-row').first().waitFor();
+    const line = page.getByTestId('workload-fold');
+    if (typeof fold === 'string') assert.equal(await line.textContent(), fold);
+    else assert.match(await line.textContent(), fold);
+    assert.equal(await page.locator('#model').isVisible(), false, query);
+    // The first offer starts on the first screen (at 360 px it was 3,200 px
+    // down); each of its figures is labelled, inside the screen's width and
+    // above the second screen's middle.
+    const first = await page.getByTestId('offer-row').first().boundingBox();
+    assert.ok(first.y < 844 - 100, `${query}: the first offer at ${first.y} px`);
+    for (const id of ['offer-price', 'offer-speed', 'offer-job', 'offer-cost', 'offer-unit-cost']) {
+      const cell = page.getByTestId(id).first();
+      const box = await cell.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 1.5 * 844, `${query} ${id}: ${JSON.stringify(box)}`);
+      assert.ok((await cell.getAttribute('data-label')).length > 1, id);
+      assert.notEqual((await cell.textContent()).trim(), '', id);
+    }
+    // The advice and the chart come after the offers on a phone.
+    const [table, advice] = await Promise.all([page.getByTestId('offers-table').boundingBox(), page.getByTestId('advice').boundingBox()]);
+    assert.ok(advice.y > table.y, `${query}: advice at ${advice.y}, table at ${table.y}`);
+    // An opened breakdown wraps inside the screen instead of being cut.
+    await page.getByTestId('expand-row').first().click();
+    const details = page.getByTestId('row-details');
+    await details.waitFor();
+    const [scroll, client] = await details.evaluate((row) => [row.scrollWidth, row.clientWidth]);
+    assert.ok(scroll <= client, `${query}: the breakdown is ${scroll} px in ${client} px`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, query);
+    // The line opens the form.
+    await line.click();
+    assert.equal(await page.locator('#model').isVisible(), true, query);
   }
   await context.close();
 });

@@ -50,7 +50,7 @@ test('without a WebGPU adapter the page says so, and the picker compares a chose
   await verdict.waitFor();
   // Llama 3.1 8B at bf16 (16.4 GB) fits 24 GB; the verdict names its speed
   // and the top offer, and counts 450 W at the default electricity price.
-  assert.match(await verdict.textContent(), /Runs on your GeForce RTX 4090.* at about [\d.]+ tok\/s \([\d.]+ while streaming\)/);
+  assert.match(await verdict.textContent(), /Runs on your GeForce RTX 4090.* at about [\d.]+ tok\/s each \([\d.]+ while streaming\), [\d.,]+ total/);
   assert.match(await verdict.textContent(), /(faster|same speed)/);
   assert.match(await verdict.textContent(), /\$0\.072\/h of electricity \(450 W at \$0\.160\/kWh\)/);
   // The row leads the table: electricity as its price, and it fits.
