@@ -145,6 +145,7 @@ pub fn feature_words(feature: Feature) -> Msg {
         Feature::ComputeFp8 => msg!(phrases::FEATURE_FP8_TRAINING),
         Feature::Optimizer8bit => msg!(phrases::FEATURE_OPTIMIZER_8BIT),
         Feature::FlashAttention => msg!(phrases::FEATURE_FLASH_ATTENTION),
+        Feature::VideoPipelines => msg!(phrases::FEATURE_VIDEO_PIPELINES),
     }
 }
 
@@ -297,8 +298,15 @@ pub fn set_up(workload: &Workload, model: &Model, gpu: &Gpu, rows: &[SupportRow]
     Ok(match family {
         Family::Serving(_) => serving_setup(workload, gpu, rows),
         Family::Training(_) => training_setup(workload, gpu, rows),
-        Family::Diffusion(_) => {
-            pipeline(Stack::Diffusers, if bf16 { &[Feature::Weights(Precision::Bf16)] } else { &[] })
+        Family::Diffusion(diffusion) => {
+            let mut extra = Vec::new();
+            if bf16 {
+                extra.push(Feature::Weights(Precision::Bf16));
+            }
+            if diffusion.is_video() {
+                extra.push(Feature::VideoPipelines);
+            }
+            pipeline(Stack::Diffusers, &extra)
         }
         Family::Speech(_) => {
             let stack = match workload.transcriber {

@@ -53,6 +53,9 @@ pub enum Feature {
     Optimizer8bit,
     /// FlashAttention-class fused attention kernels.
     FlashAttention,
+    /// Video generation pipelines (Wan, HunyuanVideo, CogVideoX), where
+    /// a port of the image pipelines stops short of them (AWS Neuron).
+    VideoPipelines,
 }
 
 impl fmt::Display for Feature {
@@ -65,13 +68,14 @@ impl fmt::Display for Feature {
             Feature::ComputeFp8 => f.write_str("compute:fp8"),
             Feature::Optimizer8bit => f.write_str("optimizer:adamw8bit"),
             Feature::FlashAttention => f.write_str("attention:flash"),
+            Feature::VideoPipelines => f.write_str("pipelines:video"),
         }
     }
 }
 
 impl Feature {
     /// Reads `runs`, `compute:bf16`, `compute:fp8`, `optimizer:adamw8bit`,
-    /// `attention:flash`, or a list of one kind: `weights:awq;gptq`, `kv:fp8;int8`.
+    /// `attention:flash`, `pipelines:video`, or a list of one kind: `weights:awq;gptq`, `kv:fp8;int8`.
     pub fn parse_list(text: &str) -> Result<Vec<Feature>, String> {
         let text = text.trim();
         let (kind, values) = text.split_once(':').unwrap_or((text, ""));
@@ -84,10 +88,11 @@ impl Feature {
             ("compute", "fp8") => Ok(vec![Feature::ComputeFp8]),
             ("optimizer", "adamw8bit") => Ok(vec![Feature::Optimizer8bit]),
             ("attention", "flash") => Ok(vec![Feature::FlashAttention]),
+            ("pipelines", "video") => Ok(vec![Feature::VideoPipelines]),
             ("weights", _) => each(&|v| v.parse::<Precision>().map(Feature::Weights).map_err(|e| e.to_string())),
             ("kv", _) => each(&|v| v.parse::<KvPrecision>().map(Feature::Kv).map_err(|e| e.to_string())),
             _ => Err(format!(
-                "\"{text}\" is not a feature (runs, weights:<formats>, kv:<formats>, compute:bf16, compute:fp8, optimizer:adamw8bit, attention:flash)"
+                "\"{text}\" is not a feature (runs, weights:<formats>, kv:<formats>, compute:bf16, compute:fp8, optimizer:adamw8bit, attention:flash, pipelines:video)"
             )),
         }
     }
@@ -356,13 +361,15 @@ pub enum Answer<'a> {
 /// a row says otherwise: a model's own 16- and 32-bit weights, a 16-bit KV
 /// cache and BF16 arithmetic are what every runtime loads by default, so
 /// the documentation lists where they do not run (Volta, Turing), not
-/// every place they do.
+/// every place they do; so are diffusers' video pipelines wherever its
+/// PyTorch runs, listed where a port leaves them out.
 const fn implied_by_running(feature: Feature) -> bool {
     matches!(
         feature,
         Feature::Weights(Precision::Bf16 | Precision::Fp16 | Precision::Fp32)
             | Feature::Kv(KvPrecision::Bf16 | KvPrecision::Fp16)
             | Feature::ComputeBf16
+            | Feature::VideoPipelines
     )
 }
 

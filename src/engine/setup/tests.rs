@@ -40,6 +40,19 @@ fn falls_back(query: &str, gpu_id: &str, runtime: &str, note: &str) {
     assert!(notes.iter().any(|n| n.contains(note)), "{query} on {gpu_id}: {notes:?} lacks {note:?}");
 }
 
+/// Issue 40: Wan 2.1 14B was ranked on six Inferentia2 chips, as "diffusers
+/// runs on Neuron" was read for every model; Optimum Neuron compiles image
+/// pipelines only.
+#[test]
+fn inferentia2_makes_images_and_no_video() {
+    runs_natively("task=image&model=sdxl-base-1.0", "inferentia2", "-");
+    runs_natively("task=image&model=flux.1-dev", "inferentia2", "-");
+    refused("task=video&model=wan2.1-t2v-14b", "inferentia2", &["video generation pipelines", "Inferentia2"]);
+    refused("task=video&model=cogvideox-5b", "trainium", &["video generation pipelines"]);
+    // Elsewhere video runs wherever diffusers does.
+    runs_natively("task=video&model=wan2.1-t2v-14b", "h100_sxm", "-");
+}
+
 #[test]
 fn tensorrt_llm_runs_on_nvidia_ampere_and_newer_only() {
     // "TensorRT-LLM runs on NVIDIA GPUs only" (its support matrix).
@@ -241,7 +254,11 @@ fn no_ranked_row_pairs_software_with_hardware_or_a_format_the_matrix_rules_out()
                         assert!(ok(Stack::TransformerEngine, Feature::ComputeFp8), "{what}: no FP8 training");
                     }
                 }
-                Task::Image | Task::Video => assert!(ok(Stack::Diffusers, Feature::Runs), "{what}: no diffusers"),
+                Task::Image => assert!(ok(Stack::Diffusers, Feature::Runs), "{what}: no diffusers"),
+                Task::Video => {
+                    assert!(ok(Stack::Diffusers, Feature::Runs), "{what}: no diffusers");
+                    assert!(ok(Stack::Diffusers, Feature::VideoPipelines), "{what}: no video pipeline");
+                }
                 Task::Audio => {
                     assert!(ok(Stack::FasterWhisper, Feature::Runs), "{what}: no faster-whisper");
                     assert!(ok(Stack::FasterWhisper, Feature::Weights(wq)), "{what}: faster-whisper cannot run {wq}");
