@@ -342,6 +342,18 @@ impl Diffusion {
     pub fn is_video(&self) -> bool {
         self.temporal_compression > 1
     }
+
+    /// Pipelines that render at once on `gpus` GPUs: one where a runtime
+    /// splits each clip over them all; else one per GPU, as many as the job
+    /// of `items` in batches of `batch` has batches for. diffusers renders
+    /// each image on one GPU, so one image on eight GPUs keeps seven idle.
+    pub fn pipelines_at_once(&self, task: crate::engine::Task, gpus: u32, items: u32, batch: u32) -> u32 {
+        if self.clip_split_by(task, gpus).is_some() {
+            1
+        } else {
+            gpus.max(1).min(items.max(1).div_ceil(batch.max(1)))
+        }
+    }
 }
 
 /// An encoder-decoder speech model (Whisper), data/speech_models.csv.

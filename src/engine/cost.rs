@@ -373,12 +373,12 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
             let out = items * item_bytes;
             let units = if workload.task == Task::Image { items / 1000.0 } else { items };
             // Whole batches: images, and clips no runtime splits, run a
-            // batch per GPU (replicas); a clip's batch spreads over the GPUs
-            // where a runtime splits it. A job of fewer items than a round
-            // holds takes a whole round (one image on eight GPUs takes one
-            // image's time, not an eighth).
+            // batch per busy GPU (replicas); a clip's batch spreads over
+            // the GPUs where a runtime splits it. A job of fewer items than
+            // the GPUs keeps the others idle (one image on eight GPUs takes
+            // one image's time, not an eighth).
             let gpus = memory.gpu_count.max(1);
-            let replicas = if pipeline.clip_split_by(workload.task, gpus).is_some() { 1 } else { gpus };
+            let replicas = pipeline.pipelines_at_once(workload.task, gpus, workload.items, workload.batch);
             let per_round = f64::from(workload.batch.max(1)) * f64::from(replicas);
             let seconds = (items / per_round).ceil() * per_round * per_item;
             Work { seconds, stored_bytes: weights + out, egress_bytes: out, units, instances: 1.0 }

@@ -281,8 +281,13 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
         None if video && gpu_count > 1 => notes.push(msg!(phrases::NOTE_CLIP_WHOLE, gpus = gpus)),
         None => {}
     }
-    // Samples that no runtime splits run one pipeline per GPU.
-    let replicas = if split_by.is_some() { 1.0 } else { f64::from(gpu_count.max(1)) };
+    // Samples that no runtime splits run one pipeline per GPU, on as many
+    // GPUs as the job has batches for.
+    let busy = pipeline.pipelines_at_once(workload.task, gpu_count, workload.items, workload.batch);
+    if split_by.is_none() && busy < gpu_count {
+        notes.push(msg!(phrases::NOTE_GPUS_IDLE, busy = busy, gpus = gpu_count));
+    }
+    let replicas = f64::from(busy);
     let weight_bytes = precision.bits_per_weight() / 8.0;
     let value_bytes = if precision == Precision::Fp32 { 4.0 } else { 2.0 };
 

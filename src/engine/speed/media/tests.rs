@@ -668,3 +668,24 @@ fn each_transcriber_runs_its_own_beams_and_pays_its_own_host_time() {
     };
     assert!(sized(1) < sized(5));
 }
+
+/// Issue 40: one image was "split" over eight GPUs at an eighth of its
+/// time. diffusers renders each image on one GPU: a job of fewer images
+/// than GPUs keeps the rest idle, and says so.
+#[test]
+fn one_image_runs_on_one_gpu_however_many_the_offer_has() {
+    let model = catalog().model("sdxl-base-1.0").unwrap();
+    let seconds = |items: u32, count: u32| {
+        let w = Workload { model: "sdxl-base-1.0".into(), items, ..Workload::for_task(Task::Image) };
+        let s = diffusion_speed(&w, model, gpu("h100_sxm"), count).unwrap();
+        let idle = s.notes.iter().any(|n| n.to_string().contains("GPUs busy"));
+        (s.seconds_per_item().unwrap(), idle)
+    };
+    let (alone, _) = seconds(1, 1);
+    let (one_of_eight, idle) = seconds(1, 8);
+    assert!((one_of_eight - alone).abs() < 1e-9 * alone && idle, "{one_of_eight} vs {alone}");
+    // Three images keep three busy; a thousand keep all eight.
+    assert!((seconds(3, 8).0 - alone / 3.0).abs() < 1e-9 * alone);
+    let (many, idle) = seconds(1000, 8);
+    assert!((many - alone / 8.0).abs() < 1e-9 * alone && !idle);
+}
