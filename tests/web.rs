@@ -351,7 +351,7 @@ async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
     assert!(error.starts_with("offer data could not be"), "{error}");
     assert_eq!(texts(&root, "[data-testid=load-error] button"), ["Retry"]);
     let memory = texts(&root, "[data-testid=memory-summary]").join("");
-    assert!(memory.starts_with("Memory on one GPU: 16.4 GB (weights 15 GB"), "{memory}");
+    assert!(memory.starts_with("Memory on one GPU: 16.4 GiB (weights 15 GiB"), "{memory}");
 }
 
 #[wasm_bindgen_test]

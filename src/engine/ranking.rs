@@ -557,8 +557,8 @@ fn mark_pareto(results: &mut [RankedOffer], task: Task) {
     }
 }
 
-/// "No single node holds this workload: even 8× B300 SXM (2304 GB) would need
-/// 310 GB per GPU." The node with the most GPU memory in the snapshot is the
+/// "No single node holds this workload: even 8× B300 SXM (2304 GiB) would need
+/// 310 GiB per GPU." The node with the most GPU memory in the snapshot is the
 /// best any single instance can do.
 fn largest_node_shortfall(
     workload: &Workload,
@@ -654,7 +654,7 @@ mod tests {
             outcomes,
             [
                 Err("unknown GPU \"not_a_catalog_gpu\": use a gpu_id from the catalog".into()),
-                Err("needs 134 GB, has 24 GB (21.6 GB usable)".into()),
+                Err("needs 134 GiB, has 24 GiB (21.6 GiB usable)".into()),
                 Err("no on-demand price in the snapshot".into()),
                 Ok(1),
             ]
@@ -696,7 +696,10 @@ mod tests {
         let listed: Vec<&str> = report.results.iter().map(|r| snapshot.offers[r.offer].instance.as_str()).collect();
         assert_eq!(listed, ["gpu_2x_h100_sxm5", "gpu_8x_h100_sxm5"]);
         let reasons: Vec<String> = report.excluded.iter().map(|e| e.reason.to_string()).collect();
-        assert_eq!(reasons, ["needs 134 GB, has 24 GB (21.6 GB usable)", "needs 134 GB, has 80 GB (72 GB usable)"]);
+        assert_eq!(
+            reasons,
+            ["needs 134 GiB, has 24 GiB (21.6 GiB usable)", "needs 134 GiB, has 80 GiB (72 GiB usable)"]
+        );
         // Eight GPUs hold far more concurrent chats than two.
         let (two, eight) = (report.results[0].max_concurrency.unwrap(), report.results[1].max_concurrency.unwrap());
         assert!(eight > 4 * two, "{two} vs {eight}");
@@ -738,7 +741,7 @@ mod tests {
         let note = report.no_single_node.unwrap();
         assert!(
             note.to_string()
-                .starts_with("No single node holds this workload: even 8× H100 SXM5 80GB (640 GB) would need 1"),
+                .starts_with("No single node holds this workload: even 8× H100 SXM5 80GB (640 GiB) would need 1"),
             "{note}"
         );
         // When something fits, there is no such note.

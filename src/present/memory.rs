@@ -4,7 +4,7 @@ use crate::engine::memory::MemoryBreakdown;
 use crate::msg;
 use crate::text::{phrases, Arg, Lang};
 
-/// "Needs 17.6 GB on one GPU: weights 14.2 GB, …", or per GPU when the job
+/// "Needs 17.6 GiB on one GPU: weights 14.2 GiB, …", or per GPU when the job
 /// spans several; only the parts this task has (training has no KV cache,
 /// serving no optimizer).
 pub fn memory_summary(memory: &MemoryBreakdown, lang: Lang) -> String {
@@ -42,10 +42,13 @@ mod tests {
             1,
         );
         let said = memory_summary(&serving, Lang::En);
-        assert_eq!(said, "Memory on one GPU: 17.5 GB (weights 14 GB, KV cache 2 GB, activations 0.5 GB, runtime 1 GB)");
+        assert_eq!(
+            said,
+            "Memory on one GPU: 17.5 GiB (weights 14 GiB, KV cache 2 GiB, activations 0.5 GiB, runtime 1 GiB)"
+        );
         let split = MemoryBreakdown::each_gpu_holds(35.0 * BYTES_PER_GB, 0.0, 0.0, BYTES_PER_GB, 4);
         let per_gpu = memory_summary(&split, Lang::En);
-        assert!(per_gpu.contains('4') && per_gpu.contains("36 GB") && !per_gpu.contains("KV"), "{per_gpu}");
+        assert!(per_gpu.contains('4') && per_gpu.contains("36 GiB") && !per_gpu.contains("KV"), "{per_gpu}");
         assert_ne!(memory_summary(&split, Lang::Es), per_gpu);
     }
 

@@ -130,7 +130,7 @@ mod tests {
         };
         let file = said(&custom.to_model(), Lang::En);
         // 16,060,522,496 bytes are 15 GiB, as the page writes every size.
-        assert!(file.contains("weights file 15 GB in bf16"), "{file}");
+        assert!(file.contains("weights file 15 GiB in bf16"), "{file}");
         for m in model_facts(&custom.to_model()) {
             assert!(m.figures().iter().all(|f| f.is_finite()));
         }

@@ -87,12 +87,14 @@ impl Lang {
         }
     }
 
-    /// A size in GB (GiB, as nvidia-smi and the catalogs count): whole GB
-    /// from 100 GB or when it is within 0.05 of a whole number.
+    /// A size in GiB (2^30 bytes, as nvidia-smi and the catalogs count card
+    /// memory, written as such: issue 40 found "131 GB" for 141 × 10^9
+    /// bytes of weights): whole GiB from 100 GiB or when it is within 0.05
+    /// of a whole number.
     pub fn gb(self, bytes: f64) -> String {
         let gb = bytes / BYTES_PER_GB;
         let decimals = if gb >= 100.0 || (gb - gb.round()).abs() < 0.05 { 0 } else { 1 };
-        format!("{} GB", self.number(gb, decimals))
+        format!("{} GiB", self.number(gb, decimals))
     }
 
     /// A duration: "45 min", "3.2 h", "4.1 days".

@@ -341,7 +341,7 @@ phrases! {
     NO_ON_DEMAND_PRICE = "no on-demand price in the snapshot", "sin precio bajo demanda en la instantánea";
     NO_DEADLINE = "No offer finishes this job within {days} days: the fastest, {nodes} × {instance}, takes {time}; at that speed per GPU it would take at least {gpus} of its GPUs, more as the fabric's share of each step grows. Allow more days, train on fewer tokens, or ask providers for a larger reserved cluster.", "Ninguna oferta termina este trabajo en {days} días: la más rápida, {nodes} × {instance}, tarda {time}; a esa velocidad por GPU harían falta al menos {gpus} de sus GPU, más según crece el peso de la red en cada paso. Da más días, entrena con menos tokens o pide a los proveedores un clúster reservado mayor.";
     NO_CLUSTER = "No provider in the data joins {asked} GPUs into one cluster: the largest here is {nodes} × {instance} ({gpus} GPUs). Use fewer GPUs, or ask providers for a larger reserved cluster.", "Ningún proveedor de los datos une {asked} GPU en un clúster: el mayor aquí es {nodes} × {instance} ({gpus} GPU). Usa menos GPU o pide a los proveedores un clúster reservado mayor.";
-    NO_SINGLE_NODE = "No single node holds this workload: even {count}× {gpu} ({vram} GB) would need {need} per GPU. Use a smaller precision, fewer concurrent requests, or several nodes.", "Ningún nodo admite esta carga: incluso {count}× {gpu} ({vram} GB) necesitaría {need} por GPU. Usa una precisión menor, menos peticiones simultáneas o varios nodos.";
+    NO_SINGLE_NODE = "No single node holds this workload: even {count}× {gpu} ({vram} GiB) would need {need} per GPU. Use a smaller precision, fewer concurrent requests, or several nodes.", "Ningún nodo admite esta carga: incluso {count}× {gpu} ({vram} GiB) necesitaría {need} por GPU. Usa una precisión menor, menos peticiones simultáneas o varios nodos.";
     SPOT_REFUSED_NO = "spot not allowed (spot=no)", "spot no permitido (spot=no)";
     SPOT_REFUSED_ENDPOINT = "spot capacity can be taken back at any time, which an always-on endpoint must not suffer; set spot=yes to accept it", "la capacidad spot puede retirarse en cualquier momento, algo que un servicio siempre activo no debe sufrir; pon spot=yes para aceptarlo";
     SPOT_REFUSED_PRETRAIN = "a pretraining run holds its nodes for weeks, which spot capacity does not promise: reserved or on-demand capacity is what such runs use; set spot=yes to accept interruptions", "un preentrenamiento ocupa sus nodos durante semanas, y la capacidad spot no lo garantiza: estos trabajos usan capacidad reservada o bajo demanda; pon spot=yes para aceptar interrupciones";
@@ -477,7 +477,7 @@ phrases! {
     CHART_CAPTION = "Each dot is an offer; the line joins the best trade-offs (nothing else is both cheaper and faster). Click a dot, or reach it with Tab and the arrow keys and press Enter, to find it in the table.", "Cada punto es una oferta; la línea une los mejores equilibrios (ninguna otra es a la vez más barata y más rápida). Haz clic en un punto, o llega a él con Tab y las flechas y pulsa Intro, para verlo en la tabla.";
 
     // ---- The memory bar ----
-    MEMORY_BAR_LABEL = "{need} per GPU against card sizes of 24, 48, 80, 141 and 192 GB", "{need} por GPU frente a tarjetas de 24, 48, 80, 141 y 192 GB";
+    MEMORY_BAR_LABEL = "{need} per GPU against card sizes of 24, 48, 80, 141 and 192 GiB", "{need} por GPU frente a tarjetas de 24, 48, 80, 141 y 192 GiB";
     PART_SIZE = "{part}: {size}", "{part}: {size}";
 
     // ---- Where the prices come from ----

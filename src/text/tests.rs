@@ -116,8 +116,8 @@ fn numbers_follow_each_language() {
     assert_eq!(Lang::En.usd(12_345.4), "$12,345");
     assert_eq!(Lang::Es.usd(3.5), "3,50\u{a0}US$");
     assert_eq!(Lang::Es.usd(12_345.4), "12.345\u{a0}US$");
-    assert_eq!(Lang::En.gb(80.0 * 1_073_741_824.0), "80 GB");
-    assert_eq!(Lang::Es.gb(31.44 * 1_073_741_824.0), "31,4 GB");
+    assert_eq!(Lang::En.gb(80.0 * 1_073_741_824.0), "80 GiB");
+    assert_eq!(Lang::Es.gb(31.44 * 1_073_741_824.0), "31,4 GiB");
     assert_eq!(Lang::En.hours(0.5), "30 min");
     assert_eq!(Lang::Es.hours(3.25), "3,2 h");
     assert_eq!(Lang::Es.hours(100.0), "4,2 días");
@@ -138,9 +138,9 @@ fn messages_render_their_arguments_per_language() {
     let inner =
         msg!(phrases::FIT_NEEDS, need = Arg::Bytes(134.0 * 1_073_741_824.0), has = Arg::Bytes(80.0 * 1_073_741_824.0));
     let note = msg!(phrases::LINK_FALLBACK, key = "conc", problem = inner, default = "1");
-    assert_eq!(note.to_string(), "conc: needs 134 GB, has 80 GB; using 1");
-    assert_eq!(note.render(Lang::Es), "conc: necesita 134 GB, tiene 80 GB; se usa 1");
-    assert_eq!(serde_json::to_string(&note).unwrap(), "\"conc: needs 134 GB, has 80 GB; using 1\"");
+    assert_eq!(note.to_string(), "conc: needs 134 GiB, has 80 GiB; using 1");
+    assert_eq!(note.render(Lang::Es), "conc: necesita 134 GiB, tiene 80 GiB; se usa 1");
+    assert_eq!(serde_json::to_string(&note).unwrap(), "\"conc: needs 134 GiB, has 80 GiB; using 1\"");
     // A missing argument stays visible rather than vanishing.
     assert_eq!(msg!(phrases::LINK_NOT_NUMBER).to_string(), "\"{given}\" is not a number");
     assert_eq!(fill("{unclosed", |_| None), "{unclosed");

@@ -12,7 +12,7 @@ test('the page renders, loads the snapshot and lists offers with no console erro
   assert.match(await app.snapshotDate(), /^20\d\d-\d\d/);
   assert.match(await app.caption(), /^[\d,]+ of [\d,]+ offers hold this workload/);
   // Llama 3.1 8B in BF16 (the default): 16.06e9 bytes = 15 GiB of weights.
-  assert.match(await app.memory(), /^Memory on one GPU: 16\.4 GB \(weights 15 GB, KV cache 0\.3 GB/);
+  assert.match(await app.memory(), /^Memory on one GPU: 16\.4 GiB \(weights 15 GiB, KV cache 0\.3 GiB/);
   assert.ok((await app.rows().count()) > 0);
   assert.deepEqual(app.consoleErrors, []);
 });
@@ -25,7 +25,7 @@ test('changing the form updates the results and the URL without new history entr
   await app.modelPicker().fill('llama-3.1-70b');
   await app.precisionSelect().selectOption('int4');
   // Llama 3.1 70B at 4 bits (group scales, 16-bit embeddings): 36.8 GiB.
-  await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 36\.8 GB/ }).waitFor();
+  await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 36\.8 GiB/ }).waitFor();
   assert.notEqual(await app.caption(), before.caption);
   assert.equal((await app.settledParams()).get('model'), 'llama-3.1-70b');
   assert.equal((await app.settledParams()).get('wq'), 'int4');
@@ -38,7 +38,7 @@ test('opening a shared URL restores the form and the same results', async () => 
   await first.waitForResults();
   await first.modelPicker().fill('mixtral-8x7b');
   await first.precisionSelect().selectOption('fp8');
-  await first.page.locator('[data-testid=memory-summary]', { hasText: /weights 43\.7 GB/ }).waitFor();
+  await first.page.locator('[data-testid=memory-summary]', { hasText: /weights 43\.7 GiB/ }).waitFor();
   await first.urlSettled();
   const shared = first.page.url();
   const expected = { caption: await first.caption(), row: await first.firstRowText() };
@@ -62,7 +62,7 @@ test('dist/ works when served from a sub-path', async () => {
     assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     await app.precisionSelect().selectOption('bf16');
-    await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 131 GB/ }).waitFor();
+    await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 131 GiB/ }).waitFor();
     assert.equal(new URL(app.page.url()).pathname, '/whichgpu/');
     assert.deepEqual(app.consoleErrors, []);
   } finally {
@@ -133,7 +133,7 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
   assert.equal(await app.page.locator('#conc').count(), 0);
   assert.equal(await app.page.getByTestId('method-select').inputValue(), 'qlora');
   const qlora = await app.memory();
-  assert.match(qlora, /^Memory on one GPU: .*weights 5\.3 GB, adapters .*optimizer .*activations/);
+  assert.match(qlora, /^Memory on one GPU: .*weights 5\.3 GiB, adapters .*optimizer .*activations/);
   const qloraCaption = await app.caption();
   await app.page.getByTestId('method-select').selectOption('full');
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('method') === 'full');
@@ -143,13 +143,13 @@ test('a QLoRA fine-tune sizes adapters and optimizer state, and a full fine-tune
   assert.equal(await app.page.getByTestId('recipe-select').inputValue(), 'mixed');
   const mixed = await app.memory();
   assert.match(mixed, /Recipe: Mixed precision: FP32 master weights/);
-  assert.ok(parseFloat(mixed.match(/^Memory on one GPU: ([\d.,]+) GB/)[1].replace(/,/g, '')) > 80, mixed);
+  assert.ok(parseFloat(mixed.match(/^Memory on one GPU: ([\d.,]+) GiB/)[1].replace(/,/g, '')) > 80, mixed);
   // torchtune's pure BF16 holds half the states: the figure the page gave before.
   await app.page.getByTestId('recipe-select').selectOption('bf16');
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('recipe') === 'bf16');
   await app.page.locator('[data-testid=memory-summary]', { hasText: /Recipe: Pure BF16/ }).waitFor();
   const pure = await app.memory();
-  assert.ok(parseFloat(pure.match(/^Memory on one GPU: ([\d.,]+) GB/)[1].replace(/,/g, '')) < 80, pure);
+  assert.ok(parseFloat(pure.match(/^Memory on one GPU: ([\d.,]+) GiB/)[1].replace(/,/g, '')) < 80, pure);
   await app.page.getByTestId('recipe-select').selectOption('mixed');
   // Sharding the optimizer state over 8 GPUs with ZeRO-3 cuts the per-GPU need.
   await app.page.locator('#gpus').fill('8');
@@ -167,14 +167,14 @@ test('a custom model is sized from its numbers and kept in the link', async () =
     await app.page.locator('#' + key).fill(value);
   }
   // 70B parameters in BF16: 1.4e11 bytes = 130 GiB.
-  await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 130 GB/ }).waitFor();
+  await app.page.locator('[data-testid=memory-summary]', { hasText: /weights 130 GiB/ }).waitFor();
   await app.page.waitForFunction(() => new URL(location.href).searchParams.get('kv_heads') === '8');
   assert.equal((await app.settledParams()).get('model'), 'custom');
   assert.equal((await app.settledParams()).get('params'), '70000000000');
   await app.urlSettled();
   const reopened = await WhichGpuPage.open(env.browser, app.page.url());
   await reopened.waitForResults();
-  assert.match(await reopened.memory(), /weights 130 GB/);
+  assert.match(await reopened.memory(), /weights 130 GiB/);
   assert.equal(await reopened.page.locator('#layers').inputValue(), '80');
   await app.page.locator('#params').fill('1e30');
   assert.match(await app.page.locator('#params-error').textContent(), /out of range/);

@@ -39,7 +39,7 @@ function number(text, lang) {
 
 /** GB per GPU in the memory line. */
 async function memoryGb(app, lang) {
-  const match = (await app.memory()).match(/: ([\d.,]+) GB/);
+  const match = (await app.memory()).match(/: ([\d.,]+) GiB/);
   return number(match[1], lang);
 }
 

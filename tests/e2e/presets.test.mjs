@@ -60,9 +60,9 @@ async function compareWithCli(app, what) {
   const cli = cliRank(query);
   // Memory per GPU, in the page's GB (GiB) with one decimal.
   const memory = await app.memory();
-  const shown = Number(memory.match(/: ([\d,.]+) GB/)[1].replace(/,/g, ''));
+  const shown = Number(memory.match(/: ([\d,.]+) GiB/)[1].replace(/,/g, ''));
   const need = cli.memory.per_gpu_bytes / 2 ** 30;
-  assert.ok(Math.abs(shown - need) <= 0.05 + need * 0.005, `${what}: page ${shown} GB, CLI ${need.toFixed(2)} GB`);
+  assert.ok(Math.abs(shown - need) <= 0.05 + need * 0.005, `${what}: page ${shown} GiB, CLI ${need.toFixed(2)} GiB`);
   // The best offer is the CLI's first row, with the same money.
   const best = cli.results[0];
   const row = app.rows().first();
@@ -172,7 +172,7 @@ test('a selected offer the ranking does not list is said, with why, before the t
   assert.match(await app.caption(), /^[\d,]+ of [\d,]+ offers hold this workload/);
   // In BF16 it needs 16.4 GB: left out, and the caption says so first.
   await app.precisionSelect().selectOption('bf16');
-  await app.page.getByText(/^The selected offer, aws:g4dn\.xlarge, is not listed: needs 16\.4 GB, has 16 GB .*\. [\d,]+ of [\d,]+ offers hold/).waitFor();
+  await app.page.getByText(/^The selected offer, aws:g4dn\.xlarge, is not listed: needs 16\.4 GiB, has 16 GiB .*\. [\d,]+ of [\d,]+ offers hold/).waitFor();
   assert.equal(await app.page.locator('tr.selected').count(), 0);
   assert.equal((await app.settledParams()).get('offer'), 'aws:g4dn.xlarge', 'the selection stays in the link');
   // Back in AWQ it is listed and selected again.

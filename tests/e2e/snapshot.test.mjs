@@ -73,7 +73,7 @@ test('a missing snapshot says so, keeps sizing and the link, and retries', async
     await error.waitFor();
     assert.match(await error.textContent(), /offer data could not be downloaded: the server answered 404/);
     // Memory sizing needs no offers, and the form state stays in the URL.
-    assert.match(await app.memory(), /weights 36\.8 GB/);
+    assert.match(await app.memory(), /weights 36\.8 GiB/);
     assert.equal((await app.settledParams()).get('model'), 'llama-3.1-70b');
     fail = false;
     await error.getByRole('button', { name: 'Retry' }).click();
@@ -89,7 +89,7 @@ test('a truncated snapshot is reported as damaged, not a blank page', async () =
     const error = app.page.getByTestId('load-error');
     await error.waitFor();
     assert.match(await error.textContent(), /offer data could not be read: the file is damaged or incomplete/);
-    assert.match(await app.memory(), /weights 15 GB/);
+    assert.match(await app.memory(), /weights 15 GiB/);
     assert.deepEqual(scriptErrors(app), []);
   });
 });
@@ -110,7 +110,7 @@ test('a slow snapshot shows the loading state, then the results', async () => {
   await withOffers(slow, async (server) => {
     const app = await WhichGpuPage.open(browser, server.url);
     await app.page.getByTestId('loading').waitFor();
-    assert.match(await app.memory(), /weights 15 GB/);
+    assert.match(await app.memory(), /weights 15 GiB/);
     await app.waitForResults();
     assert.equal(await app.page.getByTestId('loading').count(), 0);
     // The page did not wait for the offers past its bound (half a second).
@@ -223,7 +223,7 @@ test('a missing catalog says so in the link\'s language, and Retry opens the sam
     await error.getByRole('button', { name: 'Reintentar' }).click();
     await app.waitForResults();
     assert.equal(await app.modelPicker().inputValue(), 'Llama 3.1 70B');
-    assert.match(await app.memory(), /pesos 36,8 GB/);
+    assert.match(await app.memory(), /pesos 36,8 GiB/);
     assert.deepEqual(scriptErrors(app), []);
   });
 });

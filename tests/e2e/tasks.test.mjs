@@ -19,7 +19,7 @@ function cliPerGpuGb(query) {
 
 /** The "Memory on one GPU: X GB" figure of the page. */
 async function pagePerGpuGb(app) {
-  const match = (await app.memory()).match(/^Memory on one GPU: ([\d.]+) GB/);
+  const match = (await app.memory()).match(/^Memory on one GPU: ([\d.]+) GiB/);
   assert.ok(match, await app.memory());
   return Number(match[1]);
 }
@@ -65,7 +65,7 @@ test('each task tab shows its own models and fields, and sizes memory as the CLI
     const shown = await pagePerGpuGb(app);
     await app.urlSettled();
     const cli = cliPerGpuGb(new URL(app.page.url()).search.slice(1));
-    assert.ok(Math.abs(shown - cli) <= 0.05 + cli * 0.005, `${task}: page ${shown} GB, CLI ${cli.toFixed(2)} GB`);
+    assert.ok(Math.abs(shown - cli) <= 0.05 + cli * 0.005, `${task}: page ${shown} GiB, CLI ${cli.toFixed(2)} GiB`);
     assert.match(await app.page.getByTestId('offer-speed').first().textContent(), speed);
   }
   // Back to LLM serving: the default model returns.
@@ -156,7 +156,7 @@ test('an image job follows resolution, batch and offload, with the model default
   assert.equal(await res.getAttribute('placeholder'), '1024x1024');
   const base = await pagePerGpuGb(app);
   // FLUX.1-dev BF16: 31.4 GB of weights (16.87B parameters × 2 bytes).
-  assert.match(await app.memory(), /weights 31\.4 GB/);
+  assert.match(await app.memory(), /weights 31\.4 GiB/);
   await res.fill('2048x2048');
   await waitForParam(app, 'res', '2048x2048');
   assert.ok((await pagePerGpuGb(app)) > base);
@@ -168,7 +168,7 @@ test('an image job follows resolution, batch and offload, with the model default
   await app.page.getByTestId('offload-select').selectOption('text');
   await waitForParam(app, 'offload', 'text');
   // Without T5-XXL and CLIP-L (4.885B × 2 bytes = 9.1 GB) on the GPU.
-  assert.match(await app.memory(), /weights 22\.3 GB/);
+  assert.match(await app.memory(), /weights 22\.3 GiB/);
   assert.deepEqual(app.consoleErrors, []);
 });
 
@@ -306,7 +306,7 @@ test('presets set the whole workload, fields show it, and the link is the preset
   assert.equal(await excluded.locator('li').count(), 0);
   await excluded.locator('summary').click();
   await excluded.locator('li').first().waitFor();
-  assert.match(await excluded.textContent(), /needs [\d.]+ GB/);
+  assert.match(await excluded.textContent(), /needs [\d.]+ GiB/);
   assert.deepEqual(app.consoleErrors, []);
 });
 
@@ -316,16 +316,16 @@ test('the memory bar stacks the parts against common card sizes, with a legend',
   const bar = app.page.getByTestId('memory-bar');
   // The axis runs through the common card sizes up to the first that holds the need.
   const labels = await bar.locator('.tick-label').allTextContents();
-  const sizes = ['24 GB', '48 GB', '80 GB', '141 GB', '192 GB'];
+  const sizes = ['24 GiB', '48 GiB', '80 GiB', '141 GiB', '192 GiB'];
   assert.deepEqual(labels, sizes.slice(0, labels.length));
-  const need = Number((await app.memory()).match(/^Memory on one GPU: ([\d.]+) GB/)[1]);
-  assert.ok(parseFloat(labels.at(-1)) >= need && (labels.length === 1 || parseFloat(labels.at(-2)) < need), `${labels} for ${need} GB`);
+  const need = Number((await app.memory()).match(/^Memory on one GPU: ([\d.]+) GiB/)[1]);
+  assert.ok(parseFloat(labels.at(-1)) >= need && (labels.length === 1 || parseFloat(labels.at(-2)) < need), `${labels} for ${need} GiB`);
   const legend = await bar.locator('.legend li').allTextContents();
-  assert.ok(legend.some((l) => /^weights [\d.]+ GB$/.test(l)) && legend.some((l) => /^KV cache [\d.]+ GB$/.test(l)), legend.join());
+  assert.ok(legend.some((l) => /^weights [\d.]+ GiB$/.test(l)) && legend.some((l) => /^KV cache [\d.]+ GiB$/.test(l)), legend.join());
   // The segments add up to the need stated above the bar.
   const widths = await bar.locator('rect').evaluateAll((rects) => rects.map((r) => r.width.baseVal.valueInSpecifiedUnits));
   assert.equal(widths.length, legend.length);
-  assert.match(await bar.locator('svg').getAttribute('aria-label'), /^[\d.]+ GB per GPU against card sizes/);
+  assert.match(await bar.locator('svg').getAttribute('aria-label'), /^[\d.]+ GiB per GPU against card sizes/);
   assert.deepEqual(app.consoleErrors, []);
 });
 

@@ -68,9 +68,9 @@ test('without a WebGPU adapter the page says so, and the picker compares a chose
 
   // A 70B model does not fit: the verdict says what it needs and what to rent.
   await page.locator('#model').fill('llama-3.1-70b');
-  await page.getByTestId('local-verdict').getByText(/^Needs 1\d\d(\.\d)? GB on one GPU; your GeForce RTX 4090/).waitFor();
+  await page.getByTestId('local-verdict').getByText(/^Needs 1\d\d(\.\d)? GiB on one GPU; your GeForce RTX 4090/).waitFor();
   assert.match(await verdict.textContent(), /Or rent .+ at \$[\d.]+\/h: \$[\d,.]+ for the job\./);
-  assert.match(await row.locator('td.badges').textContent(), /^doesn't fit: needs 1\d\d(\.\d)? GB, has 2\d(\.\d)? GB$/);
+  assert.match(await row.locator('td.badges').textContent(), /^doesn't fit: needs 1\d\d(\.\d)? GiB, has 2\d(\.\d)? GiB$/);
   // "None" takes the comparison away, and out of the link.
   await page.getByTestId('my-gpu-select').selectOption('');
   await page.getByTestId('local-row').waitFor({ state: 'hidden' });
@@ -216,7 +216,7 @@ test('a bare vendor and architecture lists the candidates to confirm', async () 
   assert.ok(detected.includes('rtx_4090') && detected.includes('rtx_4060') && !detected.includes('rx_7900_xtx'), detected.join());
   await app.page.getByTestId('my-gpu-select').selectOption('rtx_4070');
   // 16.4 GB of Llama 3.1 8B at bf16 do not fit its 12 GB.
-  await app.page.getByTestId('local-verdict').getByText(/^Needs 16\.4 GB on one GPU; your GeForce RTX 4070 .* has 1\d(\.\d)? GB\. 4-bit weights would fit it\./).waitFor();
+  await app.page.getByTestId('local-verdict').getByText(/^Needs 16\.4 GiB on one GPU; your GeForce RTX 4070 .* has 1\d(\.\d)? GiB\. 4-bit weights would fit it\./).waitFor();
   assert.equal((await app.settledParams()).get('mygpu'), 'rtx_4070');
   await app.page.context().close();
 });

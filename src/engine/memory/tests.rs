@@ -47,7 +47,7 @@ fn weights_scale_with_bits_per_weight() {
     ];
     for (precision, expected_gb) in cases {
         let got = gb(weights_bytes(model, precision));
-        assert!((got - expected_gb).abs() / expected_gb < 0.02, "{precision}: {got:.3} GB, expected {expected_gb:.3}");
+        assert!((got - expected_gb).abs() / expected_gb < 0.02, "{precision}: {got:.3} GiB, expected {expected_gb:.3}");
     }
 }
 
@@ -59,7 +59,7 @@ fn awq_keeps_embeddings_in_16_bit() {
     // Meta-Llama-3.1-8B-Instruct-AWQ-INT4): 5.3 GiB.
     let model = catalog().model("llama-3.1-8b").unwrap();
     let got = gb(weights_bytes(model, Precision::Awq));
-    assert!((got - 5.3).abs() / 5.3 < 0.05, "{got:.2} GB");
+    assert!((got - 5.3).abs() / 5.3 < 0.05, "{got:.2} GiB");
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn the_product_briefs_rules_of_thumb_hold_for_serving() {
     // Quantized 7B–13B inference → a 24 GB card.
     for model in ["llama-3.1-8b", "llama-2-13b", "mistral-7b-v0.3"] {
         let w = workload(model, Precision::Awq);
-        assert!(fit(&w, catalog().model(model).unwrap(), l4, 1).unwrap().fits, "{model} AWQ on a 24 GB L4");
+        assert!(fit(&w, catalog().model(model).unwrap(), l4, 1).unwrap().fits, "{model} AWQ on a 24 GiB L4");
     }
     // ~70B at 16-bit → 80 GB-class × 2 or more.
     let seventy = catalog().model("llama-3.1-70b").unwrap();
@@ -221,7 +221,7 @@ fn the_reason_names_the_need_and_the_card() {
     let w = workload("llama-3.1-70b", Precision::Bf16);
     let fit = fit(&w, catalog().model("llama-3.1-70b").unwrap(), catalog().gpu("h100_sxm").unwrap(), 1).unwrap();
     assert!(!fit.fits);
-    assert_eq!(fit.reason.map(|r| r.to_string()).as_deref(), Some("needs 134 GB, has 80 GB (72 GB usable)"));
+    assert_eq!(fit.reason.map(|r| r.to_string()).as_deref(), Some("needs 134 GiB, has 80 GiB (72 GiB usable)"));
     assert_eq!(fit.max_concurrency, Some(0));
 }
 

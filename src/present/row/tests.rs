@@ -82,7 +82,7 @@ fn the_visitors_gpu_row_prices_electricity_and_says_whether_it_fits() {
     assert_eq!(row.provider, "Your GPU");
     assert_eq!(row.instance, "GeForce RTX 4090 PCIe consumer");
     assert_eq!(row.gpus, "1× GeForce RTX 4090 PCIe consumer");
-    assert_eq!(row.vram, "24 GB");
+    assert_eq!(row.vram, "24 GiB");
     assert_eq!(row.price, Lang::En.usd(0.45 * ELECTRICITY_USD_PER_KWH));
     assert_eq!(row.regions_title, electricity(&run, Lang::En));
     assert!(row.regions_title.contains("450 W"), "{}", row.regions_title);

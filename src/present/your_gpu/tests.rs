@@ -65,7 +65,7 @@ fn a_measurement_is_set_against_the_datasheet_and_says_whether_it_counts() {
     let used = measurement(&measured, Some(1008.0), true, Lang::En);
     assert_eq!(
         used,
-        "Measured 900 GB/s reading 0.2 GB in 812 ms. The datasheet says 1,008 GB/s. The estimate uses the measurement."
+        "Measured 900 GB/s reading 0.2 GiB in 812 ms. The datasheet says 1,008 GB/s. The estimate uses the measurement."
     );
     let slow = Bandwidth { bytes_per_s: 4.2e9, ..measured };
     let kept = measurement(&slow, None, false, Lang::Es);
