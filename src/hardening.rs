@@ -137,7 +137,7 @@ fn assert_finite(figures: &[f64], what: &str) {
 
 /// No NaN or infinity spelled out, as Rust or JavaScript would print them,
 /// except in the words the exports quote from the offer file (an instance
-/// may be named "inf").
+/// may be named "inf", a fuzzed snapshot date hold "1:inf'1").
 fn assert_readable(text: &str, snapshot: &Snapshot, what: &str) {
     const SPELLINGS: [&str; 4] = ["NaN", "inf", "Infinity", "∞"];
     // AMD's GPU link, a name the badges say.
@@ -160,10 +160,13 @@ fn assert_readable(text: &str, snapshot: &Snapshot, what: &str) {
             continue;
         }
         let quoted = quoted.get_or_insert_with(|| {
-            snapshot
-                .offers
-                .iter()
-                .flat_map(|o| [&o.provider, &o.instance, &o.gpu].into_iter().chain(&o.regions))
+            let offers =
+                snapshot.offers.iter().flat_map(|o| [&o.provider, &o.instance, &o.gpu].into_iter().chain(&o.regions));
+            let fabrics = snapshot.fabrics.iter().flat_map(|f| [&f.fabric, &f.how].into_iter().flatten());
+            [&snapshot.snapshot_date]
+                .into_iter()
+                .chain(offers)
+                .chain(fabrics)
                 .flat_map(|words| words.split(separator))
                 .collect()
         });

@@ -323,7 +323,7 @@ impl Snapshot {
                 || offer.vram_gb == 0.0
             {
                 return Err(SnapshotError::Invalid(format!(
-                    "{}: needs 1 to {} GPUs with memory up to {} GB each",
+                    "{}: needs 1 to {} GPUs with memory up to {} GiB each",
                     at(),
                     LIMITS.gpu_count,
                     LIMITS.vram_gb
@@ -520,6 +520,15 @@ mod tests {
             assert!(Snapshot::from_json(&text).is_ok(), "{name}");
             crate::hardening::check_snapshot_bytes(text.as_bytes(), catalog);
         }
+        // And a snapshot date the JSON export quotes as written (found by a
+        // ten-minute run of the same fuzzer, issue 41: "…us-east-*1:inf'1e309…").
+        let text = TINY.replacen(
+            "\"snapshot_date\": \"2026-09-20\"",
+            "\"snapshot_date\": \"us-east-*1:inf'1e309 2026-09-20\"",
+            1,
+        );
+        assert!(Snapshot::from_json(&text).is_ok());
+        crate::hardening::check_snapshot_bytes(text.as_bytes(), catalog);
     }
 
     #[test]
@@ -529,7 +538,7 @@ mod tests {
             ("\"source\": \"s\"}", "\"source\": \"gone\"}", "unknown source"),
             ("\"gpu_count\": 1", "\"gpu_count\": 0", "needs 1 to 1024 GPUs"),
             ("\"gpu_count\": 1", "\"gpu_count\": 4294967295", "needs 1 to 1024 GPUs"),
-            ("\"vram_gb\": 80", "\"vram_gb\": 1e308", "up to 4096 GB"),
+            ("\"vram_gb\": 80", "\"vram_gb\": 1e308", "up to 4096 GiB"),
             ("\"price\": 3.29", "\"price\": 1e300", "not a valid $/h"),
             ("\"price\": 3.29", "\"price\": -3.29", "not a valid $/h"),
         ];

@@ -234,3 +234,18 @@ fn a_vision_language_config_is_read_as_its_text_decoder_and_says_so() {
     let said = crate::present::model_facts::imported(&import("gemma-3-4b-it.json")).render(crate::text::Lang::En);
     assert!(said.contains("vision tower and images are not counted"), "{said}");
 }
+
+/// Found by a ten-minute run of the model_import fuzzer (issue 41): a
+/// config without `head_dim` whose hidden / heads is 1,280 (40,967 / 32)
+/// gave a model outside the custom model's head width bound. The derived
+/// width is checked as a stated one is, and the message names it.
+#[test]
+fn a_head_width_derived_from_hidden_and_heads_is_bounded_too() {
+    let config = br#"{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 40967,
+        "intermediate_size": 12288, "num_attention_heads": 32, "num_hidden_layers": 36, "vocab_size": 151935}"#;
+    let error = read(config, None).expect_err("1,280-wide heads are past the bound");
+    assert!(error.to_string().contains("hidden_size / num_attention_heads"), "{error}");
+    // Within the bound it is read as before.
+    let fine = String::from_utf8_lossy(config).replace("40967", "4096");
+    assert_eq!(read(fine.as_bytes(), None).unwrap().model.head_dim, Some(128));
+}
