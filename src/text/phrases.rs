@@ -68,7 +68,7 @@ phrases! {
     EMBED_WORKLOAD = "Workload", "Carga de trabajo";
     WORKLOAD_FOLDED = "{task}: {model} · change the workload", "{task}: {model} · cambiar la carga de trabajo";
     EMBED = "Embed", "Insertar";
-    EMBED_SNIPPET = "Paste into your page (the frame sizes itself):", "Pega esto en tu página (el marco ajusta su altura):";
+    EMBED_SNIPPET = "Paste into your page (the frame sizes itself). The frame is sandboxed, so the site it loads from must answer with Access-Control-Allow-Origin: * (GitHub Pages does), or it stays on \"Loading offers…\":", "Pega esto en tu página (el marco ajusta su altura). El marco está aislado, así que el sitio del que carga debe responder con Access-Control-Allow-Origin: * (GitHub Pages lo hace), o se queda en «Cargando ofertas…»:";
     LINK_COPIED = "Link copied", "Enlace copiado";
     COPY_BY_HAND = "Copy this link:", "Copia este enlace:";
     LOADING = "Loading offers…", "Cargando ofertas…";

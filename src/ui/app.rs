@@ -130,11 +130,13 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // The link of what is on screen now, not the address bar, which
     // follows edits a moment later.
     let full_link_now = move || untrack(full_link);
-    // "Embed": the iframe and the few lines that size it, for this state.
+    // "Embed": the iframe and the few lines that size it, for this state,
+    // its form folded so that a documentation column shows the offers
+    // first (issue 40).
     let snippet_open = RwSignal::new(false);
     let embed_snippet = move || {
         let src = url_state::link_with(
-            &workload.with(|w| url_codec::encode_embed(w, chosen.get(), url_codec::Embed { form_open: true })),
+            &workload.with(|w| url_codec::encode_embed(w, chosen.get(), url_codec::Embed { form_open: false })),
         );
         embed_host::snippet(&src)
     };

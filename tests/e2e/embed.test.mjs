@@ -97,7 +97,10 @@ test("the full page's Embed button gives a snippet that embeds this state and si
     await page.getByTestId('embed-button').click();
     const snippet = await page.getByTestId('embed-snippet').inputValue();
     const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
-    assert.equal(src, `${server.url}?v=1&model=mixtral-8x7b&wq=fp8&lang=es&embed=1`);
+    // Its form folded: a documentation column shows the offers first (issue 40).
+    assert.equal(src, `${server.url}?v=1&model=mixtral-8x7b&wq=fp8&lang=es&embed=1&form=0`);
+    // The dialog says what the host of the page must allow for the sandboxed frame.
+    assert.match(await page.getByText(/Access-Control-Allow-Origin: \*/).textContent(), /GitHub Pages/);
     assert.match(snippet, /sandbox="allow-scripts"/);
     // Pasted into a documentation page, it shows the same state and grows to fit.
     hostBody = snippet;
@@ -106,6 +109,12 @@ test("the full page's Embed button gives a snippet that embeds this state and si
     const frame = docs.frameLocator('iframe[title="whichgpu"]');
     await frame.getByTestId('offer-row').first().waitFor();
     assert.match(await frame.getByTestId('memory-summary').textContent(), /^Memoria en una GPU/);
+    // In a 900 px column the frame shows each row's $/h, job cost and cost per unit without scrolling sideways.
+    for (const id of ['offer-price', 'offer-cost', 'offer-unit-cost']) {
+      const cell = await frame.getByTestId(id).first().boundingBox();
+      const box = await docs.locator('iframe[title="whichgpu"]').boundingBox();
+      assert.ok(cell.x + cell.width <= box.x + box.width, `${id}: ${JSON.stringify(cell)} in ${JSON.stringify(box)}`);
+    }
     // The snippet starts the frame at 600 px; the page's message resizes it to its content.
     await docs.waitForFunction(() => Math.round(document.querySelector('iframe[title="whichgpu"]').getBoundingClientRect().height) !== 600);
   } finally {
