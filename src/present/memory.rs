@@ -27,8 +27,28 @@ pub fn memory_summary(memory: &MemoryBreakdown, lang: Lang) -> String {
     }
 }
 
+/// The memory bar's tick labels for card sizes `sizes_gib`: the unit on
+/// the last only ("24", "48", "80 GiB"), so that close ticks on a phone do
+/// not run into each other (issue 40: "24 GB48 GB").
+pub fn tick_labels(sizes_gib: &[f64], lang: Lang) -> Vec<String> {
+    let last = sizes_gib.len().saturating_sub(1);
+    let bytes = |gib: f64| gib * crate::engine::memory::BYTES_PER_GB;
+    sizes_gib
+        .iter()
+        .enumerate()
+        .map(|(i, &gib)| if i == last { lang.gb(bytes(gib)) } else { lang.number(gib, 0) })
+        .collect()
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+
+    #[test]
+    fn the_bar_names_the_unit_once_on_its_last_tick() {
+        assert_eq!(super::tick_labels(&[24.0, 48.0, 80.0], Lang::En), ["24", "48", "80 GiB"]);
+        assert_eq!(super::tick_labels(&[24.0], Lang::Es), ["24 GiB"]);
+        assert!(super::tick_labels(&[], Lang::En).is_empty());
+    }
     use super::*;
     use crate::engine::memory::BYTES_PER_GB;
 

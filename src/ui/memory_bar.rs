@@ -46,13 +46,14 @@ pub fn MemoryBar(memory: MemoryBreakdown) -> impl IntoView {
             }
         })
         .collect_view();
-    let ticks = CARD_SIZES_GB
+    let sizes: Vec<f64> = CARD_SIZES_GB.iter().copied().filter(|size| *size <= axis_gb).collect();
+    let ticks = sizes
         .iter()
-        .filter(|size| **size <= axis_gb)
-        .map(|&size| {
+        .zip(crate::present::memory::tick_labels(&sizes, lang))
+        .map(|(&size, label)| {
             view! {
                 <line x1=format!("{:.2}%", x(size)) x2=format!("{:.2}%", x(size)) y1="0" y2="34" class="tick" />
-                <text x=format!("{:.2}%", x(size)) y="48" text-anchor="middle" class="tick-label">{lang.gb(size * BYTES_PER_GB)}</text>
+                <text x=format!("{:.2}%", x(size)) y="48" text-anchor="middle" class="tick-label">{label}</text>
             }
         })
         .collect_view();
