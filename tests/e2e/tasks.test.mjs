@@ -230,7 +230,12 @@ test('a batch job is ranked by its whole cost with spot, advice and the objectiv
 test('serving leaves spot out and says why; filters narrow the offers', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?max_ph=2&max_gpus=1');
   await app.waitForResults();
-  assert.match(await app.page.getByTestId('advice').textContent(), /Spot prices are left out: .*always-on endpoint/);
+  // It names the form's field and choice that accept spot, with the link key beside them (issue 40).
+  assert.match(await app.page.getByTestId('advice').textContent(), /Spot prices are left out: .*always-on endpoint.* set Spot capacity to "Always allowed" \(spot=yes\)/);
+  const spanish = await WhichGpuPage.open(env.browser, env.server.url + '?lang=es');
+  await spanish.waitForResults();
+  assert.match(await spanish.page.getByTestId('advice').textContent(), /pon Capacidad spot en «Siempre permitido» \(spot=yes\)/);
+  await spanish.page.context().close();
   assert.equal(await app.page.locator('[data-testid=offer-price] .spot').count(), 0);
   const prices = await app.page.getByTestId('offer-price').allTextContents();
   assert.ok(prices.every((p) => Number(p.replace(/[^\d.]/g, '')) <= 2), prices.join());
