@@ -328,6 +328,13 @@ choices! {
 }
 
 impl Objective {
+    /// Whether `task` can be ranked by it: latency per user and bandwidth
+    /// per dollar are serving's questions (issue 40: training offered
+    /// "Lowest latency per user").
+    pub const fn suits(self, task: Task) -> bool {
+        !matches!(self, Objective::Latency | Objective::Bandwidth) || matches!(task, Task::Infer)
+    }
+
     /// The default for a task: serving is judged per token, every other job
     /// by what the whole of it costs.
     pub const fn for_task(task: Task) -> Objective {

@@ -2,7 +2,7 @@
 
 use crate::engine::audio_model::default_clip_seconds;
 use crate::engine::options::Choice;
-use crate::engine::{Catalog, Model, Task, Workload};
+use crate::engine::{Catalog, Model, Objective, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Phrase};
 
@@ -119,6 +119,14 @@ pub fn switch_task(current: &Workload, saved: Option<&Workload>, to: Task, catal
     next
 }
 
+/// The "Rank by" choices for `task`: its default first (no `obj` in the
+/// link), then the objectives that suit it.
+pub fn objective_options(task: Task, lang: Lang) -> Vec<(String, String)> {
+    let default = (String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string());
+    let suited = Objective::ALL.iter().filter(|o| o.suits(task));
+    std::iter::once(default).chain(suited.map(|o| (o.key().to_string(), lang.t(o.label()).to_string()))).collect()
+}
+
 /// A task's tab: shorter than its name in the memory line and the CLI.
 pub fn tab_label(task: Task) -> &'static Phrase {
     match task {
@@ -142,6 +150,15 @@ pub fn folded_workload(workload: &Workload, catalog: &Catalog, lang: Lang) -> St
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+
+    #[test]
+    fn training_is_not_ranked_by_latency_per_user() {
+        let keys = |task| super::objective_options(task, Lang::En).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        assert_eq!(keys(Task::Infer), ["", "cost", "unit", "fast", "latency", "bandwidth"]);
+        for task in [Task::Finetune, Task::Pretrain, Task::Image, Task::Audio] {
+            assert_eq!(keys(task), ["", "cost", "unit", "fast"], "{task}");
+        }
+    }
 
     #[test]
     fn a_folded_form_names_the_task_and_the_model() {

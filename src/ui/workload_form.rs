@@ -16,8 +16,8 @@ use crate::engine::workload::{
     REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Objective, Optimizer, Precision, PriceFilter, RuntimeChoice,
-    SpotPolicy, Task, TrainingRecipe, Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, PriceFilter, RuntimeChoice, SpotPolicy,
+    Task, TrainingRecipe, Workload,
 };
 use crate::model_search::{echo, search, Entry, Found};
 use crate::present::form::{global_batch_hint, model_hints, options, ModelHints};
@@ -80,9 +80,10 @@ pub fn WorkloadForm(
     let default_global_batch = Signal::derive(move || workload.with(|w| global_batch_hint(w, lang)));
     let default_beams = Signal::derive(move || workload.with(|w| w.transcriber.default_beams().to_string()));
     let precisions = options::<Precision>(lang);
-    // "Task default" leaves `obj` out of the link.
-    let mut objectives = vec![(String::new(), lang.t(&phrases::OBJECTIVE_TASK_DEFAULT).to_string())];
-    objectives.extend(options::<Objective>(lang));
+    // "Task default" leaves `obj` out of the link; serving alone adds
+    // latency and bandwidth, and every other task has the same choices
+    // (those of fine-tuning, below).
+    let objectives = move |task| crate::present::form::objective_options(task, lang);
     // The catalog's vendors, lower case, as the filter compares them.
     let mut vendors = vec![(String::new(), lang.t(&phrases::ANY).to_string())];
     let mut seen: Vec<String> = catalog.gpus.iter().map(|g| g.vendor.to_ascii_lowercase()).collect();
@@ -193,7 +194,11 @@ pub fn WorkloadForm(
             <summary>{lang.t(&phrases::RENTING)}</summary>
             <fieldset class="rental">
                 <legend>{lang.t(&phrases::RENTING)}</legend>
-                <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives testid="objective-select" />
+                <Show when=serving fallback=move || view! {
+                    <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives(Task::Finetune) testid="objective-select" />
+                }>
+                    <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives(Task::Infer) testid="objective-select" />
+                </Show>
                 <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} testid="spot-select" />
                 <SelectField catalog=catalog workload=workload key=keys::PRICES label={&phrases::FIELD_PRICES} options={options::<PriceFilter>(lang)} testid="prices-select" />
                 <Show when=serving>

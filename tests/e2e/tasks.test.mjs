@@ -630,6 +630,17 @@ test('at 320 px the memory bar\'s tick labels do not run into each other, in bot
   await context.close();
 });
 
+test('only serving is ranked by latency per user or bandwidth per dollar', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=finetune');
+  await app.waitForResults();
+  const values = () => app.page.getByTestId('objective-select').locator('option').evaluateAll((options) => options.map((o) => o.value));
+  assert.deepEqual(await values(), ['', 'cost', 'unit', 'fast']);
+  await app.chooseTask('infer');
+  assert.deepEqual(await values(), ['', 'cost', 'unit', 'fast', 'latency', 'bandwidth']);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 test('at 1440 px the offers table fits without scrolling sideways, in both languages and every task', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
