@@ -373,6 +373,15 @@ const fn implied_by_running(feature: Feature) -> bool {
     )
 }
 
+/// Whether `stack` loads weights in `precision` anywhere: a row says it
+/// does (natively or by a fallback), or the format is one every runtime
+/// loads by default.
+pub fn loads_anywhere(rows: &[SupportRow], stack: Stack, precision: Precision) -> bool {
+    let feature = Feature::Weights(precision);
+    implied_by_running(feature)
+        || rows.iter().any(|row| row.stack == stack && row.features.contains(&feature) && row.support != Support::No)
+}
+
 /// How `stack` runs `feature` on `gpu`, by the first row that covers it;
 /// a feature every runtime has by default follows whether it runs there.
 pub fn lookup<'a>(rows: &'a [SupportRow], stack: Stack, gpu: &Gpu, feature: Feature) -> Answer<'a> {

@@ -119,6 +119,23 @@ pub fn switch_task(current: &Workload, saved: Option<&Workload>, to: Task, catal
     next
 }
 
+/// The weight formats the form offers for `task`: every format for serving
+/// (its runtimes differ), and for the other tasks the ones their software
+/// loads somewhere by the support matrix (issue 40: Whisper and TTS were
+/// offered AWQ, MXFP4 and GGUF formats).
+pub fn precision_options(task: Task, catalog: &Catalog, lang: Lang) -> Vec<(String, String)> {
+    use crate::engine::support::{loads_anywhere, Stack};
+    use crate::engine::Precision;
+    let stack = match task {
+        Task::Infer | Task::Finetune | Task::Pretrain => None,
+        Task::Image | Task::Video => Some(Stack::Diffusers),
+        Task::Audio => Some(Stack::FasterWhisper),
+        Task::Speech | Task::Music => Some(Stack::Pytorch),
+    };
+    let offered = |p: &Precision| stack.is_none_or(|stack| loads_anywhere(&catalog.support, stack, *p));
+    Precision::ALL.iter().filter(|p| offered(p)).map(|p| (p.key().to_string(), lang.t(p.label()).to_string())).collect()
+}
+
 /// The "Rank by" choices for `task`: its default first (no `obj` in the
 /// link), then the objectives that suit it.
 pub fn objective_options(task: Task, lang: Lang) -> Vec<(String, String)> {
@@ -150,6 +167,27 @@ pub fn folded_workload(workload: &Workload, catalog: &Catalog, lang: Lang) -> St
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+
+    #[test]
+    fn each_task_offers_the_weight_formats_its_software_loads() {
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        let keys =
+            |task| super::precision_options(task, catalog, Lang::En).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        assert_eq!(keys(Task::Infer).len(), crate::engine::Precision::ALL.len());
+        for task in [Task::Audio, Task::Speech, Task::Music, Task::Image] {
+            let offered = keys(task);
+            assert!(
+                offered.contains(&"fp16".to_string()) && offered.contains(&"bf16".to_string()),
+                "{task}: {offered:?}"
+            );
+            for format in ["awq", "gptq", "mxfp4", "q4_k_m", "nf4"] {
+                assert!(!offered.contains(&format.to_string()), "{task} offers {format}: {offered:?}");
+            }
+        }
+        // faster-whisper's INT8 (CTranslate2) is a Whisper format; PyTorch TTS has none.
+        assert!(keys(Task::Audio).contains(&"int8".to_string()));
+        assert!(!keys(Task::Speech).contains(&"int8".to_string()));
+    }
 
     #[test]
     fn training_is_not_ranked_by_latency_per_user() {

@@ -16,8 +16,8 @@ use crate::engine::workload::{
     REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, Precision, PriceFilter, RuntimeChoice, SpotPolicy,
-    Task, TrainingRecipe, Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, RuntimeChoice, SpotPolicy, Task,
+    TrainingRecipe, Workload,
 };
 use crate::model_search::{echo, search, Entry, Found};
 use crate::present::form::{global_batch_hint, model_hints, options, ModelHints};
@@ -79,7 +79,7 @@ pub fn WorkloadForm(
     let (default_steps, default_clip) = (hint(|h| &h.steps), hint(|h| &h.clip_seconds));
     let default_global_batch = Signal::derive(move || workload.with(|w| global_batch_hint(w, lang)));
     let default_beams = Signal::derive(move || workload.with(|w| w.transcriber.default_beams().to_string()));
-    let precisions = options::<Precision>(lang);
+    let precisions = move |task| crate::present::form::precision_options(task, catalog, lang);
     // "Task default" leaves `obj` out of the link; serving alone adds
     // latency and bandwidth, and every other task has the same choices
     // (those of fine-tuning, below).
@@ -122,7 +122,11 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=KV_HEADS.0 label={&phrases::FIELD_KV_HEADS} />
             </Show>
             <Show when=move || !training()>
-                <SelectField catalog=catalog workload=workload key=keys::WEIGHTS label={&phrases::FIELD_WEIGHT_PRECISION} options=precisions.clone() testid="precision-select" />
+                // The formats the task's software loads, drawn again per task.
+                {move || {
+                    let options = precisions(task.get());
+                    view! { <SelectField catalog=catalog workload=workload key=keys::WEIGHTS label={&phrases::FIELD_WEIGHT_PRECISION} options=options testid="precision-select" /> }
+                }}
             </Show>
             <Show when=serving>
                 <SelectField catalog=catalog workload=workload key=keys::KV_CACHE label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} testid="kv-select" />

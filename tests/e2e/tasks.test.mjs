@@ -641,6 +641,22 @@ test('only serving is ranked by latency per user or bandwidth per dollar', async
   await app.page.context().close();
 });
 
+test('each task offers the weight formats its software loads', async () => {
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?task=audio&lang=es');
+  await app.waitForResults();
+  const values = () => app.page.getByTestId('precision-select').locator('option').evaluateAll((options) => options.map((o) => o.value));
+  const audio = await values();
+  assert.ok(audio.includes('int8') && audio.includes('fp16') && !audio.includes('awq') && !audio.includes('mxfp4') && !audio.includes('q4_k_m'), audio.join());
+  await app.chooseTask('speech');
+  const speech = await values();
+  assert.ok(!speech.includes('int8') && !speech.includes('awq'), speech.join());
+  await app.chooseTask('infer');
+  const serving = await values();
+  assert.ok(serving.includes('awq') && serving.includes('q4_k_m') && serving.includes('mxfp4'), serving.join());
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 test('at 1440 px the offers table fits without scrolling sideways, in both languages and every task', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
