@@ -316,15 +316,13 @@ fn count(f: &Fields<'_>, model_type: &str, layout: Layout) -> Result<CustomModel
         (Some(nope), Some(rope)) if f.map.contains_key("kv_lora_rank") => Some(nope + rope),
         _ => None,
     };
-    // A head width the config does not state is hidden / heads, which
-    // must fit the model's bounds as a stated one does.
+    // A head width the config does not state (MLA's sum, or hidden /
+    // heads) must fit the model's bounds as a stated one does.
+    let derived = |width: u32, how: &str| super::bounds::within(u64::from(width), HEAD_DIM, how);
     let head_dim = match (mla_head, f.count(&["head_dim"], HEAD_DIM)?) {
-        (Some(width), _) | (None, Some(width)) => width,
-        (None, None) => super::bounds::within(
-            u64::from((hidden / heads.max(1)).max(1)),
-            HEAD_DIM,
-            "hidden_size / num_attention_heads",
-        )?,
+        (Some(width), _) => derived(width, "qk_nope_head_dim + qk_rope_head_dim")?,
+        (None, Some(width)) => width,
+        (None, None) => derived((hidden / heads.max(1)).max(1), "hidden_size / num_attention_heads")?,
     };
     let vocab = f.required(&["vocab_size", "padded_vocab_size"], VOCAB)?;
     let context = f.count(&["max_position_embeddings", "seq_length", "n_positions", "max_sequence_length"], CONTEXT)?;

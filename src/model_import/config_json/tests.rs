@@ -248,4 +248,12 @@ fn a_head_width_derived_from_hidden_and_heads_is_bounded_too() {
     // Within the bound it is read as before.
     let fine = String::from_utf8_lossy(config).replace("40967", "4096");
     assert_eq!(read(fine.as_bytes(), None).unwrap().model.head_dim, Some(128));
+    // The second ten-minute run found MLA's sum past it too (994 + 64).
+    let mla = br#"{"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "hidden_size": 7168,
+        "intermediate_size": 18432, "kv_lora_rank": 512, "num_attention_heads": 128, "num_hidden_layers": 61,
+        "qk_nope_head_dim": 994, "qk_rope_head_dim": 64, "v_head_dim": 128, "vocab_size": 129280}"#;
+    let error = read(mla, None).expect_err("1,058-wide MLA heads are past the bound");
+    assert!(error.to_string().contains("qk_nope_head_dim + qk_rope_head_dim"), "{error}");
+    let fine = String::from_utf8_lossy(mla).replace("994", "128");
+    assert_eq!(read(fine.as_bytes(), None).unwrap().model.head_dim, Some(192));
 }
