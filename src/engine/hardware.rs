@@ -149,6 +149,25 @@ pub fn peak_tflops(gpu: &Gpu, compute: ComputePrecision) -> Option<Peak> {
     }
 }
 
+/// SM cycles per second (SMs × clock) of an NVIDIA GPU, from its FP32
+/// figure: each SM runs 64 FP32 FMAs a clock on compute capability 7.x and
+/// 8.0 (Volta, Turing, GA100) and 128 on 8.6 and newer (GA10x, Ada,
+/// Hopper, Blackwell), per the architecture whitepapers and the CUDA C++
+/// Programming Guide's table of arithmetic instruction throughput. `None`
+/// for other vendors or without an FP32 figure or compute capability.
+pub fn sm_cycles_per_s(gpu: &Gpu) -> Option<f64> {
+    let cc = gpu.compute_capability?;
+    let lanes = if (cc.major, cc.minor) <= (8, 0) { 64.0 } else { 128.0 };
+    Some(gpu.fp32_tflops? * 1e12 / (2.0 * lanes))
+}
+
+/// Whether the GPU multiplies int8 matrices in its tensor cores
+/// (`mma.sync` int8 shapes: NVIDIA compute capability 7.5, Turing, and
+/// newer; llama.cpp's `turing_mma_available`).
+pub fn has_int8_mma(gpu: &Gpu) -> bool {
+    gpu.vendor == "NVIDIA" && gpu.compute_capability.is_some_and(|cc| (cc.major, cc.minor) >= (7, 5))
+}
+
 /// FP16 tensor throughput with FP16 accumulation, for kernels that use it
 /// (llama.cpp's cuBLAS GEMMs on F16 data): GeForce cards halve the rate
 /// when accumulating in FP32, which is the figure gpus.csv gives, and run

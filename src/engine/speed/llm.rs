@@ -8,7 +8,8 @@ use super::{bandwidth_of, peak_of, Bound, Figures, ServingSpeed, Speed};
 use crate::engine::catalog::{Architecture, Shape};
 use crate::engine::fabric::{Network, Placement};
 use crate::engine::hardware::{
-    compute_precision, fp16_accumulate_peak, has_matrix_units, link, ComputePrecision, Link,
+    compute_precision, fp16_accumulate_peak, has_int8_mma, has_matrix_units, link, sm_cycles_per_s, ComputePrecision,
+    Link,
 };
 use crate::engine::memory::{weights_bytes, Fit};
 use crate::engine::{Error, Gpu, Model, Precision, Runtime, Workload};
@@ -77,6 +78,13 @@ pub struct RuntimeSpeed {
     /// multiply integers four at a time (`__dp4a` on Q8_1-quantized
     /// activations), cheap enough to hide under the memory traffic.
     pub vector_dequant_flops: f64,
+    /// Operations per SM cycle of llama.cpp's MMQ kernels, which multiply
+    /// quantized weights by int8-quantized activations in the tensor cores
+    /// (`mul_mat_q`; used for every GGUF quantization on NVIDIA GPUs with
+    /// int8 `mma`, Turing and newer, since llama.cpp PRs 7676 and 8075, June
+    /// 2024: `ggml_cuda_should_use_mmq` returns true when
+    /// `turing_mma_available`); 0 where a runtime has none.
+    pub mmq_ops_per_sm_cycle: f64,
     /// Most sequences batched at once: vLLM's `max_num_seqs` (256),
     /// TensorRT-LLM's `max_batch_size` (2048), llama.cpp server's one slot
     /// per `--parallel` (default 1), HF transformers whatever is asked.
@@ -127,6 +135,18 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             // and F16, which needs no unpacking, reaches 78–85% of either
             // chip's bandwidth.
             vector_dequant_flops: 30.0,
+            // MMQ's prompt processing runs at about 500 operations per SM
+            // cycle whatever the SM's tensor rate: a quarter of a GA102 or
+            // AD102 SM's int8 `mma` peak (2,048: the RTX 3090's 284 TOPS over
+            // 82 SMs at 1.695 GHz), and the same on GA100 and GH100, whose
+            // tensor cores are 2–4 times faster per SM, as the kernel's
+            // loading and unpacking of weight tiles sets the pace. Llama 2 7B
+            // Q4_0 pp512 (discussion 15013, 2025 builds): 500 on the RTX
+            // 4090, 502 on the 3090, 429 on the A100 80GB, 511 on the H100
+            // SXM, 464 on the A30, median 500 over 15 boards; Llama 3 8B Q4_0
+            // ub 512 on the RTX 4090 (PR 7676's MMQ column) 515; Qwen2.5 7B
+            // Q4_K_M on the RTX 4080 (llama-bench's README, build 5163) 583.
+            mmq_ops_per_sm_cycle: 500.0,
             layer_split: Runtime::Llamacpp.splits_by_layer(),
             max_batch: Some(1),
         },
@@ -153,6 +173,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             packed_dispatch: 1.0,
             kv_passes: 1.0,
             vector_dequant_flops: 0.0,
+            mmq_ops_per_sm_cycle: 0.0,
             layer_split: Runtime::Vllm.splits_by_layer(),
             max_batch: Some(256),
         },
@@ -174,6 +195,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             packed_dispatch: 1.0,
             kv_passes: 1.0,
             vector_dequant_flops: 0.0,
+            mmq_ops_per_sm_cycle: 0.0,
             layer_split: Runtime::Trtllm.splits_by_layer(),
             max_batch: Some(2048),
         },
@@ -205,6 +227,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             packed_dispatch: 1.3,
             kv_passes: 3.0,
             vector_dequant_flops: 0.0,
+            mmq_ops_per_sm_cycle: 0.0,
             layer_split: Runtime::Hf.splits_by_layer(),
             max_batch: None,
         },
@@ -313,6 +336,9 @@ struct Machine {
     /// FP32 FLOP/s of the vector ALUs where packed weights are unpacked to
     /// floats there while decoding (Apple GPUs, Metal), else `None`.
     dequant_flops: Option<f64>,
+    /// FLOP/s of the runtime's GEMMs on quantized weights where they run in
+    /// int8 without unpacking to 16 bits first (llama.cpp's MMQ), else `None`.
+    quantized_gemm_flops: Option<f64>,
     link: Link,
     tp: f64,
     stages: f64,
@@ -470,7 +496,14 @@ fn prefill_time(
     let split = if r.layer_split { 1.0 } else { m.tp };
     let gemm_flops = 2.0 * a.active_params * prompt;
     let attention_flops = 2.0 * a.layers * a.q_width * prompt * prompt;
-    let mut compute = (gemm_flops + attention_flops / r.attention) / split / (m.flops * m.compute_share);
+    // Quantized weights multiplied in int8 where the runtime can (MMQ):
+    // at that rate, and with no 16-bit copy of the weights to make.
+    let int8_gemm = packed.and(m.quantized_gemm_flops);
+    let gemm_s = match int8_gemm {
+        Some(rate) => gemm_flops / split / rate,
+        None => gemm_flops / split / (m.flops * m.compute_share),
+    };
+    let mut compute = gemm_s + attention_flops / r.attention / split / (m.flops * m.compute_share);
     let passes = (prompt / pass_tokens).ceil().max(1.0);
     // A materialised score matrix: each pass of `pass_tokens` scores its
     // tokens against the cache so far, a triangle of about prompt ×
@@ -480,7 +513,7 @@ fn prefill_time(
     compute += scores * r.score_bytes / split / m.bandwidth;
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     let mut memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * weight_share);
-    if let Some(bytes_per_weight) = packed {
+    if let (Some(bytes_per_weight), None) = (packed, int8_gemm) {
         // Read the packed weight, write and read back its 16-bit copy.
         compute += passes * a.active_params * (bytes_per_weight + 4.0) / split / m.bandwidth;
     }
@@ -604,9 +637,25 @@ pub fn serving_speed_in(
     fit: &Fit,
     layouts: Layouts,
 ) -> Result<Speed, Error> {
-    let placement = placement.into();
-    let gpu_count = placement.total_gpus();
     let r = runtime_speed(workload.serving_runtime());
+    serving_speed_on(&r, workload, model, shape, gpu, placement.into(), fit, layouts)
+}
+
+/// `serving_speed_in` for a runtime whose kernels are `r`'s: a build other
+/// than today's, as a published measurement ran it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn serving_speed_on(
+    r: &RuntimeSpeed,
+    workload: &Workload,
+    model: &Model,
+    shape: &Shape,
+    gpu: &Gpu,
+    placement: Placement,
+    fit: &Fit,
+    layouts: Layouts,
+) -> Result<Speed, Error> {
+    let r = *r;
+    let gpu_count = placement.total_gpus();
     let compute = compute_precision(workload.weight_precision, gpu);
     let mut notes = Vec::new();
     // Without a throughput figure decode is still timed by memory alone;
@@ -636,6 +685,9 @@ pub fn serving_speed_in(
             // here that unpacks k-quants to floats in its mat-vec kernels.
             dequant_flops: (gpu.architecture == Some(Architecture::AppleGpu) && r.vector_dequant_flops > 0.0)
                 .then(|| flops.as_ref().ok().copied())
+                .flatten(),
+            quantized_gemm_flops: (r.mmq_ops_per_sm_cycle > 0.0 && has_int8_mma(gpu))
+                .then(|| sm_cycles_per_s(gpu).map(|cycles| cycles * r.mmq_ops_per_sm_cycle))
                 .flatten(),
             link: link(gpu),
             tp: f64::from(split.tp),

@@ -60,6 +60,19 @@ fn benchmark_speed(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed 
     llm::serving_speed_in(w, model, model.shape().unwrap(), gpu, count, &sized, llm::Layouts::Whole).unwrap()
 }
 
+/// `benchmark_speed` on the llama.cpp build `source` measured: builds before
+/// June 2024 (XDAI's May 2024 snapshot, PR 4766's December 2023 branch)
+/// unpacked quantized weights to F16 for cuBLAS in prompt processing, as
+/// int8 MMQ took over with PRs 7676 and 8075.
+fn llama_bench_speed(source: &str, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
+    let before_mmq = matches!(source, "XDAI" | "LCPP-PR4766");
+    let today = llm::runtime_speed(Runtime::Llamacpp);
+    let r = if before_mmq { llm::RuntimeSpeed { mmq_ops_per_sm_cycle: 0.0, ..today } } else { today };
+    let gpu = catalog().gpu(gpu).unwrap();
+    let sized = fit(w, model, gpu, count).unwrap();
+    llm::serving_speed_on(&r, w, model, model.shape().unwrap(), gpu, count.into(), &sized, llm::Layouts::Whole).unwrap()
+}
+
 /// llama.cpp's llama-bench on ten GPUs (calibration/llm_decode.csv, source
 /// XDAI: Llama 3 8B and 70B, Q4_K_M and F16, 1–6 GPUs split by layer).
 /// `tg N` generates N tokens from an empty context; `pp N` processes an
@@ -98,7 +111,7 @@ fn llama_cpp_family(metric: &str) -> Family {
             ..Workload::default()
         };
         let model = catalog().model(model_id).unwrap();
-        let s = benchmark_speed(&w, model, gpu, count);
+        let s = llama_bench_speed(&row["source_id"], &w, model, gpu, count);
         // Apple rows without an FP32 figure in gpus.csv get no prefill estimate.
         let predicted = llama_bench_figure(&s, metric);
         let Some(predicted) = predicted else { continue };
@@ -211,7 +224,7 @@ fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
             ..Workload::default()
         };
         let model = catalog().model(model_id).unwrap();
-        let s = benchmark_speed(&w, model, gpu, 1);
+        let s = llama_bench_speed(source, &w, model, gpu, 1);
         let predicted = llama_bench_figure(&s, metric);
         let Some(predicted) = predicted else { continue };
         family.add(
@@ -229,6 +242,37 @@ pub(super) fn llama_bench_family(metric: &str) -> Family {
     let mut family = llama_cpp_family(metric);
     add_other_llama_bench_rows(&mut family, metric);
     family
+}
+
+/// Issue 37: today's llama.cpp multiplies GGUF weights in int8 (MMQ) on
+/// NVIDIA GPUs from Turing on, so a Q4_0 prompt is processed faster than an
+/// F16 one (discussion 15013: Llama 2 7B Q4_0 pp512 at 11,993 tok/s on an
+/// RTX 4090 against PR 4766's 11,048 in F16), where the cuBLAS path of the
+/// builds before it first unpacked each weight to F16; and at a rate set by
+/// SM cycles, not by the tensor peak, which is six times a 3090's on an H100
+/// while MMQ runs under twice as fast there (9,918 against 5,175).
+#[test]
+fn llama_cpp_multiplies_quantized_prompts_in_int8_at_the_sms_pace() {
+    let prompt = |gpu: &str, precision: Precision, source: &str| {
+        let w = Workload {
+            model: "llama-2-7b".into(),
+            weight_precision: precision,
+            runtime: RuntimeChoice::Llamacpp,
+            input_tokens: 512,
+            output_tokens: 1,
+            ..Workload::default()
+        };
+        let model = catalog().model("llama-2-7b").unwrap();
+        llama_bench_figure(&llama_bench_speed(source, &w, model, gpu, 1), "prefill_throughput").unwrap()
+    };
+    let q4 = prompt("rtx_4090", Precision::Q4_0, "today");
+    assert!(q4 > prompt("rtx_4090", Precision::Fp16, "today"), "MMQ beats unpacking to F16");
+    assert!(q4 > 1.4 * prompt("rtx_4090", Precision::Q4_0, "XDAI"), "and the build before it");
+    let (h100, rtx_3090) = (prompt("h100_sxm", Precision::Q4_0, "today"), prompt("rtx_3090", Precision::Q4_0, "today"));
+    assert!((1.5..2.2).contains(&(h100 / rtx_3090)), "{h100} / {rtx_3090}");
+    // A Volta GPU has no int8 mma: it unpacks to F16 as before.
+    let v100 = prompt("v100_sxm2_32gb", Precision::Q4_0, "today");
+    assert_eq!(v100, prompt("v100_sxm2_32gb", Precision::Q4_0, "XDAI"));
 }
 
 #[test]
