@@ -109,7 +109,9 @@ pub struct Decoded {
 /// defaults all come from this one table.
 struct Field {
     key: &'static str,
-    /// Numeric fields' (min, max), which the form's inputs also use.
+    /// Numeric fields' (min, max), for the property tests' edge values
+    /// (the form's text inputs take shorthand, which `min`/`max` forbid).
+    #[cfg_attr(not(test), allow(dead_code))]
     bounds: Option<(f64, f64)>,
     set: fn(&mut Workload, &str, &Catalog) -> Result<(), Msg>,
     get: fn(&Workload) -> String,
@@ -194,9 +196,71 @@ where
     value.parse::<T>().map_err(Into::into)
 }
 
+/// A number as people write one (issue 40): digits with a decimal point
+/// or exponent (`7e10`), thousands grouped by commas, spaces or
+/// underscores (`1,000,000`, `1 000 000`, and `1.000.000` with two groups
+/// or more), a decimal comma where a comma is not grouping (`1,5`), and a
+/// shorthand suffix: k thousand, M million, B (or G) billion, T trillion,
+/// in either case (`2T`, `1.5B`, `10k`). `None` for anything else.
+pub fn read_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let (digits, scale) = match text.char_indices().last() {
+        Some((at, suffix)) if at > 0 => match suffix.to_ascii_lowercase() {
+            'k' => (&text[..at], 1e3),
+            'm' => (&text[..at], 1e6),
+            'b' | 'g' => (&text[..at], 1e9),
+            't' => (&text[..at], 1e12),
+            _ => (text, 1.0),
+        },
+        _ => (text, 1.0),
+    };
+    // Spaces and underscores only ever group.
+    let digits: String =
+        digits.trim_end().chars().filter(|c| !matches!(c, '_' | ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}')).collect();
+    let grouped_by = |separator: char| {
+        let mut groups = digits.split(separator);
+        let first = groups.next().unwrap_or("");
+        let rest: Vec<&str> = groups.collect();
+        let digit_run = |g: &str, len: usize| g.len() == len && g.bytes().all(|b| b.is_ascii_digit());
+        !rest.is_empty()
+            && (1..=3).contains(&first.len())
+            && first.bytes().all(|b| b.is_ascii_digit())
+            && rest.iter().enumerate().all(|(i, g)| {
+                // The last group may carry the decimals after a point.
+                let g = if i + 1 == rest.len() && separator == ',' { g.split('.').next().unwrap_or("") } else { g };
+                digit_run(g, 3)
+            })
+    };
+    let plain = if digits.contains(',') {
+        if grouped_by(',') {
+            digits.replace(',', "")
+        } else if digits.matches(',').count() == 1 && !digits.contains('.') {
+            digits.replace(',', ".")
+        } else {
+            return None;
+        }
+    } else if digits.matches('.').count() > 1 {
+        if grouped_by('.') {
+            digits.replace('.', "")
+        } else {
+            return None;
+        }
+    } else {
+        digits
+    };
+    // Only digits, a point and an exponent: no signs, no words ("inf", "nan").
+    if plain.is_empty() || !plain.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')) {
+        return None;
+    }
+    let number = plain.parse::<f64>().ok()? * scale;
+    // 1.1k is 1,100, not 1,100.0000000000002.
+    let whole = number.round();
+    Some(if scale > 1.0 && (number - whole).abs() <= 1e-9 * number.abs().max(1.0) { whole } else { number })
+}
+
 /// A whole number within `(key, min, max)`.
 fn parse_count(value: &str, (_, min, max): (&str, u32, u32)) -> Result<u32, Msg> {
-    match value.trim().parse::<f64>() {
+    match read_number(value).ok_or(()) {
         Ok(n) if n.is_finite() && n.fract() == 0.0 && n >= f64::from(min) && n <= f64::from(max) => Ok(n as u32),
         Ok(n) if n.is_finite() && n.fract() == 0.0 => {
             Err(msg!(phrases::LINK_OUT_OF_RANGE, given = shorten(value), min = min, max = max))
@@ -224,7 +288,7 @@ fn custom_value(w: &Workload, part: fn(&CustomModel) -> Option<f64>) -> String {
 /// A positive amount within `(key, min, max)`, exponent notation allowed
 /// (`params=7e10`).
 fn parse_amount(value: &str, (_, min, max): (&str, f64, f64)) -> Result<f64, Msg> {
-    match value.trim().parse::<f64>() {
+    match read_number(value).ok_or(()) {
         Ok(n) if n.is_finite() && (min..=max).contains(&n) => Ok(n),
         Ok(n) if n.is_finite() => Err(msg!(
             phrases::LINK_OUT_OF_RANGE,
@@ -584,11 +648,6 @@ pub fn apply(workload: &mut Workload, key: &str, value: &str, catalog: &Catalog)
     }
 }
 
-/// A numeric field's (min, max), for the form's inputs.
-pub fn bounds_of(key: &str) -> Option<(f64, f64)> {
-    FIELDS.iter().find(|f| f.key == key).and_then(|field| field.bounds)
-}
-
 /// A field's current value in its URL spelling.
 pub fn value_of(workload: &Workload, key: &str) -> Option<String> {
     FIELDS.iter().find(|f| f.key == key).map(|field| (field.get)(workload))
@@ -767,6 +826,45 @@ mod tests {
         );
         assert_eq!(decode("model=nope&model=qwen2.5-7b", catalog()).unapplied_model, None);
         assert_eq!(decode("model=qwen2.5-7b", catalog()).unapplied_model, None);
+    }
+
+    /// Issue 40: "2T" tokens became "2" and an error; fields take the
+    /// shorthand and grouping people write.
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        for (text, number) in [
+            ("2T", 2e12),
+            ("1.5B", 1.5e9),
+            ("1.5b", 1.5e9),
+            ("10k", 1e4),
+            ("10 K", 1e4),
+            ("3M", 3e6),
+            ("7e10", 7e10),
+            ("1,000,000", 1e6),
+            ("1,000.5", 1000.5),
+            ("1 000 000", 1e6),
+            ("1\u{202f}000", 1e3),
+            ("100_000", 1e5),
+            ("1.000.000", 1e6),
+            ("1,5", 1.5),
+            ("2,50", 2.5),
+            ("1,5k", 1500.0),
+            ("1.1k", 1100.0),
+            ("  42 ", 42.0),
+        ] {
+            assert_eq!(read_number(text), Some(number), "{text}");
+        }
+        for text in ["", "k", "T", "inf", "NaN", "1.2.3", "1,000,00", "ten", "2X", "1,5,0"] {
+            assert_eq!(read_number(text), None, "{text}");
+        }
+        // Through the codec, as the form applies a field.
+        let decoded = decode("task=pretrain&tokens=2T", catalog());
+        assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+        assert_eq!(decoded.workload.training_tokens, 2e12);
+        let mut w = Workload::default();
+        assert!(apply(&mut w, "conc", "1.5k", catalog()).is_ok());
+        assert_eq!(w.concurrency, 1500);
+        assert!(apply(&mut w, "conc", "1.5", catalog()).is_err(), "not whole");
     }
 
     #[test]

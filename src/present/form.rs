@@ -169,6 +169,17 @@ pub fn folded_workload(workload: &Workload, catalog: &Catalog, lang: Lang) -> St
 mod tests {
 
     #[test]
+    fn numbers_show_grouped_and_read_back() {
+        let nnbsp = '\u{202f}';
+        assert_eq!(grouped("100000000"), format!("100{nnbsp}000{nnbsp}000"));
+        assert_eq!(grouped("10000"), format!("10{nnbsp}000"));
+        for as_is in ["1000", "32", "1.5", "1024x1024", "", "1e12"] {
+            assert_eq!(grouped(as_is), as_is);
+        }
+        assert_eq!(crate::url_codec::read_number(&grouped("2000000000000")), Some(2e12));
+    }
+
+    #[test]
     fn each_task_offers_the_weight_formats_its_software_loads() {
         let catalog = crate::engine::Catalog::bundled().unwrap();
         let keys =
@@ -284,4 +295,22 @@ mod tests {
         let unknown = "fp7".parse::<Precision>().unwrap_err();
         assert!(unknown.to_string().contains("\"fp7\"") && unknown.to_string().contains("q4_k_m"), "{unknown}");
     }
+}
+
+/// A numeric field's value as the form shows it (issue 40): whole numbers
+/// of five digits or more grouped in threes by a narrow no-break space,
+/// which reads the same in English and Spanish and which the field reads
+/// back (`url_codec::read_number`); anything else as it is.
+pub fn grouped(value: &str) -> String {
+    if value.len() < 5 || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return value.to_string();
+    }
+    let mut out = String::with_capacity(value.len() + value.len() / 3 * 3);
+    for (i, digit) in value.chars().enumerate() {
+        if i > 0 && (value.len() - i) % 3 == 0 {
+            out.push('\u{202f}');
+        }
+        out.push(digit);
+    }
+    out
 }

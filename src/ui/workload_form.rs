@@ -512,9 +512,11 @@ fn NumberField(
         })
     });
     let error_id = format!("{key}-error");
-    let initial = workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default());
-    // The same range the codec enforces.
-    let bounds = url_codec::bounds_of(key);
+    // Numbers show grouped and take shorthand ("2T", "10k"): a text input,
+    // as a number input drops both.
+    let numeric = input_type == "number";
+    let shown_value = move |value: String| if numeric { crate::present::form::grouped(&value) } else { value };
+    let initial = shown_value(workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default()));
     // When the workload changes from elsewhere (a preset, another field),
     // show its value, unless what is typed already means that value.
     let input = NodeRef::<leptos::html::Input>::new();
@@ -528,7 +530,7 @@ fn NumberField(
                 let same = url_codec::apply(&mut probe, key, &typed, catalog).is_ok()
                     && url_codec::value_of(&probe, key).as_deref() == Some(value.as_str());
                 if !same {
-                    element.set_value(&value);
+                    element.set_value(&shown_value(value.clone()));
                     problem.set(None);
                 }
             }
@@ -541,11 +543,8 @@ fn NumberField(
             <input
                 node_ref=input
                 id=key
-                type=input_type
-                inputmode=if input_type == "number" { "numeric" } else { "text" }
+                type="text"
                 placeholder=placeholder
-                min=bounds.map(|(min, _)| min.to_string())
-                max=bounds.map(|(_, max)| max.to_string())
                 value=initial
                 aria-invalid=move || if shown.with(Option::is_some) { "true" } else { "false" }
                 aria-describedby=error_id.clone()

@@ -34,14 +34,45 @@ test('each tab keeps its own numbers: 100,000 images do not become 100,000 clips
   await app.chooseTask('video');
   await waitForParam(app, 'task', 'video');
   // The video tab starts from its own default, and the region filter carries over.
-  assert.notEqual(await app.page.locator('#n').inputValue(), '100000');
+  assert.notEqual(await app.page.locator('#n').inputValue(), '100\u202f000');
   assert.equal(new URL(app.page.url()).searchParams.get('n'), null);
   assert.equal(new URL(app.page.url()).searchParams.get('region'), 'us');
   await app.chooseTask('image');
   await waitForParam(app, 'task', 'image');
-  assert.equal(await app.page.locator('#n').inputValue(), '100000');
+  assert.equal(await app.page.locator('#n').inputValue(), '100\u202f000');
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
+});
+
+test('numbers take shorthand and grouping, and show grouped, in both languages (issue 40)', async () => {
+  for (const lang of ['en', 'es']) {
+    const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=pretrain&lang=${lang}`);
+    await app.waitForResults();
+    const tokens = app.page.locator('#tokens');
+    // "2T" was refused by a number input and read as 2.
+    for (const [typed, param] of [
+      ['2T', '2000000000000'],
+      ['1.5B', '1500000000'],
+      ['1,000,000', '1000000'],
+      ['250 000 000', '250000000'],
+    ]) {
+      await tokens.fill(typed);
+      await waitForParam(app, 'tokens', param);
+      assert.equal(await app.page.locator('#tokens-error').textContent(), '', `${lang} ${typed}`);
+      // What is typed stays as typed while it means the same.
+      assert.equal(await tokens.inputValue(), typed);
+    }
+    await tokens.fill('2X');
+    assert.notEqual(await app.page.locator('#tokens-error').textContent(), '');
+    assert.equal(new URL(app.page.url()).searchParams.get('tokens'), '250000000', 'the last good value stays');
+    await app.page.context().close();
+    // A link's number shows grouped, in either language.
+    const opened = await WhichGpuPage.open(env.browser, `${env.server.url}?task=pretrain&tokens=2000000000000&lang=${lang}`);
+    await opened.waitForResults();
+    assert.equal(await opened.page.locator('#tokens').inputValue(), '2\u202f000\u202f000\u202f000\u202f000');
+    assert.deepEqual(opened.consoleErrors, []);
+    await opened.page.context().close();
+  }
 });
 
 test('each task tab shows its own models and fields, and sizes memory as the CLI does', async () => {
@@ -302,7 +333,7 @@ test('presets set the whole workload, fields show it, and the link is the preset
   assert.equal(await app.page.locator('#batch').inputValue(), '8');
   await presets.selectOption('SDXL batch of 10,000 images');
   await waitForParam(app, 'task', 'image');
-  assert.equal(await app.page.locator('#n').inputValue(), '10000');
+  assert.equal(await app.page.locator('#n').inputValue(), '10\u202f000');
   await app.waitForResults();
   // The offers left out are listed by reason.
   const excluded = app.page.getByTestId('excluded');
