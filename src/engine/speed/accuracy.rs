@@ -52,7 +52,7 @@ pub const BANDS: [Band; 16] = [
     Band { vendors: &["Apple", "NVIDIA"], sources: 5, ..band("llama.cpp prefill", 13, 22, 241) },
     Band { sources: 5, ..band("TensorRT-LLM serving", 7, 136, 42) },
     band("TensorRT-LLM static batch", 18, 46, 10),
-    Band { sources: 2, ..band("vLLM batch-1 generation", 28, 74, 35) },
+    Band { sources: 4, ..band("vLLM batch-1 generation", 28, 77, 43) },
     Band { sources: 3, ..band("transformers batch-1 generation", 19, 53, 50) },
     Band { sources: 4, ..band("vLLM vision-language batch 1", 25, 47, 40) },
     Band { sources: 8, ..band("LLM pretraining", 13, 31, 189) },
@@ -60,9 +60,9 @@ pub const BANDS: [Band; 16] = [
     band("torchtune fine-tuning", 18, 46, 7),
     Band { sources: 3, ..band("diffusers eager it/s", 7, 36, 55) },
     Band { sources: 2, ..band("diffusers torch.compile it/s", 18, 46, 38) },
-    Band { sources: 8, ..band("DiT s/item", 15, 25, 23) },
-    Band { sources: 5, ..band("DiT torch.compile s/item", 26, 42, 13) },
-    Band { sources: 4, ..band("Whisper RTF", 22, 102, 14) },
+    Band { sources: 9, ..band("DiT s/item", 13, 24, 25) },
+    Band { sources: 6, ..band("DiT torch.compile s/item", 26, 42, 15) },
+    Band { sources: 6, ..band("Whisper RTF", 15, 102, 17) },
     band("audio generation RTF", 18, 46, 3),
 ];
 

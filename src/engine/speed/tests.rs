@@ -17,7 +17,7 @@ fn catalog() -> &'static Catalog {
 
 /// The catalog GPU a calibration row's hardware names.
 pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 20] = [
+    const NAMES: [(&str, &str); 22] = [
         ("NVIDIA GeForce RTX 3090", "rtx_3090"),
         ("NVIDIA GeForce RTX 3070", "rtx_3070"),
         ("NVIDIA GeForce RTX 3080 Ti", "rtx_3080_ti"),
@@ -43,6 +43,10 @@ pub(super) fn gpu_of(hardware: &str) -> Option<&'static str> {
         ("NVIDIA H100 80GB", "h100_sxm"),
         // Neural Magic's cards: an H100 of unstated form taken as the SXM.
         ("NVIDIA H100 (variant not stated)", "h100_sxm"),
+        // data/calibration/vllm_batch1_more.csv's: an H200 or B200 of
+        // unstated form taken as the SXM board.
+        ("NVIDIA H200", "h200_sxm"),
+        ("NVIDIA B200", "b200_sxm"),
     ];
     NAMES.iter().find(|(name, _)| hardware.starts_with(name)).map(|(_, id)| *id)
 }
@@ -989,6 +993,7 @@ fn the_floor_is_what_families_err_on_unseen_sources() {
         super::training::tests::pretraining_family(),
         super::training::tests::whole_runs_family(),
         super::llm::tests::batch_one_family("transformers batch-1 generation", "transformers", RuntimeChoice::Hf),
+        super::llm::tests::batch_one_family("vLLM batch-1 generation", "vllm", RuntimeChoice::Vllm),
         super::media::tests::dit_family(),
         super::media::tests::compiled_dit_family(),
         super::media::tests::unet_families().0,

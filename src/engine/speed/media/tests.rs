@@ -260,7 +260,7 @@ fn source_of_dit(id: &str) -> &str {
 /// independent re-run of it (xDiT issue 378). Left out: quantized rows,
 /// SGLang's own FLUX implementation, Mochi (frames not stated) and
 /// multi-GPU rows.
-const PAIRED_DIT_ROWS: [(&str, &str, &str, &str, Precision, u32); 13] = [
+const PAIRED_DIT_ROWS: [(&str, &str, &str, &str, Precision, u32); 15] = [
     ("DM-0315", "DM-0316", "flux.1-dev", "h100_sxm", Precision::Bf16, 28),
     ("DM-0333", "DM-0334", "cogvideox-5b", "a100_sxm_80gb", Precision::Fp16, 50),
     ("DM-0337", "DM-0338", "cogvideox-5b", "a100_sxm_80gb", Precision::Bf16, 50),
@@ -274,13 +274,19 @@ const PAIRED_DIT_ROWS: [(&str, &str, &str, &str, Precision, u32); 13] = [
     ("DM-0383", "DM-0384", "flux.1-dev", "h200_sxm", Precision::Bf16, 28),
     ("DM-0387", "DM-0388", "flux.1-dev", "h100_sxm", Precision::Bf16, 28),
     ("DM-0029", "DM-0030", "flux.1-dev", "h100_sxm", Precision::Bf16, 28),
+    // dit_compile_more.csv: ONNX Runtime PR 22986's PyTorch baseline on an
+    // H100 with HBM3 (the SXM board), torch 2.5.1 eager and compiled;
+    // its SD3.5 Large rows wait for that model in the catalog.
+    ("DC-0051", "DC-0052", "flux.1-dev", "h100_sxm", Precision::Bf16, 50),
+    ("DC-0053", "DC-0054", "flux.1-schnell", "h100_sxm", Precision::Bf16, 4),
 ];
 
 /// The eager or the compiled rows of `PAIRED_DIT_ROWS`, at the steps,
 /// resolution and frames each row states (the pipeline's defaults where it
 /// states none).
 fn add_paired_dit_rows(family: &mut Family, compilation: Compilation) {
-    let published = rows_by_id("project:diffusion_more.csv");
+    let mut published = rows_by_id("project:diffusion_more.csv");
+    published.extend(rows_by_id("project:dit_compile_more.csv"));
     for (eager, compiled, model_id, gpu_id, weight_precision, unstated_steps) in PAIRED_DIT_ROWS {
         let id = if compilation == Compilation::Eager { eager } else { compiled };
         let row = &published[id];
@@ -362,7 +368,12 @@ fn whisper_bench_gpu(name: &str) -> Gpu {
 ///
 /// - podcast-rag's benchmark (RTX 4090, faster-whisper, sequential, beam 5)
 ///   and a reviewer's run in faster-whisper PR 856 (V100S, sequential and
-///   batched by 16).
+///   batched by 16);
+/// - faster-whisper issue 1030's RTX 2080 Ti table and issue 720's A30 run
+///   (`speech_more.csv`). Its other rows are left out: KBLab's WhisperX and
+///   own-pipeline times include loading, VAD and alignment; the RTX 5090
+///   transformers thread states no batch, chunking or beams; the Open ASR
+///   Leaderboard's short utterances are not long-form transcription.
 ///
 /// large-v3 has large-v2's shape, and distil-large-v3 distil-large-v2's, so
 /// they stand in. Left out: NISV's Dutch benchmark (STT-0033 to STT-0096),
@@ -398,6 +409,22 @@ pub(crate) fn whisper_family() -> Family {
         // STT-0097 and STT-0098.
         ("FW-PR856-V100S", "whisper-large-v3", "V100S", fw, Precision::Fp16, 1, 5, 799.231, 48.622),
         ("FW-PR856-V100S", "whisper-large-v3", "V100S", fw, Precision::Fp16, 16, 5, 799.231, 14.776),
+        // data/calibration/speech_more.csv (issue 37; conditions in
+        // speech_more_sources.md). faster-whisper issue 1030's table as
+        // copied on deepdml's model page (RTX 2080 Ti, the README's 13-minute
+        // file, beam 5, no batching stated: sequential), SPM-0022 and 0023
+        // (its distil-large-v3 rows are left out: 26.1 s, slower than the
+        // 4-layer large-v3-turbo's 19.2 s in the same table with half the
+        // decoder layers, so that run decoded more steps than its audio
+        // asks, which no timing of the kernels can say);
+        // a user's A30 in faster-whisper issue 720 (large-v2, "almost 13min",
+        // sequential, the library's default beam 5 and FP16), SPM-0049. The
+        // insanely-fast-whisper author's "300 min in 98 s" (SPM-0054, batches
+        // of 96) is left out: its early `cli.py` states no timestamp
+        // setting, which decides the transformers pipeline's step time.
+        ("DEEPDML-2080TI", "whisper-large-v3", "rtx_2080_ti", fw, Precision::Fp16, 1, 5, 780.0, 52.023),
+        ("DEEPDML-2080TI", "whisper-large-v3", "rtx_2080_ti", fw, Precision::Int8, 1, 5, 780.0, 52.639),
+        ("FW-ISSUE720-A30", "whisper-large-v3", "a30", fw, Precision::Fp16, 1, 5, 780.0, 51.0),
     ];
     for (source, model_id, gpu_name, transcriber, weight_precision, batch, beams, audio_s, seconds) in cases {
         let on = catalog().gpu(gpu_name).cloned().unwrap_or_else(|_| whisper_bench_gpu(gpu_name));
