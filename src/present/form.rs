@@ -307,7 +307,7 @@ pub fn grouped(value: &str) -> String {
     }
     let mut out = String::with_capacity(value.len() + value.len() / 3 * 3);
     for (i, digit) in value.chars().enumerate() {
-        if i > 0 && (value.len() - i) % 3 == 0 {
+        if i > 0 && (value.len() - i).is_multiple_of(3) {
             out.push('\u{202f}');
         }
         out.push(digit);

@@ -103,7 +103,7 @@ fn add_more_vllm_rows(family: &mut Family) {
             }
             let run = format!("{} {} {} {}", row["source_id"], row["hardware"], row["model"], row["precision"]);
             // One figure per run (and both of gpt-oss's repeated runs).
-            if timed.iter().any(|t| *t == run) && metric != "tpot_ms" {
+            if timed.contains(&run) && metric != "tpot_ms" {
                 continue;
             }
             let (Some(gpu_id), Some(model_id), Some(weight_precision)) =
