@@ -7,8 +7,12 @@
 //! "vision" the vision-language models; "moe" the mixtures of experts.
 //! Typing a model's whole name or id (as a link has it, `llama-3.1-70b`)
 //! is exact. Case is ASCII case: the catalog's names and ids are ASCII.
+//! Spacing and punctuation are forgiven when the words find nothing:
+//! "llama3.3" finds Llama 3.3 70B, "qwen2.5vl" the Qwen2.5-VL models.
 
-use crate::engine::Model;
+use crate::engine::{Catalog, Model, Task};
+use crate::msg;
+use crate::text::{phrases, Msg};
 
 /// One model as the picker lists and searches it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,15 +69,67 @@ pub fn search(entries: &[Entry], query: &str) -> Found {
     {
         return Found::Exact(at);
     }
-    let mut matching = entries.iter().enumerate().filter(|(_, e)| {
-        let (id, name) = (e.id.to_ascii_lowercase(), e.name.to_ascii_lowercase());
-        query.split_whitespace().all(|word| name.contains(word) || id.contains(word) || e.keywords.contains(word))
-    });
-    match (matching.next(), matching.count()) {
-        (None, _) => Found::None,
-        (Some((at, _)), 0) => Found::One(at),
-        (Some(_), more) => Found::Several(more + 1),
+    let found = |matches: &dyn Fn(&Entry) -> bool| {
+        let mut matching = entries.iter().enumerate().filter(|(_, e)| matches(e));
+        match (matching.next(), matching.count()) {
+            (None, _) => Found::None,
+            (Some((at, _)), 0) => Found::One(at),
+            (Some(_), more) => Found::Several(more + 1),
+        }
+    };
+    match found(&|e| holds_every_word(e, &query)) {
+        Found::None => found(&|e| holds_squeezed(e, &query)),
+        words => words,
     }
+}
+
+/// Whether each word of `query` (lower case) is in the entry's name, id or
+/// keywords.
+fn holds_every_word(e: &Entry, query: &str) -> bool {
+    let (id, name) = (e.id.to_ascii_lowercase(), e.name.to_ascii_lowercase());
+    query.split_whitespace().all(|word| name.contains(word) || id.contains(word) || e.keywords.contains(word))
+}
+
+/// Whether `query` without its spacing and punctuation is in the entry's
+/// name or id without theirs ("llama3.3" in "Llama 3.3 70B"); at least two
+/// letters or digits, so that "-" alone finds nothing.
+fn holds_squeezed(e: &Entry, query: &str) -> bool {
+    let squeeze = |text: &str| -> String {
+        text.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+    };
+    let query = squeeze(query);
+    query.len() >= 2 && (squeeze(&e.name).contains(&query) || squeeze(&e.id).contains(&query))
+}
+
+/// Why a search the picker of `task` found nothing for may still name a
+/// model: one the catalog sizes on another tab ("Kokoro-82M is a
+/// text-to-speech model: choose the Speech tab"), or one it lists without
+/// the numbers to size it. `None` when no catalog model matches either.
+pub fn found_elsewhere(catalog: &Catalog, query: &str, task: Task) -> Option<Msg> {
+    let query = query.trim().to_ascii_lowercase();
+    if query.is_empty() {
+        return None;
+    }
+    let matching = |model: &&Model| {
+        let entry = Entry::of(model);
+        entry.id.eq_ignore_ascii_case(&query)
+            || entry.name.eq_ignore_ascii_case(&query)
+            || holds_every_word(&entry, &query)
+            || holds_squeezed(&entry, &query)
+    };
+    let elsewhere = |model: &Model| Task::ALL.into_iter().find(|other| model.suits(*other));
+    let others = || catalog.models.iter().filter(|m| !m.suits(task)).filter(matching);
+    // A model sized on another tab first: the catalog may also list it
+    // under the same name without a shape.
+    if let Some((model, other)) = others().find_map(|m| Some((m, elsewhere(m)?))) {
+        return Some(msg!(
+            phrases::MODEL_ON_ANOTHER_TAB,
+            model = &model.name,
+            kind = other.model_kind(),
+            tab = crate::present::form::tab_label(other)
+        ));
+    }
+    others().next().map(|model| msg!(phrases::MODEL_NOT_SIZED, model = &model.name))
 }
 
 /// The search as a message quotes it: at most 40 characters, so a long
@@ -163,6 +219,36 @@ mod tests {
         assert!(moe.contains(&"gpt-oss-120b") && moe.contains(&"kimi-k2") && !moe.contains(&"llama-3.1-8b"), "{moe:?}");
         assert_eq!(id(&entries, search(&entries, "qwen3 vl 30")), "qwen3-vl-30b-a3b");
         assert_eq!(search(&entries, "search"), search(&entries, "SEARCH"));
+    }
+
+    /// Issue 40: "llama3.3" and "qwen2.5vl" found nothing; "kokoro" on the
+    /// LLM tab said only "no model matches".
+    #[test]
+    fn spacing_and_punctuation_are_forgiven_and_other_tabs_named() {
+        let entries = llm_entries();
+        assert_eq!(id(&entries, search(&entries, "llama3.3")), "llama-3.3-70b");
+        assert_eq!(id(&entries, search(&entries, "Llama3.1 70")), "llama-3.1-70b");
+        assert_eq!(search(&entries, "qwen2.5vl"), Found::Several(2));
+        assert_eq!(id(&entries, search(&entries, "qwen2.5vl7b")), "qwen2.5-vl-7b");
+        assert_eq!(id(&entries, search(&entries, "mixtral8x22")), "mixtral-8x22b");
+        // Words still come first, and punctuation alone finds nothing.
+        assert_eq!(search(&entries, "llama 70"), Found::Several(6));
+        assert_eq!(search(&entries, "-."), Found::None);
+        let catalog = Catalog::bundled().unwrap();
+        assert_eq!(search(&entries, "kokoro"), Found::None);
+        let parler = found_elsewhere(catalog, "parler", Task::Infer).unwrap();
+        assert_eq!(parler.to_string(), "Parler-TTS Mini v1 is a text-to-speech model: choose the Speech tab");
+        assert_eq!(
+            parler.render(crate::text::Lang::Es),
+            "Parler-TTS Mini v1 es un modelo de texto a voz: elige la pestaña Voz"
+        );
+        let sdxl = found_elsewhere(catalog, "sdxl", Task::Infer).unwrap().to_string();
+        assert!(sdxl.ends_with("choose the Images tab"), "{sdxl}");
+        // Kokoro is listed, but its design is not one the engine times.
+        let kokoro = found_elsewhere(catalog, "kokoro", Task::Speech).unwrap();
+        assert_eq!(kokoro.to_string(), "Kokoro-82M is listed, but this page cannot size it yet");
+        assert_eq!(found_elsewhere(catalog, "llama 9000", Task::Infer), None);
+        assert_eq!(found_elsewhere(catalog, "  ", Task::Infer), None);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, RuntimeChoice, SpotPolicy, Task,
     TrainingRecipe, Workload,
 };
-use crate::model_search::{echo, search, Entry, Found};
+use crate::model_search::{echo, found_elsewhere, search, Entry, Found};
 use crate::present::form::{global_batch_hint, model_hints, options, ModelHints};
 use crate::present::model_facts::model_facts;
 use crate::presets::PRESETS;
@@ -349,7 +349,11 @@ fn ModelField(
             }
         }
         problem.set(match found {
-            Found::None => Some(msg!(phrases::MODEL_NO_MATCH, search = echo(&text)).render(lang)),
+            Found::None => Some(
+                found_elsewhere(catalog, &text, workload.with_untracked(|w| w.task))
+                    .unwrap_or_else(|| msg!(phrases::MODEL_NO_MATCH, search = echo(&text)))
+                    .render(lang),
+            ),
             Found::Several(count) if done => {
                 Some(msg!(phrases::MODEL_SEVERAL_MATCH, count = count, search = echo(&text)).render(lang))
             }

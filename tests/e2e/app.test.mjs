@@ -107,6 +107,30 @@ test('a link whose model cannot be applied says so, names the model shown instea
   }
 });
 
+test('the model box forgives spacing and punctuation and names the tab of another kind of model (issue 40)', async () => {
+  for (const [lang, otherTab, notSized] of [
+    ['en', 'Parler-TTS Mini v1 is a text-to-speech model: choose the Speech tab', 'Kokoro-82M is listed, but this page cannot size it yet'],
+    ['es', 'Parler-TTS Mini v1 es un modelo de texto a voz: elige la pestaña Voz', 'Kokoro-82M figura en la lista, pero esta página aún no sabe dimensionarlo'],
+  ]) {
+    const app = await WhichGpuPage.open(env.browser, env.server.url + `?lang=${lang}`);
+    await app.waitForResults();
+    // "llama3.3" found nothing before.
+    await app.modelPicker().fill('llama3.3');
+    await app.modelPicker().press('Enter');
+    await app.page.waitForFunction(() => new URL(location.href).searchParams.get('model') === 'llama-3.3-70b');
+    assert.equal(await app.modelPicker().inputValue(), 'Llama 3.3 70B Instruct', lang);
+    assert.equal(await app.page.locator('#model-error').textContent(), '', lang);
+    // A model of another task says which tab sizes it; one the page cannot size says so.
+    await app.modelPicker().fill('parler');
+    assert.equal(await app.page.locator('#model-error').textContent(), otherTab, lang);
+    await app.modelPicker().fill('kokoro');
+    assert.equal(await app.page.locator('#model-error').textContent(), notSized, lang);
+    assert.equal(new URL(app.page.url()).searchParams.get('model'), 'llama-3.3-70b', lang);
+    assert.deepEqual(app.consoleErrors, [], lang);
+    await app.page.context().close();
+  }
+});
+
 test('the serving load is part of the link and bad numbers are explained at the field', async () => {
   const app = await WhichGpuPage.open(env.browser, env.server.url + '?model=llama-3.1-70b&wq=awq&conc=32');
   await app.waitForResults();
