@@ -129,7 +129,15 @@ pub struct RowText {
     /// What `per_unit` is per ("per 1M output tokens"), under it.
     pub unit: String,
     pub pareto: bool,
-    pub badges: Vec<String>,
+    pub badges: Vec<BadgeText>,
+}
+
+/// A badge's words and what it means, for its tooltip (empty where the
+/// words say it all).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BadgeText {
+    pub label: String,
+    pub title: String,
 }
 
 /// One cell's words, then a note in a span (its class and words), and a
@@ -189,7 +197,11 @@ impl RowText {
             per_unit,
             unit,
             pareto: ranked.pareto,
-            badges: ranked.badges.iter().map(|b| lang.t(b.label()).to_string()).collect(),
+            badges: ranked
+                .badges
+                .iter()
+                .map(|b| BadgeText { label: lang.t(b.label()).to_string(), title: lang.t(b.explanation()).to_string() })
+                .collect(),
         }
     }
 
@@ -225,7 +237,7 @@ impl RowText {
             total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
             per_unit,
             unit,
-            badges: vec![fit],
+            badges: vec![BadgeText { label: fit, title: String::new() }],
             ..RowText::default()
         }
     }

@@ -71,7 +71,8 @@ pub fn write(row: &Element, was: Option<&RowText>, now: &RowText, lang: Lang) {
                 append_span(&element, "badge pareto", lang.t(&phrases::BADGE_PARETO), title);
             }
             for badge in &now.badges {
-                append_span(&element, "badge", badge, None);
+                let title = Some(badge.title.as_str()).filter(|t| !t.is_empty());
+                append_span(&element, "badge", &badge.label, title);
             }
         }
     }

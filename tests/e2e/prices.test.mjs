@@ -79,7 +79,25 @@ test('an auction floor is left out with its reason, and listed with a badge and 
   // A marketplace listing says who sets its price.
   const vast = app.rows().filter({ hasText: 'vast' }).first();
   assert.match(await vast.locator('.badges').textContent(), /host-set price/);
+  // Issue 40: every badge explains itself in a tooltip.
+  assert.equal(
+    await vast.locator('.badge', { hasText: 'host-set price' }).getAttribute('title'),
+    'A host sets the price of this one machine on a marketplace: it may change or go',
+  );
+  const untitled = await app.rows().locator('.badge').evaluateAll((spans) =>
+    spans.filter((s) => !(s.getAttribute('title') ?? '').trim()).map((s) => s.textContent));
+  assert.deepEqual(untitled, []);
   assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
+test('badges explain themselves in Spanish too (issue 40)', async () => {
+  const app = await openAt(after(20), `${env.server.url}?${QUERY}&prices=all&lang=es`);
+  const titles = await app.rows().locator('.badge').evaluateAll((spans) =>
+    spans.map((s) => [s.textContent, s.getAttribute('title') ?? '']));
+  assert.ok(titles.length > 0);
+  for (const [label, title] of titles) assert.ok(title.length > label.length, `${label}: ${title}`);
+  assert.ok(titles.some(([label, title]) => label === 'mínimo de subasta' && title.startsWith('La puja mínima de una subasta')), JSON.stringify(titles));
   await app.page.context().close();
 });
 

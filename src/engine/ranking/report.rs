@@ -73,26 +73,36 @@ impl Badge {
         matches!(self, Badge::Nvlink | Badge::InfinityFabric | Badge::ChipRoce | Badge::GpuLink)
     }
 
-    pub const fn label(self) -> &'static Phrase {
+    /// The badge's words, and what it means for its tooltip (issue 40).
+    const fn words(self) -> (&'static Phrase, &'static Phrase) {
         match self {
-            Badge::Hbm => &phrases::BADGE_HBM,
-            Badge::Fp8 => &phrases::BADGE_FP8,
-            Badge::Nvlink => &phrases::BADGE_NVLINK,
-            Badge::InfinityFabric => &phrases::BADGE_INFINITY_FABRIC,
-            Badge::ChipRoce => &phrases::BADGE_CHIP_ROCE,
-            Badge::GpuLink => &phrases::BADGE_GPU_LINK,
-            Badge::PcieOnly => &phrases::BADGE_PCIE_ONLY,
-            Badge::SpotSafe => &phrases::BADGE_SPOT_SAFE,
-            Badge::PerHourBilling => &phrases::BADGE_PER_HOUR,
-            Badge::SingleGpuFits => &phrases::BADGE_SINGLE_GPU,
-            Badge::RulesAssumed => &phrases::BADGE_RULES_ASSUMED,
-            Badge::Auction => &phrases::BADGE_AUCTION,
-            Badge::Marketplace => &phrases::BADGE_MARKETPLACE,
-            Badge::UnusuallyLow => &phrases::BADGE_UNUSUALLY_LOW,
-            Badge::Cluster => &phrases::BADGE_CLUSTER,
-            Badge::FabricUnknown => &phrases::BADGE_FABRIC_UNKNOWN,
-            Badge::ReservedOnly => &phrases::BADGE_RESERVED_ONLY,
+            Badge::Hbm => (&phrases::BADGE_HBM, &phrases::BADGE_HBM_TITLE),
+            Badge::Fp8 => (&phrases::BADGE_FP8, &phrases::BADGE_FP8_TITLE),
+            Badge::Nvlink => (&phrases::BADGE_NVLINK, &phrases::BADGE_NVLINK_TITLE),
+            Badge::InfinityFabric => (&phrases::BADGE_INFINITY_FABRIC, &phrases::BADGE_INFINITY_FABRIC_TITLE),
+            Badge::ChipRoce => (&phrases::BADGE_CHIP_ROCE, &phrases::BADGE_CHIP_ROCE_TITLE),
+            Badge::GpuLink => (&phrases::BADGE_GPU_LINK, &phrases::BADGE_GPU_LINK_TITLE),
+            Badge::PcieOnly => (&phrases::BADGE_PCIE_ONLY, &phrases::BADGE_PCIE_ONLY_TITLE),
+            Badge::SpotSafe => (&phrases::BADGE_SPOT_SAFE, &phrases::BADGE_SPOT_SAFE_TITLE),
+            Badge::PerHourBilling => (&phrases::BADGE_PER_HOUR, &phrases::BADGE_PER_HOUR_TITLE),
+            Badge::SingleGpuFits => (&phrases::BADGE_SINGLE_GPU, &phrases::BADGE_SINGLE_GPU_TITLE),
+            Badge::RulesAssumed => (&phrases::BADGE_RULES_ASSUMED, &phrases::BADGE_RULES_ASSUMED_TITLE),
+            Badge::Auction => (&phrases::BADGE_AUCTION, &phrases::BADGE_AUCTION_TITLE),
+            Badge::Marketplace => (&phrases::BADGE_MARKETPLACE, &phrases::BADGE_MARKETPLACE_TITLE),
+            Badge::UnusuallyLow => (&phrases::BADGE_UNUSUALLY_LOW, &phrases::BADGE_UNUSUALLY_LOW_TITLE),
+            Badge::Cluster => (&phrases::BADGE_CLUSTER, &phrases::BADGE_CLUSTER_TITLE),
+            Badge::FabricUnknown => (&phrases::BADGE_FABRIC_UNKNOWN, &phrases::BADGE_FABRIC_UNKNOWN_TITLE),
+            Badge::ReservedOnly => (&phrases::BADGE_RESERVED_ONLY, &phrases::BADGE_RESERVED_ONLY_TITLE),
         }
+    }
+
+    pub const fn label(self) -> &'static Phrase {
+        self.words().0
+    }
+
+    /// What the badge means, for its tooltip.
+    pub const fn explanation(self) -> &'static Phrase {
+        self.words().1
     }
 }
 

@@ -47,6 +47,11 @@ fn an_offer_row_names_its_gpu_prices_and_figures_in_the_pages_language() {
     // A rule assumed: the total is an upper bound, and says so.
     assert_eq!(en.total.starts_with('≤'), cost.assumed.any());
     assert_eq!(en.badges.len(), ranked.badges.len());
+    // Issue 40: every badge says what it means.
+    for (text, badge) in en.badges.iter().zip(&ranked.badges) {
+        assert_eq!(text.label, Lang::En.t(badge.label()));
+        assert_eq!(text.title, Lang::En.t(badge.explanation()));
+    }
 
     let es = RowText::of(ranked, &snapshot, catalog, Lang::Es);
     assert!(es.price.ends_with("US$") && es.price.contains(','), "{}", es.price);
@@ -86,13 +91,13 @@ fn the_visitors_gpu_row_prices_electricity_and_says_whether_it_fits() {
     assert_eq!(row.price, Lang::En.usd(0.45 * ELECTRICITY_USD_PER_KWH));
     assert_eq!(row.regions_title, electricity(&run, Lang::En));
     assert!(row.regions_title.contains("450 W"), "{}", row.regions_title);
-    assert_eq!(row.badges, ["fits"]);
+    assert_eq!(row.badges[0].label, "fits");
 
     let big = url_codec::decode("model=llama-3.1-70b&wq=bf16", catalog).workload;
     let report = rank(&big, catalog, &snapshot).unwrap();
     let run = run_locally(&big, catalog, &snapshot, &report, "rtx_4090", None).unwrap();
     let row = RowText::of_local(&run, catalog, Lang::En);
-    assert!(row.badges[0].starts_with("doesn't fit: needs "), "{:?}", row.badges);
+    assert!(row.badges[0].label.starts_with("doesn't fit: needs "), "{:?}", row.badges);
     let es = RowText::of_local(&run, catalog, Lang::Es);
     assert_eq!(es.provider, "Tu GPU");
 }
@@ -145,4 +150,37 @@ fn a_rows_speed_says_how_sure_it_is() {
         "{}",
         text.speed_title
     );
+}
+
+/// Issue 40: most badges had no explanation. Each has its own, in each
+/// language, longer than its label.
+#[test]
+fn every_badge_explains_itself_in_both_languages() {
+    use crate::engine::ranking::Badge;
+    let all = [
+        Badge::Hbm,
+        Badge::Fp8,
+        Badge::Nvlink,
+        Badge::InfinityFabric,
+        Badge::ChipRoce,
+        Badge::GpuLink,
+        Badge::PcieOnly,
+        Badge::SpotSafe,
+        Badge::PerHourBilling,
+        Badge::SingleGpuFits,
+        Badge::RulesAssumed,
+        Badge::Auction,
+        Badge::Marketplace,
+        Badge::UnusuallyLow,
+        Badge::Cluster,
+        Badge::FabricUnknown,
+        Badge::ReservedOnly,
+    ];
+    for lang in [Lang::En, Lang::Es] {
+        let titles: std::collections::HashSet<&str> = all.iter().map(|b| lang.t(b.explanation())).collect();
+        assert_eq!(titles.len(), all.len(), "{lang:?}: one explanation per badge");
+        for badge in all {
+            assert!(lang.t(badge.explanation()).len() > lang.t(badge.label()).len() + 10, "{badge:?}");
+        }
+    }
 }

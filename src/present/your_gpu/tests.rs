@@ -122,5 +122,5 @@ fn a_card_the_software_does_not_run_on_is_not_shown_as_fitting() {
     assert!(!card.fits);
     assert!(card.said.starts_with("No funciona en tu Radeon RX 7900 XTX"), "{}", card.said);
     let row = crate::present::row::RowText::of_local(&run, catalog(), Lang::En);
-    assert_eq!(row.badges, ["doesn't run here"]);
+    assert_eq!(row.badges[0].label, "doesn't run here");
 }
