@@ -403,6 +403,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
             "results": results,
             "excluded": excluded,
             "advice": report.advice,
+            "reliable_first": report.reliable_first,
             "no_single_node": report.no_single_node,
             "local": local,
             "notes": notes_json(&decoded),
@@ -474,6 +475,9 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
             let _ = writeln!(out, "how sure: {line}");
         }
         if let Some(note) = &report.no_single_node {
+            let _ = writeln!(out, "note: {note}");
+        }
+        if let Some(note) = crate::present::selection::reliable_first(&report) {
             let _ = writeln!(out, "note: {note}");
         }
         for line in &report.advice {

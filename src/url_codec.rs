@@ -31,40 +31,75 @@ use crate::text::{phrases, Lang, Msg};
 /// The link format this build writes (URL key `v`).
 pub const URL_VERSION: u32 = 1;
 
-/// An offer by its provider id and instance name, on-demand or spot.
+/// An offer by its provider id and instance name, on-demand or spot, and
+/// its region where the provider lists the same instance name in several
+/// (AWS prices each region apart: issue 40).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OfferRef {
     pub provider: String,
     pub instance: String,
+    pub region: Option<String>,
     pub spot: bool,
 }
 
+/// Whether `part` can stand in an offer's link spelling.
+fn offer_part(part: &str) -> bool {
+    !part.is_empty() && part.len() <= 96 && part.chars().all(|c| c.is_ascii_alphanumeric() || "-_./+".contains(c))
+}
+
 impl OfferRef {
-    /// Reads `provider:instance` or `provider:instance:spot`.
+    /// Reads `provider:instance`, with `@region` after the instance where
+    /// it names one, and `:spot` for its spot price.
     pub fn parse(text: &str) -> Result<OfferRef, Msg> {
-        let fine = |part: &str| {
-            !part.is_empty()
-                && part.len() <= 96
-                && part.chars().all(|c| c.is_ascii_alphanumeric() || "-_./+".contains(c))
-        };
         let bad = || msg!(phrases::LINK_BAD_OFFER, given = shorten(text));
         let mut parts = text.trim().split(':');
-        let (provider, instance) = (parts.next().ok_or_else(bad)?, parts.next().ok_or_else(bad)?);
+        let (provider, machine) = (parts.next().ok_or_else(bad)?, parts.next().ok_or_else(bad)?);
+        let (instance, region) = match machine.split_once('@') {
+            Some((instance, region)) => (instance, Some(region)),
+            None => (machine, None),
+        };
         let spot = match parts.next() {
             None => false,
             Some("spot") => true,
             Some(_) => return Err(bad()),
         };
-        if parts.next().is_some() || !fine(provider) || !fine(instance) {
+        if parts.next().is_some() || !offer_part(provider) || !offer_part(instance) || !region.is_none_or(offer_part) {
             return Err(bad());
         }
-        Ok(OfferRef { provider: provider.to_string(), instance: instance.to_string(), spot })
+        Ok(OfferRef {
+            provider: provider.to_string(),
+            instance: instance.to_string(),
+            region: region.map(str::to_string),
+            spot,
+        })
+    }
+
+    /// `offer` of `snapshot`, on-demand or spot: with its first region where
+    /// another offer of its provider has the same instance name.
+    pub fn of(offer: &crate::engine::Offer, snapshot: &crate::engine::Snapshot, spot: bool) -> OfferRef {
+        let namesake = |other: &&crate::engine::Offer| {
+            other.provider == offer.provider && other.instance == offer.instance && other.regions != offer.regions
+        };
+        let region = offer
+            .regions
+            .first()
+            .filter(|region| offer_part(region) && snapshot.offers.iter().any(|other| namesake(&other)));
+        OfferRef { provider: offer.provider.clone(), instance: offer.instance.clone(), region: region.cloned(), spot }
+    }
+
+    /// Whether `offer` is the machine this names: its provider and
+    /// instance, and its region where this names one.
+    pub fn names(&self, offer: &crate::engine::Offer) -> bool {
+        offer.instance == self.instance
+            && offer.provider == self.provider
+            && self.region.as_ref().is_none_or(|region| offer.regions.contains(region))
     }
 
     /// The URL spelling.
     pub fn key(&self) -> String {
+        let region = self.region.as_ref().map_or(String::new(), |region| format!("@{region}"));
         let spot = if self.spot { ":spot" } else { "" };
-        format!("{}:{}{spot}", self.provider, self.instance)
+        format!("{}:{}{region}{spot}", self.provider, self.instance)
     }
 }
 
@@ -337,7 +372,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 74] = [
+const FIELDS: [Field; 75] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -446,6 +481,7 @@ const FIELDS: [Field; 74] = [
     },
     option_field!(keys::SPOT, spot),
     option_field!(keys::PRICES, prices),
+    option_field!(keys::PRICE_TRUST, price_trust),
     count_field!(CHECKPOINT_MINUTES, checkpoint_minutes),
     optional_amount_field!(GOODPUT_PCT, goodput_pct),
     amount_field!(UPTIME_HOURS, uptime_hours),
@@ -1164,6 +1200,7 @@ mod tests {
             "asr" => &["faster-whisper", "transformers", "whisperx"],
             "obj" => &["", "cost", "unit", "fast", "latency", "bandwidth"],
             "spot" => &["auto", "yes", "no"],
+            "rely" => &["auto", "first", "off", "FIRST"],
             "ckpt" => &["0", "1", "true", "off"],
             "res" => &["", "512x512", "1024x1024", "1280X720", "64x16384"],
             "provider" => &["", "lambda", "aws,runpod", "vast"],
@@ -1328,14 +1365,18 @@ mod tests {
     fn the_offer_a_link_points_at_round_trips() {
         let catalog = catalog();
         let decoded = decode("task=image&offer=lambda%3Agpu_1x_h100_sxm5%3Aspot&lang=es", catalog);
-        let offer = OfferRef { provider: "lambda".into(), instance: "gpu_1x_h100_sxm5".into(), spot: true };
+        let offer =
+            OfferRef { provider: "lambda".into(), instance: "gpu_1x_h100_sxm5".into(), region: None, spot: true };
         assert_eq!(decoded.offer.as_ref(), Some(&offer));
         assert_eq!(
             encode_link(&decoded.workload, decoded.offer.as_ref(), decoded.my_gpu.as_deref(), decoded.lang),
             "v=1&task=image&offer=lambda%3Agpu_1x_h100_sxm5%3Aspot&lang=es"
         );
         assert_eq!(OfferRef::parse("aws:p4d.24xlarge").unwrap().key(), "aws:p4d.24xlarge");
-        for bad in ["aws", "aws:", ":x", "a:b:cheap", "a:b:spot:x", "a:<script>"] {
+        let regional = OfferRef::parse("aws:g4dn.12xlarge@eu-west-1:spot").unwrap();
+        assert_eq!((regional.region.as_deref(), regional.spot), (Some("eu-west-1"), true));
+        assert_eq!(regional.key(), "aws:g4dn.12xlarge@eu-west-1:spot");
+        for bad in ["aws", "aws:", ":x", "a:b:cheap", "a:b:spot:x", "a:<script>", "a:b@", "a:b@<x>", "a:@r"] {
             assert!(OfferRef::parse(bad).is_err(), "{bad}");
         }
         let broken = decode("offer=nowhere&conc=4", catalog);

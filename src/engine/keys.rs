@@ -23,6 +23,9 @@ pub const OBJECTIVE: &str = "obj";
 pub const SPOT: &str = "spot";
 /// Which kinds of catalog price to rank: `payable` or `all` (issue 27).
 pub const PRICES: &str = "prices";
+/// Whether rows whose price one can rely on come first: `auto`, `first`
+/// or `off` (issue 40).
+pub const PRICE_TRUST: &str = "rely";
 /// Provider ids, comma-separated.
 pub const PROVIDERS: &str = "provider";
 pub const REGION: &str = "region";

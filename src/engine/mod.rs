@@ -35,6 +35,6 @@ pub use ranking::{rank, rank_with, Exclusion, RankedOffer, Report, Terms};
 pub use snapshot::{Offer, PriceKind, Provider, Snapshot, SnapshotError, Source};
 pub use task::Task;
 pub use workload::{
-    CrossEntropy, FinetuneMethod, Objective, Optimizer, PriceFilter, Runtime, RuntimeChoice, Split, SpotPolicy,
-    TrainingRecipe, Transcriber, Workload,
+    CrossEntropy, FinetuneMethod, Objective, Optimizer, PriceFilter, PriceTrust, Runtime, RuntimeChoice, Split,
+    SpotPolicy, TrainingRecipe, Transcriber, Workload,
 };

@@ -8,7 +8,7 @@ mod cluster;
 mod report;
 mod shape;
 
-pub use report::{Badge, Exclusion, RankedOffer, Report};
+pub use report::{Badge, Exclusion, RankedOffer, ReliableFirst, Report};
 
 use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Fallback, Rental, Rules};
 use super::fabric::{FabricIndex, Placement};
@@ -16,7 +16,9 @@ use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::price_check::{Capacity, PriceCheck};
 use super::setup::{on_gpu, OnGpu, Setup};
-use super::{Catalog, Error, Gpu, Objective, Offer, PriceFilter, PriceKind, Provider, Snapshot, Task, Workload};
+use super::{
+    Catalog, Error, Gpu, Objective, Offer, PriceFilter, PriceKind, PriceTrust, Provider, Snapshot, Task, Workload,
+};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 use cluster::OnCluster;
@@ -159,10 +161,19 @@ pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, te
     }
     let objective = workload.objective();
     sort(&mut results, objective, workload.task, snapshot, catalog);
+    let reliable_first = reliable_first(&mut results, workload.price_trust);
     mark_pareto(&mut results, workload.task);
     let no_single_node = if results.is_empty() { job.why_nothing_runs(&shortfalls) } else { None };
-    let mut report =
-        Report { memory, task: workload.task, objective, results, excluded, no_single_node, advice: Vec::new() };
+    let mut report = Report {
+        memory,
+        task: workload.task,
+        objective,
+        results,
+        excluded,
+        no_single_node,
+        reliable_first,
+        advice: Vec::new(),
+    };
     report.advice =
         advice::advise(workload, &report, catalog, snapshot, job.spot_ok.err(), shortfalls.spot_left_out_nodes);
     Ok(report)
@@ -540,6 +551,28 @@ fn sort(results: &mut Vec<RankedOffer>, objective: Objective, task: Task, snapsh
 }
 
 /// Marks the rows no other row beats on both cost and time.
+/// Issue 40: the rows whose price one can rely on before those whose badge
+/// casts doubt on it (`Badge::doubts_price`), keeping each group's order,
+/// for every job (`PriceTrust::First`) or for a job over a day (`Auto`:
+/// the top row's takes more than 24 hours). How many doubtful rows it moved
+/// below a reliable one; `None` where it does not apply.
+fn reliable_first(results: &mut [RankedOffer], trust: PriceTrust) -> Option<ReliableFirst> {
+    const DAY_HOURS: f64 = 24.0;
+    let long = results.first().and_then(|r| r.cost.as_ref()).is_some_and(|c| c.job_hours > DAY_HOURS);
+    let always = match trust {
+        PriceTrust::Off => return None,
+        PriceTrust::Auto if !long => return None,
+        PriceTrust::Auto => false,
+        PriceTrust::First => true,
+    };
+    let doubtful = |r: &RankedOffer| r.badges.iter().any(|b| b.doubts_price());
+    let last_reliable = results.iter().rposition(|r| !doubtful(r));
+    let moved = last_reliable.map_or(0, |last| results[..last].iter().filter(|r| doubtful(r)).count());
+    // A stable sort on one key is a stable partition.
+    results.sort_by_key(doubtful);
+    Some(ReliableFirst { moved: moved as u32, always })
+}
+
 fn mark_pareto(results: &mut [RankedOffer], task: Task) {
     let points: Vec<Option<(f64, f64)>> = results.iter().map(|r| r.cost_and_time(task)).collect();
     let mut order: Vec<usize> = (0..points.len()).filter(|&i| points[i].is_some()).collect();
@@ -888,7 +921,10 @@ mod tests {
         let catalog = Catalog::bundled().unwrap();
         let snapshot = crate::engine::snapshot::committed();
         for task in [Task::Pretrain, Task::Video] {
-            let report = rank(&Workload::for_task(task), catalog, &snapshot).unwrap();
+            // By the objective alone: these jobs run over a day, and putting
+            // reliable prices first reorders the rows the advice counts.
+            let w = Workload { price_trust: PriceTrust::Off, ..Workload::for_task(task) };
+            let report = rank(&w, catalog, &snapshot).unwrap();
             let advice: Vec<String> = report.advice.iter().map(ToString::to_string).collect();
             let one =
                 advice.iter().find(|a| a.starts_with("It fits on one GPU")).unwrap_or_else(|| panic!("{advice:?}"));
@@ -1124,5 +1160,44 @@ mod tests {
         let catalog = Catalog::bundled().unwrap();
         let workload = Workload { model: "gpt-7".into(), ..Workload::default() };
         assert_eq!(rank(&workload, catalog, &snapshot(vec![])), Err(Error::UnknownModel("gpt-7".into())));
+    }
+
+    /// Issue 40: a full fine-tune that runs over a day ranks the rows whose
+    /// price one can rely on first and says how many it moved; a shorter one
+    /// is ranked by its objective alone unless asked (`rely=first`), and
+    /// `rely=off` turns it off.
+    #[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
+    #[test]
+    fn jobs_over_a_day_rank_prices_one_can_rely_on_first() {
+        let catalog = Catalog::bundled().unwrap();
+        let snap = crate::engine::snapshot::committed();
+        let long = crate::url_codec::decode("task=finetune&method=full&tokens=20B", catalog).workload;
+        let doubtful = |r: &RankedOffer| r.badges.iter().any(|b| b.doubts_price());
+        let ranked = rank(&long, catalog, &snap).unwrap();
+        assert!(ranked.results[0].cost.as_ref().unwrap().job_hours > 24.0);
+        let first = ranked.reliable_first.unwrap();
+        assert!(!first.always && first.moved > 0, "{first:?}");
+        let split = ranked.results.iter().position(doubtful).unwrap();
+        assert!(split > 0 && ranked.results[split..].iter().all(doubtful));
+        // Off: the objective alone, where a doubtful price led.
+        let off = rank(&Workload { price_trust: PriceTrust::Off, ..long.clone() }, catalog, &snap).unwrap();
+        assert_eq!(off.reliable_first, None);
+        assert_eq!(off.results.len(), ranked.results.len());
+        let moved = off
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| doubtful(r) && off.results[*i..].iter().any(|later| !doubtful(later)))
+            .count();
+        assert_eq!(moved as u32, first.moved);
+        // A job of under an hour: the objective alone, unless asked.
+        let short = crate::url_codec::decode("task=finetune&method=full", catalog).workload;
+        let quick = rank(&short, catalog, &snap).unwrap();
+        assert!(quick.results[0].cost.as_ref().unwrap().job_hours < 24.0);
+        assert_eq!(quick.reliable_first, None);
+        assert!(doubtful(&quick.results[0]), "the objective's own top row has a doubtful price");
+        let asked = rank(&Workload { price_trust: PriceTrust::First, ..short }, catalog, &snap).unwrap();
+        assert!(asked.reliable_first.is_some_and(|f| f.always && f.moved > 0));
+        assert!(!doubtful(&asked.results[0]));
     }
 }

@@ -374,6 +374,33 @@ choices! {
     }
 }
 
+choices! {
+    /// Whether the rows whose price one can rely on rank before the others
+    /// (URL key `rely`, issue 40): a host-set marketplace price, an auction
+    /// floor, a price far below every other provider's or a total that
+    /// assumes an unpublished billing rule may not be there, or not be what
+    /// the job pays, when a long job needs it.
+    pub enum PriceTrust: phrases::OPTION_PRICE_TRUST {
+        /// For jobs over a day: where the top row's job takes more than 24
+        /// hours.
+        Auto = "auto", phrases::TRUST_AUTO;
+        /// For every job.
+        First = "first", phrases::TRUST_FIRST;
+        /// Rows by the objective alone.
+        Off = "off", phrases::TRUST_OFF;
+    }
+}
+
+impl PriceTrust {
+    fn is_default(&self) -> bool {
+        *self == PriceTrust::Auto
+    }
+
+    fn default_trust() -> PriceTrust {
+        PriceTrust::Auto
+    }
+}
+
 impl PriceFilter {
     /// Whether a provider whose prices are of `kind` is ranked.
     pub fn admits(self, kind: Option<super::PriceKind>) -> bool {
@@ -495,6 +522,9 @@ pub struct Workload {
     /// URL key `prices`.
     #[serde(default = "PriceFilter::default_filter", skip_serializing_if = "PriceFilter::is_default")]
     pub prices: PriceFilter,
+    /// URL key `rely`.
+    #[serde(default = "PriceTrust::default_trust", skip_serializing_if = "PriceTrust::is_default")]
+    pub price_trust: PriceTrust,
     /// Minutes between training checkpoints, which bounds the work lost to
     /// a spot interruption. URL key `ckpt_every`.
     pub checkpoint_minutes: u32,
@@ -587,6 +617,7 @@ impl Default for Workload {
             objective: None,
             spot: SpotPolicy::Auto,
             prices: PriceFilter::Payable,
+            price_trust: PriceTrust::Auto,
             checkpoint_minutes: 30,
             goodput_pct: None,
             uptime_hours: 24.0,

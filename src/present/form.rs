@@ -7,9 +7,41 @@ use crate::msg;
 use crate::text::{phrases, Arg, Lang, Phrase};
 
 /// An option enum's (URL value, label) pairs for a `<select>`, in the
-/// order the form lists them.
+/// order the form lists them: each label cut to its words before a
+/// parenthesis or a colon ("AdamW (states in the weights' precision)" →
+/// "AdamW"), so that the chosen one fits its box in either language (issue
+/// 40); `option_detail` gives the whole label, shown under the box. A
+/// label keeps its whole words where cutting would leave two options alike.
 pub fn options<T: Choice>(lang: Lang) -> Vec<(String, String)> {
-    T::ALL.iter().map(|value| (value.key().to_string(), lang.t(value.label()).to_string())).collect()
+    let full: Vec<&str> = T::ALL.iter().map(|value| lang.t(value.label())).collect();
+    let short: Vec<&str> = full.iter().map(|label| short_label(label)).collect();
+    T::ALL
+        .iter()
+        .zip(full.iter().zip(&short))
+        .map(|(value, (full, cut))| {
+            let alike = short.iter().filter(|other| other == &cut).count() > 1;
+            (value.key().to_string(), if alike { full } else { cut }.to_string())
+        })
+        .collect()
+}
+
+/// The whole label of the option `key` of `T`, where `options` shows it cut
+/// short; `None` where the box shows it whole.
+pub fn option_detail<T: Choice>(key: &str, lang: Lang) -> Option<String> {
+    let value = T::ALL.iter().find(|value| value.key() == key)?;
+    let full = lang.t(value.label());
+    let shown = options::<T>(lang).into_iter().find(|(k, _)| k == key)?.1;
+    (shown != full).then(|| full.to_string())
+}
+
+/// A label's words before " (" or ": ", where that leaves at least three
+/// characters; the label otherwise.
+fn short_label(label: &str) -> &str {
+    let cut = [" (", ": "].iter().filter_map(|mark| label.find(mark)).min();
+    match cut {
+        Some(at) if at >= 3 => &label[..at],
+        _ => label,
+    }
 }
 
 /// How the job's size is asked for each task that makes media or
@@ -169,6 +201,24 @@ pub fn folded_workload(workload: &Workload, catalog: &Catalog, lang: Lang) -> St
 mod tests {
 
     #[test]
+    fn long_option_labels_are_cut_to_their_first_words_with_the_whole_as_detail() {
+        use crate::engine::workload::{Optimizer, SpotPolicy, TrainingRecipe};
+        let recipes = super::options::<TrainingRecipe>(Lang::Es);
+        assert!(recipes.iter().any(|(_, label)| label == "Precisión mixta"), "{recipes:?}");
+        assert_eq!(
+            super::option_detail::<TrainingRecipe>("mixed", Lang::En).as_deref(),
+            Some("Mixed precision: FP32 master weights and Adam moments (HF Trainer, DeepSpeed, Megatron, torchtitan)")
+        );
+        let optimizers = super::options::<Optimizer>(Lang::En);
+        assert!(optimizers.iter().any(|(key, label)| key == "adamw" && label == "AdamW"), "{optimizers:?}");
+        assert!(optimizers.iter().any(|(_, label)| label == "AdamW 8-bit"), "{optimizers:?}");
+        // A label without a parenthesis or colon stays whole, with no detail.
+        assert_eq!(super::option_detail::<SpotPolicy>("auto", Lang::En), None);
+        assert_eq!(super::option_detail::<SpotPolicy>("no", Lang::En).as_deref(), Some("Never (on-demand only)"));
+        assert_eq!(super::short_label("ab (c)"), "ab (c)");
+    }
+
+    #[test]
     fn numbers_show_grouped_and_read_back() {
         let nnbsp = '\u{202f}';
         assert_eq!(grouped("100000000"), format!("100{nnbsp}000{nnbsp}000"));
@@ -286,7 +336,8 @@ mod tests {
         assert_ne!(tasks, options::<Task>(Lang::En));
         // Runtimes are names, the same in both languages; "automatic" is a word.
         assert_eq!(options::<RuntimeChoice>(Lang::Es)[1..], options::<RuntimeChoice>(Lang::En)[1..]);
-        assert_eq!(options::<RuntimeChoice>(Lang::Es)[0].1, "Automático, según la GPU");
+        assert_eq!(options::<RuntimeChoice>(Lang::Es)[0].1, "Automático");
+        assert_eq!(option_detail::<RuntimeChoice>("auto", Lang::Es).as_deref(), Some("Automático (según la GPU)"));
         assert_eq!(options::<RuntimeChoice>(Lang::En)[2], ("trtllm".to_string(), "TensorRT-LLM".to_string()));
         // Every value reads back from its spelling, in any case.
         for (key, _) in options::<Precision>(Lang::En) {

@@ -2,7 +2,7 @@
 //! workload, by what they are ranked, and, when the offer a link selects
 //! (URL key `offer`) is not listed, why; and which row that offer is.
 
-use crate::engine::{Offer, RankedOffer, Report, Snapshot};
+use crate::engine::{RankedOffer, Report, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Lang, Msg};
 use crate::url_codec::OfferRef;
@@ -34,34 +34,40 @@ pub fn caption(report: &Report, total: usize, unlisted: Option<&Msg>, lang: Lang
         }
     }
     .render(lang);
+    let said = match reliable_first(report) {
+        Some(note) => format!("{} {said}", note.render(lang)),
+        None => said,
+    };
     match unlisted {
         Some(note) => format!("{} {said}", note.render(lang)),
         None => said,
     }
 }
 
+/// Issue 40: that the rows whose price one can rely on were ranked first,
+/// and how many rows that moved; `None` where it moved none.
+pub fn reliable_first(report: &Report) -> Option<Msg> {
+    let first = report.reliable_first.filter(|r| r.moved > 0)?;
+    let phrase = if first.always { &phrases::CAPTION_RELIABLE_ALWAYS } else { &phrases::CAPTION_RELIABLE_LONG_JOB };
+    Some(msg!(*phrase, moved = first.moved))
+}
+
 /// Why the ranking does not list the offer `chosen` names: its reason for
 /// being left out, or that it is gone from these offers. Nothing when it is
 /// neither: its other price (on-demand or spot) is the one listed.
 pub fn unlisted(chosen: &OfferRef, report: &Report, snapshot: &Snapshot) -> Option<Msg> {
-    let same = |i: usize| same_machine(&snapshot.offers[i], chosen);
+    let same = |i: usize| chosen.names(&snapshot.offers[i]);
     let why = match report.excluded.iter().find(|e| same(e.offer)) {
         Some(exclusion) => exclusion.reason.clone(),
         None if (0..snapshot.offers.len()).any(same) => return None,
         None => msg!(phrases::CHOSEN_GONE, date = snapshot.snapshot_date.clone()),
     };
-    let spot = if chosen.spot { ":spot" } else { "" };
-    Some(msg!(phrases::CHOSEN_NOT_LISTED, offer = format!("{}:{}{spot}", chosen.provider, chosen.instance), why = why))
+    Some(msg!(phrases::CHOSEN_NOT_LISTED, offer = chosen.key(), why = why))
 }
 
 /// Whether `row` is the offer `chosen` names.
 pub fn names(snapshot: &Snapshot, row: &RankedOffer, chosen: &OfferRef) -> bool {
-    row.spot == chosen.spot && same_machine(&snapshot.offers[row.offer], chosen)
-}
-
-/// Whether `offer` is the provider's instance `chosen` names, at either price.
-fn same_machine(offer: &Offer, chosen: &OfferRef) -> bool {
-    offer.instance == chosen.instance && offer.provider == chosen.provider
+    row.spot == chosen.spot && chosen.names(&snapshot.offers[row.offer])
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -79,7 +85,7 @@ mod tests {
     }
 
     fn chosen(provider: &str, instance: &str, spot: bool) -> OfferRef {
-        OfferRef { provider: provider.into(), instance: instance.into(), spot }
+        OfferRef { provider: provider.into(), instance: instance.into(), region: None, spot }
     }
 
     #[test]
@@ -120,6 +126,38 @@ mod tests {
         assert!(names(&snapshot, top, &link));
         assert!(!names(&snapshot, top, &OfferRef { spot: !top.spot, ..link.clone() }));
         assert_eq!(unlisted(&link, &report, &snapshot), None);
+    }
+
+    /// Issue 40: AWS lists each instance once per region, at its own
+    /// price, and `offer=aws:g4dn.12xlarge` could not say which.
+    #[test]
+    fn an_instance_listed_in_several_regions_is_named_with_its_region() {
+        let (report, snapshot) = ranked("model=llama-3.1-8b&provider=aws&gpu=t4");
+        let rows: Vec<&RankedOffer> =
+            report.results.iter().filter(|r| snapshot.offers[r.offer].instance == "g4dn.12xlarge").collect();
+        assert!(rows.len() >= 2, "{}", rows.len());
+        let links: Vec<OfferRef> =
+            rows.iter().map(|r| OfferRef::of(&snapshot.offers[r.offer], &snapshot, r.spot)).collect();
+        for (row, link) in rows.iter().zip(&links) {
+            let region = link.region.as_deref().unwrap();
+            assert_eq!(Some(region), snapshot.offers[row.offer].regions.first().map(String::as_str));
+            assert_eq!(OfferRef::parse(&link.key()).unwrap(), *link);
+            // Each link names its own row and no other.
+            let named: Vec<_> = report.results.iter().filter(|r| names(&snapshot, r, link)).collect();
+            assert_eq!(named.len(), 1, "{}", link.key());
+            assert!(std::ptr::eq(named[0], *row));
+        }
+        // An instance name only one region lists needs none.
+        let top = &report.results[0];
+        let unique = snapshot.offers.iter().find(|o| {
+            snapshot.offers.iter().filter(|other| other.provider == o.provider && other.instance == o.instance).count()
+                == 1
+        });
+        let unique = unique.unwrap();
+        assert_eq!(OfferRef::of(unique, &snapshot, top.spot).region, None);
+        // A link without a region still finds the instance (links made before).
+        let old = chosen("aws", "g4dn.12xlarge", rows[0].spot);
+        assert!(report.results.iter().any(|r| names(&snapshot, r, &old)));
     }
 
     #[test]

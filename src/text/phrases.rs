@@ -97,7 +97,7 @@ phrases! {
     KIND_SPEECH = "speech-to-text model", "modelo de voz a texto";
     KIND_TTS = "text-to-speech model", "modelo de texto a voz";
     KIND_MUSIC = "music or sound generator", "generador de música o sonido";
-    RUNTIME_AUTO = "Automatic, per GPU", "Automático, según la GPU";
+    RUNTIME_AUTO = "Automatic (per GPU)", "Automático (según la GPU)";
     RUNTIME_VLLM = "vLLM", "vLLM";
     RUNTIME_TRTLLM = "TensorRT-LLM", "TensorRT-LLM";
     RUNTIME_LLAMACPP = "llama.cpp", "llama.cpp";
@@ -128,7 +128,10 @@ phrases! {
     SPOT_AUTO = "Where it is safe", "Donde es seguro";
     SPOT_YES = "Always allowed", "Siempre permitido";
     SPOT_NO = "Never (on-demand only)", "Nunca (solo bajo demanda)";
-    PRICES_PAYABLE = "Prices a job pays", "Precios que paga un trabajo";
+    TRUST_AUTO = "For jobs over a day", "Más de un día";
+    TRUST_FIRST = "Always", "Siempre";
+    TRUST_OFF = "Never: by the objective alone", "Nunca: solo por el objetivo";
+    PRICES_PAYABLE = "Prices a job pays", "Precios a pagar";
     PRICES_ALL = "Also auction floors", "También mínimos de subasta";
     PRICES_VERIFIED = "Only list prices with published billing", "Solo precios de lista con facturación publicada";
     PRECISION_FP32 = "FP32 (32-bit)", "FP32 (32 bits)";
@@ -221,6 +224,7 @@ phrases! {
     OPTION_OBJECTIVE = "objective", "objetivo";
     OPTION_SPOT = "spot policy", "política de spot";
     OPTION_PRICES = "price filter", "filtro de precios";
+    OPTION_PRICE_TRUST = "prices one can rely on first", "precios fiables primero";
     OPTION_COMPILATION = "denoiser execution", "ejecución del denoiser";
     OPTION_TRANSCRIBER = "transcriber", "transcriptor";
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
@@ -442,6 +446,8 @@ phrases! {
     // ---- The offers table ----
     CAPTION_NONE = "None of the {total} offers holds this workload.", "Ninguna de las {total} ofertas admite esta carga.";
     CAPTION_NONE_WITH_NOTE = "None of the {total} offers holds this workload. {note}", "Ninguna de las {total} ofertas admite esta carga. {note}";
+    CAPTION_RELIABLE_LONG_JOB = "This job runs over a day, so prices you can rely on come first: {moved} rows with a host-set, auction, unusually low or assumed price are ranked after them (Reliable prices first).", "Este trabajo dura más de un día, así que los precios fiables van primero: {moved} filas con un precio del anfitrión, de subasta, inusualmente bajo o supuesto se ordenan después (Precios fiables primero).";
+    CAPTION_RELIABLE_ALWAYS = "Prices you can rely on come first: {moved} rows with a host-set, auction, unusually low or assumed price are ranked after them (Reliable prices first).", "Los precios fiables van primero: {moved} filas con un precio del anfitrión, de subasta, inusualmente bajo o supuesto se ordenan después (Precios fiables primero).";
     CAPTION = "{fitting} of {total} offers hold this workload, {by}:", "{fitting} de {total} ofertas admiten esta carga; orden: {by}:";
     CAPTION_WITH_SPOT = "{fitting} of {total} offers hold this workload, in {rows} rows (an offer's on-demand and spot prices apart), {by}:", "{fitting} de {total} ofertas admiten esta carga, en {rows} filas (los precios bajo demanda y spot de una oferta, aparte); orden: {by}:";
     COLUMN_PROVIDER = "Provider", "Proveedor";
@@ -594,6 +600,7 @@ phrases! {
     OBJECTIVE_TASK_DEFAULT = "The task's default", "El de la tarea";
     FIELD_SPOT = "Spot capacity", "Capacidad spot";
     FIELD_PRICES = "Prices", "Precios";
+    FIELD_PRICE_TRUST = "Reliable prices first", "Precios fiables primero";
     FIELD_UPTIME = "Hours up per day", "Horas activas al día";
     FIELD_REQUESTS_PER_DAY = "Requests per day (0: not stated)", "Peticiones al día (0: sin indicar)";
     FIELD_RUNS = "Runs per month", "Ejecuciones al mes";

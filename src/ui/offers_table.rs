@@ -104,7 +104,7 @@ pub fn OffersTable(
         let offer = report.with_untracked(|r| {
             r.0.results.get(row).map(|ranked| {
                 let offer = &name_snapshot.offers[ranked.offer];
-                OfferRef { provider: offer.provider.clone(), instance: offer.instance.clone(), spot: ranked.spot }
+                OfferRef::of(offer, &name_snapshot, ranked.spot)
             })
         });
         if offer.is_some() && chosen.with_untracked(|c| *c != offer) {

@@ -19,6 +19,7 @@ impl Ranked {
             results: Vec::new(),
             excluded: Vec::new(),
             no_single_node: None,
+            reliable_first: None,
             advice: Vec::new(),
         }))
     }

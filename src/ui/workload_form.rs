@@ -16,14 +16,14 @@ use crate::engine::workload::{
     REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, RuntimeChoice, SpotPolicy, Task,
-    TrainingRecipe, Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, PriceTrust, RuntimeChoice, SpotPolicy,
+    Task, TrainingRecipe, Workload,
 };
 use crate::model_search::{echo, found_elsewhere, search, Entry, Found};
-use crate::present::form::{global_batch_hint, model_hints, options, ModelHints};
+use crate::present::form::{global_batch_hint, model_hints, option_detail, options, ModelHints};
 use crate::present::model_facts::model_facts;
 use crate::presets::PRESETS;
-use crate::text::{phrases, Msg, Phrase};
+use crate::text::{phrases, Lang, Msg, Phrase};
 use crate::{msg, url_codec};
 use leptos::prelude::*;
 
@@ -129,8 +129,8 @@ pub fn WorkloadForm(
                 }}
             </Show>
             <Show when=serving>
-                <SelectField catalog=catalog workload=workload key=keys::KV_CACHE label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} testid="kv-select" />
-                <SelectField catalog=catalog workload=workload key=keys::RUNTIME label={&phrases::FIELD_RUNTIME} options={options::<RuntimeChoice>(lang)} testid="runtime-select" />
+                <SelectField catalog=catalog workload=workload key=keys::KV_CACHE label={&phrases::FIELD_KV_CACHE} options={options::<KvPrecision>(lang)} detail={option_detail::<KvPrecision> as fn(&str, Lang) -> Option<String>} testid="kv-select" />
+                <SelectField catalog=catalog workload=workload key=keys::RUNTIME label={&phrases::FIELD_RUNTIME} options={options::<RuntimeChoice>(lang)} detail={option_detail::<RuntimeChoice> as fn(&str, Lang) -> Option<String>} testid="runtime-select" />
                 <NumberField catalog=catalog workload=workload key=INPUT_TOKENS.0 label={&phrases::FIELD_PROMPT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=OUTPUT_TOKENS.0 label={&phrases::FIELD_OUTPUT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=CONCURRENCY.0 label={&phrases::FIELD_CONCURRENCY} />
@@ -162,21 +162,21 @@ pub fn WorkloadForm(
                 <NumberField catalog=catalog workload=workload key=AUDIO_HOURS.0 label=Signal::derive(move || job().hours.unwrap_or(&phrases::FIELD_AUDIO_HOURS)) />
             </Show>
             <Show when=transcribing>
-                <SelectField catalog=catalog workload=workload key=keys::TRANSCRIBER label={&phrases::FIELD_TRANSCRIBER} options={options::<Transcriber>(lang)} testid="transcriber-select" />
+                <SelectField catalog=catalog workload=workload key=keys::TRANSCRIBER label={&phrases::FIELD_TRANSCRIBER} options={options::<Transcriber>(lang)} detail={option_detail::<Transcriber> as fn(&str, Lang) -> Option<String>} testid="transcriber-select" />
                 <NumberField catalog=catalog workload=workload key=BEAMS.0 label={&phrases::FIELD_BEAMS} placeholder=default_beams />
             </Show>
             <Show when=generating>
-                <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} testid="offload-select" />
-                <SelectField catalog=catalog workload=workload key=keys::COMPILE label={&phrases::FIELD_COMPILATION} options={options::<Compilation>(lang)} testid="compile-select" />
+                <SelectField catalog=catalog workload=workload key=keys::OFFLOAD label={&phrases::FIELD_OFFLOAD} options={options::<Offload>(lang)} detail={option_detail::<Offload> as fn(&str, Lang) -> Option<String>} testid="offload-select" />
+                <SelectField catalog=catalog workload=workload key=keys::COMPILE label={&phrases::FIELD_COMPILATION} options={options::<Compilation>(lang)} detail={option_detail::<Compilation> as fn(&str, Lang) -> Option<String>} testid="compile-select" />
             </Show>
             <Show when=training>
                 <Show when=finetuning>
-                    <SelectField catalog=catalog workload=workload key=keys::METHOD label={&phrases::FIELD_METHOD} options={options::<FinetuneMethod>(lang)} testid="method-select" />
+                    <SelectField catalog=catalog workload=workload key=keys::METHOD label={&phrases::FIELD_METHOD} options={options::<FinetuneMethod>(lang)} detail={option_detail::<FinetuneMethod> as fn(&str, Lang) -> Option<String>} testid="method-select" />
                     <NumberField catalog=catalog workload=workload key=LORA_RANK.0 label={&phrases::FIELD_LORA_RANK} />
                 </Show>
-                <SelectField catalog=catalog workload=workload key=keys::OPTIMIZER label={&phrases::FIELD_OPTIMIZER} options={options::<Optimizer>(lang)} testid="optimizer-select" />
-                <SelectField catalog=catalog workload=workload key=keys::RECIPE label={&phrases::FIELD_RECIPE} options={options::<TrainingRecipe>(lang)} testid="recipe-select" />
-                <SelectField catalog=catalog workload=workload key=keys::CROSS_ENTROPY label={&phrases::FIELD_CROSS_ENTROPY} options={options::<CrossEntropy>(lang)} testid="ce-select" />
+                <SelectField catalog=catalog workload=workload key=keys::OPTIMIZER label={&phrases::FIELD_OPTIMIZER} options={options::<Optimizer>(lang)} detail={option_detail::<Optimizer> as fn(&str, Lang) -> Option<String>} testid="optimizer-select" />
+                <SelectField catalog=catalog workload=workload key=keys::RECIPE label={&phrases::FIELD_RECIPE} options={options::<TrainingRecipe>(lang)} detail={option_detail::<TrainingRecipe> as fn(&str, Lang) -> Option<String>} testid="recipe-select" />
+                <SelectField catalog=catalog workload=workload key=keys::CROSS_ENTROPY label={&phrases::FIELD_CROSS_ENTROPY} options={options::<CrossEntropy>(lang)} detail={option_detail::<CrossEntropy> as fn(&str, Lang) -> Option<String>} testid="ce-select" />
                 <NumberField catalog=catalog workload=workload key=TRAINING_TOKENS.0 label={&phrases::FIELD_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=EPOCHS.0 label={&phrases::FIELD_EPOCHS} />
                 <NumberField catalog=catalog workload=workload key=SEQ_LEN.0 label={&phrases::FIELD_SEQ_LEN} />
@@ -203,8 +203,9 @@ pub fn WorkloadForm(
                 }>
                     <SelectField catalog=catalog workload=workload key=keys::OBJECTIVE label={&phrases::FIELD_OBJECTIVE} options=objectives(Task::Infer) testid="objective-select" />
                 </Show>
-                <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} testid="spot-select" />
-                <SelectField catalog=catalog workload=workload key=keys::PRICES label={&phrases::FIELD_PRICES} options={options::<PriceFilter>(lang)} testid="prices-select" />
+                <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} detail={option_detail::<SpotPolicy> as fn(&str, Lang) -> Option<String>} testid="spot-select" />
+                <SelectField catalog=catalog workload=workload key=keys::PRICES label={&phrases::FIELD_PRICES} options={options::<PriceFilter>(lang)} detail={option_detail::<PriceFilter> as fn(&str, Lang) -> Option<String>} testid="prices-select" />
+                <SelectField catalog=catalog workload=workload key=keys::PRICE_TRUST label={&phrases::FIELD_PRICE_TRUST} options={options::<PriceTrust>(lang)} detail={option_detail::<PriceTrust> as fn(&str, Lang) -> Option<String>} testid="trust-select" />
                 <Show when=serving>
                     <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
@@ -431,7 +432,9 @@ fn CheckboxField(workload: RwSignal<Workload>, label: &'static Phrase) -> impl I
     }
 }
 
-/// A `<select>` for one workload field, its options as (URL value, label).
+/// A `<select>` for one workload field, its options as (URL value, label),
+/// with the chosen option's whole label under it where the box shows it
+/// cut short (`detail`, from `present::form::option_detail`).
 #[component]
 fn SelectField(
     catalog: &'static Catalog,
@@ -440,6 +443,7 @@ fn SelectField(
     label: &'static Phrase,
     #[prop(into)] options: Signal<Vec<(String, String)>>,
     testid: &'static str,
+    #[prop(optional)] detail: Option<fn(&str, Lang) -> Option<String>>,
 ) -> impl IntoView {
     let current = move || workload.with(|w| url_codec::value_of(w, key).unwrap_or_default());
     let lang = super::use_lang();
@@ -468,6 +472,9 @@ fn SelectField(
             >
                 {option_list(options, Signal::derive(current))}
             </select>
+            <span class="field-hint" data-testid=format!("{testid}-detail")>
+                {move || detail.and_then(|whole| whole(&current(), lang))}
+            </span>
             <span class="field-error" id=note_id role="status" data-testid=format!("{testid}-note")>{said}</span>
         </span>
     }

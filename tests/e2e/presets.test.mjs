@@ -148,7 +148,7 @@ test('the selected offer rides in the link and is shown again when the link is o
   await point.click();
   await app.page.locator('tr.selected').waitFor();
   const offer = (await app.settledParams()).get('offer');
-  assert.match(offer, new RegExp(`^${provider}:${instance.replace(/[.+]/g, '\\$&')}(:spot)?$`));
+  assert.match(offer, new RegExp(`^${provider}:${instance.replace(/[.+]/g, '\\$&')}(@[\\w./+-]+)?(:spot)?$`));
   // The same link elsewhere highlights the same offer on its page.
   await app.urlSettled();
   const again = await WhichGpuPage.open(env.browser, app.page.url());
@@ -163,6 +163,28 @@ test('the selected offer rides in the link and is shown again when the link is o
   assert.deepEqual([...app.consoleErrors, ...again.consoleErrors], []);
   await app.page.context().close();
   await again.page.context().close();
+});
+
+test('an instance a provider lists in several regions is selected with its region (issue 40)', async () => {
+  // AWS prices g4dn.12xlarge per region: the link names the one chosen.
+  const app = await WhichGpuPage.open(env.browser, env.server.url + '?provider=aws&gpu=t4&offer=aws:g4dn.12xlarge@eu-west-1');
+  const selected = app.page.locator('tr.selected');
+  await selected.waitFor();
+  assert.equal(await selected.count(), 1);
+  assert.match(await selected.textContent(), /g4dn\.12xlarge/);
+  assert.match(await selected.textContent(), /eu-west-1/);
+  // Another region's row, chosen on the chart, rides in the link with its region.
+  const labels = await app.page.locator('[data-testid=chart-point]').evaluateAll((points) =>
+    points.map((p, i) => [i, p.getAttribute('aria-label') ?? '']).filter(([, l]) => l.startsWith('aws g4dn.12xlarge')));
+  assert.ok(labels.length >= 2, JSON.stringify(labels));
+  await app.page.locator('[data-testid=chart-point]').nth(labels[1][0]).dispatchEvent('click');
+  await app.page.waitForFunction(() => {
+    const offer = new URL(location.href).searchParams.get('offer') ?? '';
+    return /^aws:g4dn\.12xlarge@[\w.-]+(:spot)?$/.test(offer) && !offer.startsWith('aws:g4dn.12xlarge@eu-west-1');
+  });
+  assert.equal(await app.page.locator('tr.selected').count(), 1);
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
 });
 
 test('a selected offer the ranking does not list is said, with why, before the table', async () => {

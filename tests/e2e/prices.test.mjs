@@ -97,8 +97,14 @@ test('badges explain themselves in Spanish too (issue 40)', async () => {
     spans.map((s) => [s.textContent, s.getAttribute('title') ?? '']));
   assert.ok(titles.length > 0);
   for (const [label, title] of titles) assert.ok(title.length > label.length, `${label}: ${title}`);
-  assert.ok(titles.some(([label, title]) => label === 'mínimo de subasta' && title.startsWith('La puja mínima de una subasta')), JSON.stringify(titles));
   await app.page.context().close();
+  // Mithril's auction floors, alone.
+  const floors = await openAt(after(20), `${env.server.url}?${QUERY}&prices=all&provider=mithril&lang=es`);
+  assert.match(
+    await floors.rows().first().locator('.badge', { hasText: 'mínimo de subasta' }).getAttribute('title'),
+    /^La puja mínima de una subasta: el precio puede subir/,
+  );
+  await floors.page.context().close();
 });
 
 test('a total that rests on an unpublished rule is marked as an upper bound, and its row says what was assumed', async () => {
@@ -130,4 +136,23 @@ test('"Only list prices with published billing" leaves out what a reader cannot 
   await excluded.locator('li', { hasText: 'prices=verified' }).first().waitFor();
   assert.deepEqual(app.consoleErrors, []);
   await app.page.context().close();
+});
+
+test('a job over a day ranks prices one can rely on first, says how many rows moved, and the switch turns it off (issue 40)', async () => {
+  for (const [lang, said] of [
+    ['en', /^This job runs over a day, so prices you can rely on come first: [\d,]+ rows with a host-set, auction, unusually low or assumed price are ranked after them \(Reliable prices first\)\./],
+    ['es', /^Este trabajo dura más de un día, así que los precios fiables van primero: [\d.]+ filas con un precio del anfitrión, de subasta, inusualmente bajo o supuesto se ordenan después \(Precios fiables primero\)\./],
+  ]) {
+    const app = await openAt(after(20), `${env.server.url}?task=finetune&method=full&tokens=20000000000&lang=${lang}`);
+    assert.match(await app.caption(), said, lang);
+    const doubtful = /host-set price|auction floor|unusually low price|billing rules assumed|precio del anfitrión|mínimo de subasta|precio inusualmente bajo|facturación supuesta/;
+    assert.doesNotMatch(await app.rows().first().locator('.badges').textContent(), doubtful, lang);
+    // Off: the objective alone, and a doubtful price leads again.
+    await app.page.getByTestId('trust-select').selectOption('off');
+    await app.page.waitForFunction(() => new URL(location.href).searchParams.get('rely') === 'off');
+    await app.page.waitForFunction(() => !/rows with|filas con/.test(document.querySelector('[data-testid=offers-caption]').textContent));
+    assert.match(await app.rows().first().locator('.badges').textContent(), doubtful, lang);
+    assert.deepEqual(app.consoleErrors, [], lang);
+    await app.page.context().close();
+  }
 });

@@ -68,6 +68,13 @@ impl Badge {
         })
     }
 
+    /// Whether the badge casts doubt on the price as what a job pays: a
+    /// host-set marketplace price, an auction floor, a price far below
+    /// every other provider's, a total that assumes unpublished rules.
+    pub const fn doubts_price(self) -> bool {
+        matches!(self, Badge::Marketplace | Badge::Auction | Badge::UnusuallyLow | Badge::RulesAssumed)
+    }
+
     /// Whether the badge says the GPUs talk over a link faster than PCIe.
     pub const fn is_gpu_link(self) -> bool {
         matches!(self, Badge::Nvlink | Badge::InfinityFabric | Badge::ChipRoce | Badge::GpuLink)
@@ -177,8 +184,21 @@ pub struct Report {
     /// need, so the user knows to shrink the job or go multi-node.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_single_node: Option<Msg>,
+    /// Where the rows whose price one can rely on were ranked first
+    /// (`Workload::price_trust`), and how many rows that moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reliable_first: Option<ReliableFirst>,
     /// Advice for this case, most useful first.
     pub advice: Vec<Msg>,
+}
+
+/// The rows whose price one can rely on ranked first (issue 40).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReliableFirst {
+    /// Rows with a doubtful price that ranked below a reliable one.
+    pub moved: u32,
+    /// For every job (`rely=first`), not only because this one runs over a day.
+    pub always: bool,
 }
 
 impl RankedOffer {
