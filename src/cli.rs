@@ -477,9 +477,6 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
         if let Some(note) = &report.no_single_node {
             let _ = writeln!(out, "note: {note}");
         }
-        if let Some(note) = crate::present::selection::reliable_first(&report) {
-            let _ = writeln!(out, "note: {note}");
-        }
         for line in &report.advice {
             let _ = writeln!(out, "advice: {line}");
         }

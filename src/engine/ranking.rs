@@ -176,6 +176,16 @@ pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, te
     };
     report.advice =
         advice::advise(workload, &report, catalog, snapshot, job.spot_ok.err(), shortfalls.spot_left_out_nodes);
+    // Said first: the deadline the rows were sized to where none was given,
+    // and why the top rows may not be the objective's own.
+    if cluster::sized_to_unstated_deadline(workload) {
+        let days = Arg::Num(cluster::UNSTATED_DEADLINE_DAYS, 0);
+        report.advice.insert(0, msg!(phrases::ADVICE_UNSTATED_DEADLINE, days = days));
+    }
+    if let Some(first) = reliable_first.filter(|r| r.moved > 0) {
+        let phrase = if first.always { &phrases::ADVICE_RELIABLE_ALWAYS } else { &phrases::ADVICE_RELIABLE_LONG };
+        report.advice.insert(0, msg!(*phrase, moved = first.moved));
+    }
     Ok(report)
 }
 
@@ -1143,6 +1153,34 @@ mod tests {
         assert!(none.excluded.iter().any(|e| e.reason.to_string().contains("past the 7.0-day deadline")));
     }
 
+    /// Issue 40: 70B on 15T tokens with no deadline ranked "9,094 days on
+    /// one node" first. Without a deadline or a GPU count, each offer is
+    /// sized to finish within 90 days, and the advice says so.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn a_pretraining_run_without_a_deadline_is_sized_to_finish_in_a_quarter() {
+        let (big, _) = ranked("task=pretrain&model=llama-3.1-70b&tokens=15T");
+        assert!(big.results.is_empty());
+        let note = big.no_single_node.unwrap().to_string();
+        assert!(note.starts_with("No offer finishes this job within 90.0 days: the fastest, "), "{note}");
+        assert!(big.advice[0].to_string().starts_with(
+            "No deadline or GPU count was given: each offer is sized to the fewest nodes that finish within 90 days."
+        ));
+        let (small, _) = ranked("task=pretrain&model=llama-3.1-8b&tokens=1T");
+        assert!(!small.results.is_empty());
+        assert!(small.results.iter().all(|r| r.cost.as_ref().unwrap().job_hours <= 90.0 * 24.0));
+        assert!(small.results.iter().any(|r| r.nodes > 1), "clusters where one node is too slow");
+        // A deadline or a GPU count given is the user's: nothing assumed.
+        for asked in
+            ["task=pretrain&model=llama-3.1-8b&tokens=1T&days=200", "task=pretrain&model=llama-3.1-8b&tokens=1T&gpus=8"]
+        {
+            let (report, _) = ranked(asked);
+            assert!(!report.advice.iter().any(|a| a.to_string().starts_with("No deadline or GPU count")), "{asked}");
+        }
+        let (slow, _) = ranked("task=pretrain&model=llama-3.1-8b&tokens=1T&gpus=8");
+        assert!(slow.results.iter().any(|r| r.cost.as_ref().unwrap().job_hours > 90.0 * 24.0));
+    }
+
     #[test]
     #[cfg(not(target_arch = "wasm32"))]
     fn more_gpus_than_any_provider_joins_is_said_not_answered_on_one_node() {
@@ -1177,11 +1215,14 @@ mod tests {
         assert!(ranked.results[0].cost.as_ref().unwrap().job_hours > 24.0);
         let first = ranked.reliable_first.unwrap();
         assert!(!first.always && first.moved > 0, "{first:?}");
+        let said = ranked.advice[0].to_string();
+        assert!(said.starts_with("This runs for over a day, so prices you can rely on come first: "), "{said}");
         let split = ranked.results.iter().position(doubtful).unwrap();
         assert!(split > 0 && ranked.results[split..].iter().all(doubtful));
         // Off: the objective alone, where a doubtful price led.
         let off = rank(&Workload { price_trust: PriceTrust::Off, ..long.clone() }, catalog, &snap).unwrap();
         assert_eq!(off.reliable_first, None);
+        assert!(!off.advice.iter().any(|a| a.to_string().contains("prices you can rely on")));
         assert_eq!(off.results.len(), ranked.results.len());
         let moved = off
             .results

@@ -34,22 +34,10 @@ pub fn caption(report: &Report, total: usize, unlisted: Option<&Msg>, lang: Lang
         }
     }
     .render(lang);
-    let said = match reliable_first(report) {
-        Some(note) => format!("{} {said}", note.render(lang)),
-        None => said,
-    };
     match unlisted {
         Some(note) => format!("{} {said}", note.render(lang)),
         None => said,
     }
-}
-
-/// Issue 40: that the rows whose price one can rely on were ranked first,
-/// and how many rows that moved; `None` where it moved none.
-pub fn reliable_first(report: &Report) -> Option<Msg> {
-    let first = report.reliable_first.filter(|r| r.moved > 0)?;
-    let phrase = if first.always { &phrases::CAPTION_RELIABLE_ALWAYS } else { &phrases::CAPTION_RELIABLE_LONG_JOB };
-    Some(msg!(*phrase, moved = first.moved))
 }
 
 /// Why the ranking does not list the offer `chosen` names: its reason for

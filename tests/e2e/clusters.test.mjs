@@ -74,3 +74,22 @@ test('offers that cannot form clusters say why, in English and Spanish', async (
     await app.page.context().close();
   }
 });
+
+test('a pretraining run with no deadline or GPU count is sized to finish within 90 days, and says so (issue 40)', async () => {
+  for (const [lang, said, none] of [
+    ['en', /^No deadline or GPU count was given: each offer is sized to the fewest nodes that finish within 90 days\./, /No offer finishes this job within 90\.0 days: .* at least [\d,]+ of its GPUs/],
+    ['es', /^No se indicó plazo ni número de GPU: cada oferta se dimensiona con los menos nodos que terminan en 90 días\./, /90,0 días/],
+  ]) {
+    // 8B on 1T tokens: every row finishes within the quarter, several on clusters.
+    const app = await WhichGpuPage.open(env.browser, `${env.server.url}?task=pretrain&model=llama-3.1-8b&tokens=1000000000000&lang=${lang}`);
+    await app.waitForResults();
+    const advice = await app.page.getByTestId('advice').locator('li').allTextContents();
+    assert.ok(advice.some((a) => said.test(a)), `${lang}: ${advice.join(' | ')}`);
+    await app.page.context().close();
+    // 70B on 15T tokens: none does, and the page says how many GPUs would.
+    const big = await WhichGpuPage.open(env.browser, `${env.server.url}?task=pretrain&model=llama-3.1-70b&tokens=15000000000000&lang=${lang}`);
+    await big.page.getByTestId('offers-caption').filter({ hasText: none }).waitFor();
+    assert.deepEqual(big.consoleErrors, [], lang);
+    await big.page.context().close();
+  }
+});

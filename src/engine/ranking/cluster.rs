@@ -193,9 +193,27 @@ pub fn asked_nodes(workload: &Workload, offer: &Offer) -> u32 {
 /// finish in time; an endpoint runs as long as it is up.
 pub fn deadline_hours(workload: &Workload) -> Option<f64> {
     match workload.task {
-        Task::Finetune | Task::Pretrain => workload.deadline_days.map(|days| days * 24.0),
+        Task::Finetune | Task::Pretrain => {
+            workload.deadline_days.or(sized_to_unstated_deadline(workload).then_some(UNSTATED_DEADLINE_DAYS))
+        }
         _ => None,
     }
+    .map(|days| days * 24.0)
+}
+
+/// The days a pretraining run with neither a deadline nor a GPU count is
+/// sized to finish in (issue 40: 70B on 15T tokens ranked "9,094 days on one
+/// node" first): each offer gets the fewest nodes that finish within a
+/// quarter, and the advice says so. Published runs of that size took weeks
+/// to a few months: Llama 3 405B 54 days of pretraining on 16,384 H100s,
+/// DeepSeek-V3 2.788M H800-hours on 2,048 GPUs (about 57 days), BLOOM
+/// about 3.5 months on 384 A100s (data/calibration/pretraining_runs.csv).
+pub const UNSTATED_DEADLINE_DAYS: f64 = 90.0;
+
+/// Whether `workload` is a pretraining run that states neither a deadline
+/// nor its GPU count, and so is sized to `UNSTATED_DEADLINE_DAYS`.
+pub fn sized_to_unstated_deadline(workload: &Workload) -> bool {
+    workload.task == Task::Pretrain && workload.deadline_days.is_none() && workload.gpus <= 1
 }
 
 /// A provider's cluster of `offer`'s instances: the fabric row, its network
