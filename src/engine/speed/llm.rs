@@ -616,7 +616,8 @@ pub fn serving_speed(
     placement: Placement,
     fit: &Fit,
 ) -> Result<Speed, Error> {
-    serving_speed_in(workload, model, shape, gpu, placement, fit, Layouts::Best)
+    let r = runtime_speed(workload.serving_runtime());
+    serving_speed_in(&r, workload, model, shape, gpu, placement, fit, Layouts::Best)
 }
 
 /// Which layouts of the GPUs to consider.
@@ -628,7 +629,12 @@ pub enum Layouts {
     Best,
 }
 
+/// Serving with the runtime's kernels as `r` has them (`runtime_speed` for
+/// today's build; the calibration passes an older one where a published
+/// measurement ran it), over the `layouts` asked.
+#[allow(clippy::too_many_arguments)]
 pub fn serving_speed_in(
+    r: &RuntimeSpeed,
     workload: &Workload,
     model: &Model,
     shape: &Shape,
@@ -637,24 +643,7 @@ pub fn serving_speed_in(
     fit: &Fit,
     layouts: Layouts,
 ) -> Result<Speed, Error> {
-    let r = runtime_speed(workload.serving_runtime());
-    serving_speed_on(&r, workload, model, shape, gpu, placement.into(), fit, layouts)
-}
-
-/// `serving_speed_in` for a runtime whose kernels are `r`'s: a build other
-/// than today's, as a published measurement ran it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn serving_speed_on(
-    r: &RuntimeSpeed,
-    workload: &Workload,
-    model: &Model,
-    shape: &Shape,
-    gpu: &Gpu,
-    placement: Placement,
-    fit: &Fit,
-    layouts: Layouts,
-) -> Result<Speed, Error> {
-    let r = *r;
+    let (r, placement) = (*r, placement.into());
     let gpu_count = placement.total_gpus();
     let compute = compute_precision(workload.weight_precision, gpu);
     let mut notes = Vec::new();

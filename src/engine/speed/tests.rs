@@ -59,9 +59,14 @@ fn serving_speed_of(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed
 
 /// The speed with all `count` GPUs as one group, as a benchmark ran them.
 fn benchmark_speed(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
+    benchmark_speed_on(&llm::runtime_speed(w.serving_runtime()), w, model, gpu, count)
+}
+
+/// `benchmark_speed` with the runtime's kernels as `r` has them.
+fn benchmark_speed_on(r: &llm::RuntimeSpeed, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
     let gpu = catalog().gpu(gpu).unwrap();
     let sized = fit(w, model, gpu, count).unwrap();
-    llm::serving_speed_in(w, model, model.shape().unwrap(), gpu, count, &sized, llm::Layouts::Whole).unwrap()
+    llm::serving_speed_in(r, w, model, model.shape().unwrap(), gpu, count, &sized, llm::Layouts::Whole).unwrap()
 }
 
 /// `benchmark_speed` on the llama.cpp build `source` measured: builds before
@@ -72,9 +77,7 @@ fn llama_bench_speed(source: &str, w: &Workload, model: &Model, gpu: &str, count
     let before_mmq = matches!(source, "XDAI" | "LCPP-PR4766");
     let today = llm::runtime_speed(Runtime::Llamacpp);
     let r = if before_mmq { llm::RuntimeSpeed { mmq_ops_per_sm_cycle: 0.0, ..today } } else { today };
-    let gpu = catalog().gpu(gpu).unwrap();
-    let sized = fit(w, model, gpu, count).unwrap();
-    llm::serving_speed_on(&r, w, model, model.shape().unwrap(), gpu, count.into(), &sized, llm::Layouts::Whole).unwrap()
+    benchmark_speed_on(&r, w, model, gpu, count)
 }
 
 /// llama.cpp's llama-bench on ten GPUs (calibration/llm_decode.csv, source
@@ -600,10 +603,19 @@ fn nvlink_beats_pcie_for_tensor_parallel_serving() {
     let pcie_only = Gpu { link_gbps: None, pcie_gen: Some(5), ..sxm.clone() };
     let at = |gpu: &Gpu| {
         let sized = fit(&w, model, gpu, 4).unwrap();
-        llm::serving_speed_in(&w, model, model.shape().unwrap(), gpu, 4, &sized, llm::Layouts::Whole)
-            .unwrap()
-            .output_tokens_per_s()
-            .unwrap()
+        llm::serving_speed_in(
+            &llm::runtime_speed(w.serving_runtime()),
+            &w,
+            model,
+            model.shape().unwrap(),
+            gpu,
+            4,
+            &sized,
+            llm::Layouts::Whole,
+        )
+        .unwrap()
+        .output_tokens_per_s()
+        .unwrap()
     };
     let (nvlink, pcie) = (at(sxm), at(&pcie_only));
     assert!(nvlink > 1.25 * pcie, "NVLink {nvlink:.0} vs PCIe {pcie:.0} tokens/s");
