@@ -49,11 +49,16 @@ pub struct RuntimeSpeed {
     /// pipelined prompt processing across layer-split GPUs (`n_batch` 2048,
     /// split into `n_ubatch` passes).
     pub batch_tokens: f64,
-    /// Fixed time per layer per forward pass (kernel launches, small ops).
+    /// Fixed time per dense layer per forward pass (kernel launches, small
+    /// ops); a mixture-of-experts layer runs `MOE_EXTRA_KERNELS` kernels more.
     pub per_layer_s: f64,
-    /// Host time per decode step that the GPU waits for: scheduling the
-    /// batch, preparing its inputs, sampling and handing the tokens back.
+    /// Host time per decode step: scheduling the batch, preparing its
+    /// inputs, sampling and handing the tokens back.
     pub step_s: f64,
+    /// The host prepares step n + 1 while the GPU runs step n, so a step
+    /// takes the longer of `step_s` and the GPU's time, not their sum
+    /// (vLLM's async scheduling; TensorRT-LLM's overlap scheduler).
+    pub step_overlapped: bool,
     /// Eager PyTorch: the host dispatches each layer's ops one by one
     /// (`per_layer_s` of Python and dispatcher time) while the GPU runs the
     /// ones already queued, so a pass takes the longer of the two, not their
@@ -91,6 +96,37 @@ pub struct RuntimeSpeed {
     pub max_batch: Option<u32>,
 }
 
+/// Kernels a decoder layer launches in a decode step: "around a hundred
+/// separate kernels" for Llama-3.2-1B's 16 layers (Hazy Research, "Look
+/// Ma, No Bubbles!", 2025-05-27): norms, the QKV, output and MLP GEMMs,
+/// rotary, the cache write, attention, the activation.
+const KERNELS_PER_LAYER: f64 = 6.0;
+
+/// Kernels a routed mixture-of-experts MLP launches beyond a dense MLP's
+/// (vLLM `fused_moe`: the router GEMM, `topk_softmax`,
+/// `moe_align_block_size` and `moe_sum` around the two grouped expert
+/// GEMMs and the activation that replace the dense GEMMs).
+const MOE_EXTRA_KERNELS: f64 = 4.0;
+
+impl RuntimeSpeed {
+    /// The (GPU, host) fixed seconds of `layers` passes through a layer,
+    /// `moe_layers` of them with routed experts: the GPU's per-kernel cost,
+    /// or the host's dispatch where it runs eagerly (`host_dispatch`).
+    fn fixed_costs(&self, layers: f64, moe_layers: f64) -> (f64, f64) {
+        let fixed = self.per_layer_s * (layers + moe_layers * MOE_EXTRA_KERNELS / KERNELS_PER_LAYER);
+        if self.host_dispatch {
+            (0.0, fixed)
+        } else {
+            (fixed, 0.0)
+        }
+    }
+
+    /// Whether the host's work runs alongside the GPU's.
+    const fn overlapped(&self) -> bool {
+        self.host_dispatch || self.step_overlapped
+    }
+}
+
 pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
     match runtime {
         // llama.cpp (llama-bench, May 2024): mat-vec kernels reach ~90% of
@@ -125,6 +161,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             batch_tokens: 2048.0,
             per_layer_s: 50e-6,
             step_s: 0.0,
+            step_overlapped: false,
             host_dispatch: false,
             packed_dispatch: 1.0,
             kv_passes: 1.0,
@@ -161,14 +198,21 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             score_bytes: 0.0,
             fp16_accumulate: false,
             batch_tokens: 0.0,
-            per_layer_s: 15e-6,
-            // Batch-1 generation on an A100 (Qwen2.5 speed benchmark, vLLM
-            // 0.6.3, 0.5B to 32B in BF16) takes about 1.8 ms a token more than
-            // streaming the weights at the bandwidth the larger models reach;
-            // Qwen3-8B on an H100 (GPUStack, vLLM 0.11) about 1.3 ms more. The
-            // host's share of each step, which CUDA graphs do not remove:
-            // what makes small models 2–5 times slower than their bytes say.
-            step_s: 1.5e-3,
+            // Llama-3.2-1B decoding one sequence on an H100 (Hazy Research,
+            // "Look Ma, No Bubbles!", 2025-05-27): a megakernel with no
+            // kernel boundaries streams its 2.47 GB at 78% of the 3.35 TB/s
+            // (0.95 ms a token) and SGLang, whose overlap scheduler hides
+            // the host, takes 1.5 times that, 1.42 ms: 0.55 ms more than the
+            // weights at the share above, over 16 layers 34 µs a layer
+            // (about 6 kernels of 5.7 µs).
+            per_layer_s: 34e-6,
+            // The same blog's vLLM (V1, May 2025, host and GPU in turn)
+            // takes 2.5 times the megakernel, 2.36 ms: 0.95 ms more than
+            // SGLang, the host's scheduling, input preparation and sampling.
+            step_s: 0.95e-3,
+            // Async scheduling, on by default since vLLM 0.14.0 (January
+            // 2026: "overlaps engine core scheduling with GPU execution").
+            step_overlapped: true,
             host_dispatch: false,
             packed_dispatch: 1.0,
             kv_passes: 1.0,
@@ -191,6 +235,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             // The C++ executor's overlap scheduler prepares step n + 1 while
             // the GPU runs step n (TensorRT-LLM docs, "Overlap Scheduler").
             step_s: 0.0,
+            step_overlapped: true,
             host_dispatch: false,
             packed_dispatch: 1.0,
             kv_passes: 1.0,
@@ -219,6 +264,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             batch_tokens: 0.0,
             per_layer_s: 750e-6,
             step_s: 0.0,
+            step_overlapped: false,
             host_dispatch: true,
             // AWQ and GPTQ-Int8 modules take 1.27–1.35 times BF16's 0.88 ms a
             // layer (Qwen2.5 0.5B on an A100, transformers 4.46), bitsandbytes'
@@ -281,6 +327,8 @@ struct Anatomy {
     expert_bytes: f64,
     experts: f64,
     experts_per_token: f64,
+    /// Layers whose MLP is a routed mixture of experts.
+    moe_layers: f64,
     /// Bytes per weight at the weights' precision.
     bytes_per_param: f64,
     /// KV bytes per token of context, all layers, at the cache precision.
@@ -315,6 +363,7 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
         expert_bytes,
         experts,
         experts_per_token: top_k,
+        moe_layers: if experts > 1.0 { f64::from(shape.layers) } else { 0.0 },
         bytes_per_param,
         kv_bytes_per_token: shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0,
         state_bytes: shape.state_bytes_per_sequence_16bit.unwrap_or(0.0),
@@ -350,7 +399,10 @@ struct Machine {
 /// Where the seconds of one pass go. Within a kernel, memory traffic and
 /// arithmetic overlap (the longer one counts); kernels run one after
 /// another, so a pass is the sum over its kernels' phases; the exchange
-/// between GPUs and the fixed cost per layer come on top.
+/// between GPUs and each kernel's fixed cost come on top. The host's work
+/// (dispatching the ops, scheduling the step) either waits for the GPU and
+/// adds to it, or runs ahead of it, and then counts only where it is the
+/// longer of the two.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct PassTime {
     /// All memory time and all arithmetic time of the pass.
@@ -359,38 +411,47 @@ struct PassTime {
     /// The kernels' time: the sum of each phase's longer side.
     kernels: f64,
     interconnect: f64,
-    /// Kernel launches and other per-layer work that scales with neither.
-    fixed: f64,
-    /// Whether `fixed` is host dispatch that overlaps the GPU's work
-    /// (`RuntimeSpeed::host_dispatch`).
+    /// The GPU's fixed cost per kernel, whatever its work (each kernel's
+    /// start and drain), summed over the pass.
+    launches: f64,
+    /// The host's time for the pass.
+    host: f64,
+    /// Whether the host's work overlaps the GPU's
+    /// (`RuntimeSpeed::host_dispatch`, `RuntimeSpeed::step_overlapped`).
     overlapped: bool,
 }
 
 impl PassTime {
     /// A pass of kernel phases, each (memory seconds, arithmetic seconds).
-    fn of_phases(phases: &[(f64, f64)], interconnect: f64, fixed: f64, overlapped: bool) -> PassTime {
+    fn of_phases(phases: &[(f64, f64)], interconnect: f64, launches: f64, host: f64, overlapped: bool) -> PassTime {
         let sum = |side: fn(&(f64, f64)) -> f64| phases.iter().map(side).sum::<f64>();
         PassTime {
             memory: sum(|p| p.0),
             compute: sum(|p| p.1),
             kernels: phases.iter().map(|(memory, compute)| memory.max(*compute)).sum(),
             interconnect,
-            fixed,
+            launches,
+            host,
             overlapped,
         }
     }
 
+    /// The GPU's own time for the pass.
+    fn gpu(self) -> f64 {
+        self.kernels + self.interconnect + self.launches
+    }
+
     fn total(self) -> f64 {
         if self.overlapped {
-            (self.kernels + self.interconnect).max(self.fixed)
+            self.gpu().max(self.host)
         } else {
-            self.kernels + self.interconnect + self.fixed
+            self.gpu() + self.host
         }
     }
 
     /// The host, not the GPU, sets the pace.
     fn host_bound(self) -> bool {
-        self.overlapped && self.fixed > self.kernels + self.interconnect
+        self.overlapped && self.host > self.gpu()
     }
 
     fn bound(self) -> Bound {
@@ -447,12 +508,8 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
         batch * 4.0 * a.layers * a.q_width * context / compute_split / speed,
     );
     let dispatch = if packed.is_some() { r.packed_dispatch } else { 1.0 };
-    PassTime::of_phases(
-        &[gemms, attention],
-        exchange_time(a, m, batch),
-        a.layers * r.per_layer_s * dispatch + r.step_s,
-        r.host_dispatch,
-    )
+    let (launches, host) = r.fixed_costs(a.layers * dispatch, a.moe_layers);
+    PassTime::of_phases(&[gemms, attention], exchange_time(a, m, batch), launches, host + r.step_s, r.overlapped())
 }
 
 /// What the GPUs exchange for `tokens` × hidden 16-bit values: one
@@ -539,7 +596,8 @@ fn prefill_time(
     let interconnect = passes * exchange_time(a, m, pass_tokens.min(prompt));
     // Prefill's kernels are all compute-bound: one phase whose weight reads
     // hide under the arithmetic.
-    PassTime::of_phases(&[(memory, compute)], interconnect, passes * a.layers * r.per_layer_s, r.host_dispatch)
+    let (launches, host) = r.fixed_costs(passes * a.layers, passes * a.moe_layers);
+    PassTime::of_phases(&[(memory, compute)], interconnect, launches, host, r.overlapped())
 }
 
 /// Which prefill time `prefill_time` gives.
@@ -755,8 +813,12 @@ pub fn serving_speed_in(
         notes.push(msg!(phrases::NOTE_DECODE_MEMORY_BOUND, context = Arg::Num(context, 0)));
     }
     if timed.step.host_bound() {
-        let per_layer_ms = Arg::Num(r.per_layer_s * 1e3, 2);
-        notes.push(msg!(phrases::NOTE_HOST_BOUND, runtime = workload.serving_runtime().label(), ms = per_layer_ms));
+        let runtime = workload.serving_runtime().label();
+        notes.push(if r.host_dispatch {
+            msg!(phrases::NOTE_HOST_BOUND, runtime = runtime, ms = Arg::Num(r.per_layer_s * 1e3, 2))
+        } else {
+            msg!(phrases::NOTE_HOST_STEP_BOUND, runtime = runtime, ms = Arg::Num(r.step_s * 1e3, 2))
+        });
     }
     let prompt = f64::from(workload.input_tokens);
     let prefilled = flops.is_ok();

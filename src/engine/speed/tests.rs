@@ -80,6 +80,110 @@ fn llama_bench_speed(source: &str, w: &Workload, model: &Model, gpu: &str, count
     benchmark_speed_on(&r, w, model, gpu, count)
 }
 
+/// Host seconds per decode step of vLLM's V0 engine (the default until
+/// 0.8.0), which scheduled, prepared and sampled each step while the GPU
+/// waited: what Neural Magic's DeepSeek-R1-Distill text cards (vLLM 0.7.2,
+/// one stream, 256-token prompts, 1,024 new tokens, BF16 on an A100 and an
+/// H100; `vlm_text_pairs.csv`, a source no family compares) take per token
+/// beyond today's GPU step: 1.1 to 2.1 ms, median 1.7
+/// (`vllm_v0_step_is_what_neural_magics_text_cards_measured`).
+const VLLM_V0_STEP_S: f64 = 1.7e-3;
+
+/// vLLM as the release `version` ran it: V0 before 0.8.0 (its host step,
+/// `VLLM_V0_STEP_S`, waited for by the GPU); V1 without async scheduling
+/// before 0.14.0 (the host step still between GPU steps); today's after.
+/// A source build is read by its date (2025: before 0.14.0); an unstated
+/// version as today's.
+pub(crate) fn vllm_as_run(version: &str) -> llm::RuntimeSpeed {
+    let today = llm::runtime_speed(Runtime::Vllm);
+    let release = version
+        .trim_start_matches('v')
+        .split(|c: char| !c.is_ascii_digit())
+        .take(2)
+        .map(|n| n.parse::<u32>().ok())
+        .collect::<Option<Vec<u32>>>()
+        .filter(|_| !version.contains(".dev"));
+    let synchronous = llm::RuntimeSpeed { step_overlapped: false, ..today };
+    match release.as_deref() {
+        Some([0, minor]) if *minor < 8 => llm::RuntimeSpeed { step_s: VLLM_V0_STEP_S, ..synchronous },
+        Some([0, minor]) if *minor < 14 => synchronous,
+        None if version.contains("2025") => synchronous,
+        _ => today,
+    }
+}
+
+/// The speed of `w` on `count` × `gpu` as one tensor-parallel group, with
+/// vLLM as `version` ran it (`vllm_as_run`), a vision tower's encoding
+/// included.
+pub(crate) fn vllm_speed_as_run(version: &str, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
+    let gpu = catalog().gpu(gpu).unwrap();
+    let sized = fit(w, model, gpu, count).unwrap();
+    let shape = model.shape().unwrap();
+    let text = w.with_image_tokens(shape.vision.as_ref());
+    let r = vllm_as_run(version);
+    let speed = llm::serving_speed_in(&r, &text, model, shape, gpu, count, &sized, llm::Layouts::Whole).unwrap();
+    match &shape.vision {
+        Some(tower) => vision_speed::with_encoding(speed, w, shape, tower, gpu).unwrap(),
+        None => speed,
+    }
+}
+
+#[test]
+fn vllm_as_run_reads_each_release_and_build() {
+    let today = llm::runtime_speed(Runtime::Vllm);
+    assert_eq!(vllm_as_run("0.6.3").step_s, VLLM_V0_STEP_S);
+    assert!(!vllm_as_run("0.7.2").step_overlapped);
+    assert_eq!(vllm_as_run("0.11.0"), llm::RuntimeSpeed { step_overlapped: false, ..today });
+    assert_eq!(vllm_as_run("not stated (PR branch of main, Jul-Aug 2025)").step_s, today.step_s);
+    assert!(!vllm_as_run("not stated (PR branch of main, Jul-Aug 2025)").step_overlapped);
+    assert_eq!(vllm_as_run("v0.19.1"), today);
+    assert_eq!(vllm_as_run("0.1.dev13620+g98410807a (source build of main, 2026-02-04)"), today);
+    assert_eq!(vllm_as_run("not stated"), today);
+}
+
+#[test]
+fn vllm_v0_step_is_what_neural_magics_text_cards_measured() {
+    // The BF16 base checkpoints' code-completion rows: 256-token prompts,
+    // 1,024 new tokens, so the decode steps are nearly all of the time.
+    let mut excess: Vec<f64> = Vec::new();
+    for row in rows("project:vlm_text_pairs.csv") {
+        let model_id = match row["model"].as_str() {
+            "deepseek-ai/DeepSeek-R1-Distill-Llama-8B" => "llama-3.1-8b",
+            "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B" => "qwen2.5-7b",
+            _ => continue,
+        };
+        let Some(gpu_id) = gpu_of(&row["hardware"]).filter(|g| *g != "rtx_a6000") else { continue };
+        if row["output_tokens"] != "1024" || row["input_tokens"] != "256" {
+            continue;
+        }
+        let w = Workload {
+            model: model_id.into(),
+            runtime: RuntimeChoice::Vllm,
+            input_tokens: 256,
+            output_tokens: 1024,
+            concurrency: 1,
+            ..Workload::default()
+        };
+        let model = catalog().model(model_id).unwrap();
+        // Today's GPU step with no host time at all.
+        let r = llm::RuntimeSpeed { step_s: 0.0, ..vllm_as_run("0.11.0") };
+        let gpu = catalog().gpu(gpu_id).unwrap();
+        let sized = fit(&w, model, gpu, 1).unwrap();
+        let s =
+            llm::serving_speed_in(&r, &w, model, model.shape().unwrap(), gpu, 1, &sized, llm::Layouts::Whole).unwrap();
+        let serving = s.serving().unwrap();
+        let predicted = serving.ttft_s.unwrap() + 1023.0 / serving.decode_tokens_per_s;
+        let measured: f64 = row["value"].parse().unwrap();
+        excess.push((measured - predicted) / 1023.0);
+    }
+    assert_eq!(excess.len(), 4, "{excess:?}");
+    excess.sort_by(f64::total_cmp);
+    let median = (excess[1] + excess[2]) / 2.0;
+    assert!((median - VLLM_V0_STEP_S).abs() < 0.15e-3, "{excess:?}");
+    println!("vLLM 0.7.2 host step beyond the GPU's: {excess:?}");
+    assert!(excess[0] > 0.8e-3 && excess[3] < 2.5e-3, "{excess:?}");
+}
+
 /// llama.cpp's llama-bench on ten GPUs (calibration/llm_decode.csv, source
 /// XDAI: Llama 3 8B and 70B, Q4_K_M and F16, 1–6 GPUs split by layer).
 /// `tg N` generates N tokens from an empty context; `pp N` processes an

@@ -9,11 +9,12 @@
 //! left out.
 
 use super::super::calibration::{rows, Family};
-use super::super::tests::gpu_of;
+use super::super::tests::{gpu_of, vllm_speed_as_run};
 use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
 use crate::engine::{Catalog, Precision, RuntimeChoice, Workload};
+use crate::text::phrases;
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
@@ -73,15 +74,6 @@ fn source_of(id: &str) -> &str {
     }
 }
 
-/// The time one request of `w` takes on `count` × `gpu`, as the engine
-/// times it: its first token, then the rest at the decode rate.
-fn engine_speed(w: &Workload, model_id: &str, gpu_id: &str, count: u32) -> crate::engine::speed::Speed {
-    let model = catalog().model(model_id).unwrap();
-    let gpu = catalog().gpu(gpu_id).unwrap();
-    let sized = fit(w, model, gpu, count).unwrap();
-    speed(w, model, gpu, count, &sized, &Setup::default()).unwrap()
-}
-
 /// vLLM generating for one request from the sources of
 /// `vllm_batch1_more.csv` (issue 37; conditions in
 /// `vllm_batch1_more_sources.md`): a vLLM contributor's `vllm bench serve`
@@ -125,7 +117,7 @@ fn add_more_vllm_rows(family: &mut Family) {
                 concurrency: 1,
                 ..Workload::default()
             };
-            let s = engine_speed(&w, model_id, gpu_id, count);
+            let s = vllm_speed_as_run(&row["software_version"], &w, catalog().model(model_id).unwrap(), gpu_id, count);
             let value: f64 = row["value"].parse().unwrap();
             let decode = s.decode_tokens_per_s().unwrap();
             // Rates, so that every case reads "more is faster".
@@ -185,8 +177,13 @@ pub(crate) fn batch_one_family(name: &'static str, software: &str, runtime: Runt
         };
         let model = catalog().model(model_id).unwrap();
         let gpu = catalog().gpu(gpu_id).unwrap();
-        let sized = fit(&w, model, gpu, count).unwrap();
-        let s = speed(&w, model, gpu, count, &sized, &Setup::default()).unwrap();
+        // vLLM as each source's release ran it (`vllm_as_run`).
+        let s = if runtime == RuntimeChoice::Vllm {
+            vllm_speed_as_run(&row["software_version"], &w, model, gpu_id, count)
+        } else {
+            let sized = fit(&w, model, gpu, count).unwrap();
+            speed(&w, model, gpu, count, &sized, &Setup::default()).unwrap()
+        };
         let value: f64 = row["value"].parse().unwrap();
         // Each metric as the source defines it (llm_batch1_sources.md).
         let (predicted, measured) = match row["metric"].as_str() {
@@ -222,4 +219,53 @@ fn transformers_generation_for_one_user_matches_published_benchmarks() {
     let family = batch_one_family("transformers batch-1 generation", "transformers", RuntimeChoice::Hf);
     assert!(family.sources().len() >= 3, "{:?}", family.sources());
     family.assert_within(0.25, 0.60);
+}
+
+/// A decode step of `model` on one H100, today's vLLM or as `version` ran it.
+fn one_stream_step_s(model_id: &str, version: &str) -> (f64, Vec<crate::text::Msg>) {
+    let w = Workload { model: model_id.into(), runtime: RuntimeChoice::Vllm, concurrency: 1, ..Workload::default() };
+    let s = vllm_speed_as_run(version, &w, catalog().model(model_id).unwrap(), "h100_sxm", 1);
+    (1.0 / s.decode_tokens_per_s().unwrap(), s.notes)
+}
+
+#[test]
+fn vllm_schedules_the_next_step_while_the_gpu_runs_this_one() {
+    let r = super::runtime_speed(crate::engine::Runtime::Vllm);
+    // Today's vLLM (async scheduling): an 8B model's step is the GPU's
+    // alone; before 0.14.0 the host's step came on top of it.
+    let (overlapped, notes) = one_stream_step_s("llama-3.1-8b", "0.33.0");
+    let (in_turn, _) = one_stream_step_s("llama-3.1-8b", "0.11.0");
+    assert!((in_turn - overlapped - r.step_s).abs() < 1e-6, "{overlapped} {in_turn}");
+    assert!(!notes.iter().any(|n| n.phrase() == &phrases::NOTE_HOST_STEP_BOUND));
+    // Where the host's step is the longer (a 0.5B model on a host three
+    // times slower), the host sets the pace, and the page says so.
+    let w =
+        Workload { model: "qwen2.5-0.5b".into(), runtime: RuntimeChoice::Vllm, concurrency: 1, ..Workload::default() };
+    let model = catalog().model("qwen2.5-0.5b").unwrap();
+    let gpu = catalog().gpu("h100_sxm").unwrap();
+    let sized = fit(&w, model, gpu, 1).unwrap();
+    let slow_host = super::RuntimeSpeed { step_s: 3.0 * r.step_s, ..r };
+    let s =
+        super::serving_speed_in(&slow_host, &w, model, model.shape().unwrap(), gpu, 1, &sized, super::Layouts::Whole)
+            .unwrap();
+    assert!((1.0 / s.decode_tokens_per_s().unwrap() - slow_host.step_s).abs() < 1e-9);
+    assert!(s.notes.iter().any(|n| n.phrase() == &phrases::NOTE_HOST_STEP_BOUND));
+    // vLLM's V0 engine (0.7.2) waited longer for its host.
+    let (v0, _) = one_stream_step_s("llama-3.1-8b", "0.7.2");
+    assert!(v0 > in_turn + 0.5e-3, "{v0} {in_turn}");
+}
+
+#[test]
+fn a_mixture_of_experts_layer_launches_more_kernels_than_a_dense_one() {
+    // Every layer of a routed MoE adds the router, top-k, alignment and
+    // sum kernels: at one sequence, gpt-oss-120b's fixed cost per layer is
+    // 10/6 of a dense layer's.
+    let r = super::runtime_speed(crate::engine::Runtime::Vllm);
+    let (dense, _) = r.fixed_costs(36.0, 0.0);
+    let (moe, host) = r.fixed_costs(36.0, 36.0);
+    assert_eq!(host, 0.0);
+    assert!((moe / dense - 10.0 / 6.0).abs() < 1e-9, "{dense} {moe}");
+    // Eager transformers: the same work is the host's dispatch.
+    let hf = super::runtime_speed(crate::engine::Runtime::Hf);
+    assert_eq!(hf.fixed_costs(2.0, 0.0).0, 0.0);
 }

@@ -9,7 +9,7 @@
 //! (Qwen2-VL-2B, a laptop RTX 3080 Ti).
 
 use super::super::calibration::{rows, Family};
-use super::super::tests::gpu_of;
+use super::super::tests::{gpu_of, vllm_speed_as_run};
 use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
@@ -102,8 +102,8 @@ pub(crate) fn vlm_batch_one_family() -> Family {
             ..Workload::default()
         };
         let gpu = catalog().gpu(gpu_id).unwrap();
-        let sized = fit(&w, model, gpu, count).unwrap();
-        let s = speed(&w, model, gpu, count, &sized, &Setup::default()).unwrap();
+        // vLLM as each source's release ran it (`vllm_as_run`).
+        let s = vllm_speed_as_run(&row["software_version"], &w, model, gpu_id, count);
         let serving = s.serving().unwrap();
         let ttft = serving.ttft_s.unwrap();
         let value: f64 = row["value"].parse().unwrap();
