@@ -15,7 +15,7 @@
 //! (diffusers' PyTorch 2.0 benchmark) and on faster-whisper's README
 //! timings; `media/tests.rs` prints every case.
 
-use super::training::FA2_ON_HOPPER;
+use super::training::{transformer_gemm_share, FA2_ON_HOPPER};
 use super::{bandwidth_of, peak_of, Bound, Figures, ImageSpeed, SpeechSpeed, Speed, VideoSpeed};
 use crate::engine::catalog::Speech;
 use crate::engine::catalog::{Architecture, Denoiser, Diffusion, Guidance, QkNorm};
@@ -107,6 +107,15 @@ const QK_LAYER_NORM_PASSES: f64 = 2.0 * 2.0;
 /// (4, 2): 56 bytes per value, 28 passes, for each of Q and K.
 const ROPE_PASSES: f64 = 2.0 * 28.0;
 
+/// The share of peak memory bandwidth eager PyTorch's element-wise kernels
+/// reach on a DiT's activations (tens of MB each): `maximum` on FP16
+/// tensors of 8, 21 and 42 MB on an H200 at 1.83, 2.79 and 3.37 of its 4.8
+/// TB/s (TileOPs issue 512: 38%, 58%, 70%), LayerNorm on a 2,048 × 2,048
+/// matrix on an A100 at 715 GB/s (WeatherGenerator issue 1546: 45%, as it
+/// converts to FP32 unfused); the median, 0.58. Inductor's fused kernels
+/// stream at the rate the model gives all other traffic.
+const EAGER_ELEMENTWISE_BANDWIDTH: f64 = 0.58;
+
 /// The same block under `torch.compile`: Inductor fuses each chain of
 /// element-wise kernels between two matrix or attention kernels into one
 /// that reads its inputs and writes its output once: the adaLN norms with
@@ -184,6 +193,9 @@ struct DenoiserPass {
     /// and under `torch.compile`.
     activation_values: f64,
     compiled_activation_values: f64,
+    /// The share of the memory bandwidth eager PyTorch's element-wise
+    /// kernels reach on this pass's activations.
+    eager_bandwidth_share: f64,
     /// Transformer blocks, for sequence parallelism's all-to-alls; `None`
     /// for a UNet, which is not split that way.
     blocks: Option<f64>,
@@ -215,6 +227,9 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
             attention_flops: 0.0,
             activation_values: UNET_ACTIVATION_PASSES * latent * width,
             compiled_activation_values: COMPILED_ACTIVATION_SHARE * UNET_ACTIVATION_PASSES * latent * width,
+            // The UNet's passes are an effective count, fitted with the
+            // bandwidth its kernels reach folded in.
+            eager_bandwidth_share: 1.0,
             blocks: None,
             tokens: latent,
         },
@@ -228,6 +243,7 @@ fn denoiser_pass(pipeline: &Diffusion, latent: f64) -> DenoiserPass {
                 attention_flops: 4.0 * blocks * width * tokens * tokens,
                 activation_values: dit_block_passes(pipeline, false) * blocks * tokens * width,
                 compiled_activation_values: dit_block_passes(pipeline, true) * blocks * tokens * width,
+                eager_bandwidth_share: EAGER_ELEMENTWISE_BANDWIDTH,
                 blocks: Some(blocks),
                 tokens,
             }
@@ -305,12 +321,32 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
     // training); video DiTs spend most of a step there, so an H100 gains
     // about 2× over an A100 on them (CogVideo README: 45 s against 90 s for
     // CogVideoX-2B), not its 3× of GEMM peak.
-    let attention_rate = if gpu.architecture == Some(Architecture::Hopper) { rate * FA2_ON_HOPPER } else { rate };
-    let tensor_s = samples * (pass.flops / rate + pass.attention_flops / attention_rate) / split;
+    // A DiT's GEMMs are a transformer's: they reach at least the share of
+    // the peak training's do (`training::transformer_gemm_share`, measured
+    // on A100s), their norms and activations counted as memory passes of
+    // their own. That share carries the A100's FP32 work beside its tensor
+    // cores (16 times faster); a GPU whose FP32 units keep closer pace
+    // (GeForce: 2 times) loses less to it, as the UNets' model of that work
+    // gives (`SIMT_FLOPS_PER_TENSOR_FLOP`, `tensor_rate`), whichever is higher.
+    let gemm_rate = match pipeline.denoiser {
+        Denoiser::Dit => {
+            let transformer =
+                peak_of(gpu, compute, &mut Vec::new())? * transformer_gemm_share(f64::from(pipeline.width));
+            transformer.max(rate)
+        }
+        Denoiser::Unet => rate,
+    };
+    let attention_rate =
+        if gpu.architecture == Some(Architecture::Hopper) { gemm_rate * FA2_ON_HOPPER } else { gemm_rate };
+    let tensor_s = samples * (pass.flops / gemm_rate + pass.attention_flops / attention_rate) / split;
     let weights_s = denoiser_bytes / bandwidth;
     let compiled = workload.compilation == Compilation::Compiled;
-    let values = if compiled { pass.compiled_activation_values } else { pass.activation_values };
-    let activations_s = samples * values * value_bytes / split / bandwidth;
+    let (values, share) = if compiled {
+        (pass.compiled_activation_values, 1.0)
+    } else {
+        (pass.activation_values, pass.eager_bandwidth_share)
+    };
+    let activations_s = samples * values * value_bytes / split / (bandwidth * share);
     let exchange_s = match pass.blocks {
         Some(blocks) if split > 1.0 => {
             let link = link(gpu);

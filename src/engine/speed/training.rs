@@ -30,6 +30,12 @@ const TRAINING_EFFICIENCY: f64 = 0.68;
 /// `TRAINING_EFFICIENCY`.
 const SMALL_GEMM_HIDDEN: f64 = 200.0;
 
+/// The share of the tensor peak a transformer's GEMMs reach at `hidden`
+/// width: `TRAINING_EFFICIENCY` less what small GEMMs lose.
+pub(super) fn transformer_gemm_share(hidden: f64) -> f64 {
+    TRAINING_EFFICIENCY * hidden / (hidden + SMALL_GEMM_HIDDEN)
+}
+
 /// Bytes of memory traffic per token, per layer and per unit of hidden
 /// size, of a training step's element-wise work (norms, activations,
 /// residual adds, dropout, rotary embeddings): memory-bound kernels whose
@@ -178,7 +184,7 @@ pub fn training_speed(
         AttentionKernel::Flash2 | AttentionKernel::MemoryEfficient => 0.0,
     };
     let elementwise = (ELEMENTWISE_BYTES + scores) * (1.0 + recompute_share) + if fp8 { FP8_CAST_BYTES } else { 0.0 };
-    let gemm_share = TRAINING_EFFICIENCY * hidden / (hidden + SMALL_GEMM_HIDDEN);
+    let gemm_share = transformer_gemm_share(hidden);
     // FP8 GEMMs run 1.75 times BF16's, not twice (`llm::FP8_LARGE_GEMM_SHARE`).
     let linear_peak = if fp8 { peak * FP8_LARGE_GEMM_SHARE } else { peak };
     let token_s = (gemm_work - head_flops) / (linear_peak * gemm_share)

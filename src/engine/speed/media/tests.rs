@@ -637,11 +637,12 @@ fn a_compiled_pipeline_runs_faster_and_says_which_rows_checked_it() {
 
 /// Issue 37: torch.compile fuses a DiT's element-wise chains, most of
 /// them in the FP32 query/key normalisation and rotation diffusers runs
-/// eagerly; xDiT's FLUX.1-dev table (diffusion_more.csv DM-0029, DM-0030:
-/// one H100, 1024², 28 steps) went from 6.71 s eager to 4.30 s compiled, a
-/// 1.56× gain where the flat share fitted on UNets gave 2%; the fused
-/// kernels alone give 1.24×, the rest (xDiT's compiled attention and
-/// projections) is not modelled. SD3 Medium, with neither, gains less.
+/// eagerly, whose kernels reach about 58% of the bandwidth where the fused
+/// ones stream at full rate (`EAGER_ELEMENTWISE_BANDWIDTH`); xDiT's
+/// FLUX.1-dev table (diffusion_more.csv DM-0029, DM-0030: one H100, 1024²,
+/// 28 steps) went from 6.71 s eager to 4.30 s compiled, a 1.56× gain where
+/// the flat share fitted on UNets gave 2% and the fused kernels at full
+/// bandwidth alone 1.24×. SD3 Medium, with neither, gains less.
 #[test]
 fn compiling_a_dit_fuses_its_query_and_key_kernels() {
     let h100 = gpu("h100_sxm");
@@ -656,11 +657,34 @@ fn compiling_a_dit_fuses_its_query_and_key_kernels() {
         diffusion_speed(&w, catalog().model(model_id).unwrap(), h100, 1).unwrap().seconds_per_item().unwrap()
     };
     let flux = seconds("flux.1-dev", Compilation::Eager) / seconds("flux.1-dev", Compilation::Compiled);
-    assert!((1.15..1.8).contains(&flux), "FLUX gains {flux:.2}×");
+    assert!((1.35..1.8).contains(&flux), "FLUX gains {flux:.2}×");
     let compiled_flux = seconds("flux.1-dev", Compilation::Compiled);
-    assert!((compiled_flux - 4.30).abs() / 4.30 < 0.3, "{compiled_flux:.2} s against xDiT's 4.30 s");
+    assert!((compiled_flux - 4.30).abs() / 4.30 < 0.15, "{compiled_flux:.2} s against xDiT's 4.30 s");
+    let eager_flux = seconds("flux.1-dev", Compilation::Eager);
+    assert!((eager_flux - 6.71).abs() / 6.71 < 0.15, "{eager_flux:.2} s against xDiT's 6.71 s");
     let sd3 = seconds("sd3-medium", Compilation::Eager) / seconds("sd3-medium", Compilation::Compiled);
     assert!(sd3 > 1.02 && sd3 < flux, "SD3 gains {sd3:.2}×");
+}
+
+/// Issue 37: a DiT's GEMMs reach the share of the peak a transformer's do
+/// in training (an H100 runs FLUX's at about 0.64 of its 989 TFLOP/s, not
+/// the 0.53 the UNets' FP32-work model gives it), or on a GeForce card,
+/// whose FP32 units keep closer pace with its tensor cores, the UNets'
+/// model's higher share: OneDiff's SD3 Medium table (1024², 28 steps)
+/// takes 4.90 s on an RTX 4090 and 2.03 s on an H100, 2.4 times.
+#[test]
+fn a_dits_gemms_run_at_a_transformers_share_of_the_peak() {
+    let seconds = |gpu_id: &str| {
+        let w = Workload {
+            model: "sd3-medium".into(),
+            steps: Some(28),
+            resolution: Some(crate::engine::workload::Resolution { width: 1024, height: 1024 }),
+            ..Workload::for_task(Task::Image)
+        };
+        diffusion_speed(&w, catalog().model("sd3-medium").unwrap(), gpu(gpu_id), 1).unwrap().seconds_per_item().unwrap()
+    };
+    let ratio = seconds("rtx_4090") / seconds("h100_sxm");
+    assert!((2.0..3.2).contains(&ratio), "RTX 4090 / H100: {ratio:.2}");
 }
 
 /// Issue 37: the transcriber is a choice. The transformers pipeline decodes
