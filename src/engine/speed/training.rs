@@ -122,6 +122,49 @@ impl AttentionKernel {
 /// (a presentation threshold, not a measurement).
 const WAITING_SHARE: f64 = 0.25;
 
+/// A routed mixture of experts as a training micro-batch meets it: each
+/// of its `tokens` picks k of the E experts in every MoE layer.
+struct RoutedExperts {
+    /// The experts' share of the active parameters (0 for a dense model).
+    active_share: f64,
+    /// Rows each expert's GEMMs get: tokens × k / E.
+    rows_per_expert: f64,
+    /// An expert's hidden width (its GEMMs' other small side).
+    gemm_width: f64,
+    /// Parameters the micro-batch's tokens reach: the dense ones and every
+    /// expert some token picked, each missed by all tokens' k picks with
+    /// probability (1 − k/E)^tokens.
+    touched_params: f64,
+}
+
+impl RoutedExperts {
+    /// `tokens` of one rank's micro-batch, its experts' rows gathered from
+    /// `expert_parallel` ranks (at most one expert per rank).
+    fn of(model: &Model, shape: &Shape, tokens: f64, expert_parallel: f64) -> RoutedExperts {
+        let active = model.active_params.unwrap_or(model.params);
+        let experts = f64::from(shape.experts.unwrap_or(1).max(1));
+        let top_k = f64::from(shape.experts_per_token.unwrap_or(1).max(1)).min(experts);
+        if experts <= 1.0 || top_k >= experts {
+            return RoutedExperts {
+                active_share: 0.0,
+                rows_per_expert: f64::INFINITY,
+                gemm_width: f64::INFINITY,
+                touched_params: active,
+            };
+        }
+        // P = dense + experts, A = dense + (k/E) × experts (as in serving).
+        let expert_params = ((model.params - active) / (1.0 - top_k / experts)).clamp(0.0, model.params);
+        let expert_active = expert_params * top_k / experts;
+        let touched = 1.0 - (1.0 - top_k / experts).powf(tokens.max(1.0));
+        RoutedExperts {
+            active_share: (expert_active / active.max(1.0)).min(1.0),
+            rows_per_expert: tokens * top_k / experts * expert_parallel.clamp(1.0, experts),
+            gemm_width: f64::from(shape.ffn.unwrap_or(shape.hidden)),
+            touched_params: (model.params - expert_params).max(0.0) + expert_params * touched,
+        }
+    }
+}
+
 pub fn training_speed(
     workload: &Workload,
     model: &Model,
@@ -185,17 +228,30 @@ pub fn training_speed(
     };
     let elementwise = (ELEMENTWISE_BYTES + scores) * (1.0 + recompute_share) + if fp8 { FP8_CAST_BYTES } else { 0.0 };
     let gemm_share = transformer_gemm_share(hidden);
-    // FP8 GEMMs run 1.75 times BF16's, not twice (`llm::FP8_LARGE_GEMM_SHARE`).
-    let linear_peak = if fp8 { peak * FP8_LARGE_GEMM_SHARE } else { peak };
-    let token_s = (gemm_work - head_flops) / (linear_peak * gemm_share)
-        + (head_flops + attention_work) / (bf16_peak * gemm_share)
-        + elementwise * layers * hidden / bandwidth;
-    let hardware_flops = gemm_work + attention_work;
     // One step of one data-parallel replica (its `tp × pp` GPUs share the
     // arithmetic of one micro-batch).
     let model_parallel = f64::from(workload.tensor_parallel.max(1) * workload.pipeline_parallel.max(1));
     let data_parallel = (gpus / model_parallel).max(1.0);
     let tokens_per_replica_step = seq * f64::from(workload.micro_batch);
+    // Pretraining stacks (Megatron-core) spread the experts over the
+    // data-parallel ranks and send each its tokens from all of them (expert
+    // parallelism), so an expert multiplies the rows of up to E ranks;
+    // fine-tuning stacks (transformers with PEFT, FSDP or ZeRO sharding
+    // weights, not experts) run every expert on each rank's own tokens.
+    let expert_parallel = if workload.task == Task::Pretrain { data_parallel } else { 1.0 };
+    let experts = RoutedExperts::of(model, shape, tokens_per_replica_step, expert_parallel);
+    // A routed MoE's experts multiply only the rows routed to each: their
+    // GEMMs are as small as the smallest of those rows, the hidden size and
+    // the expert's width, and reach the share of the peak that size gets.
+    let expert_work = gemm_work * experts.active_share;
+    let expert_share = transformer_gemm_share(hidden.min(experts.gemm_width).min(experts.rows_per_expert));
+    // FP8 GEMMs run 1.75 times BF16's, not twice (`llm::FP8_LARGE_GEMM_SHARE`).
+    let linear_peak = if fp8 { peak * FP8_LARGE_GEMM_SHARE } else { peak };
+    let token_s = (gemm_work - head_flops - expert_work) / (linear_peak * gemm_share)
+        + expert_work / (linear_peak * expert_share)
+        + (head_flops + attention_work) / (bf16_peak * gemm_share)
+        + elementwise * layers * hidden / bandwidth;
+    let hardware_flops = gemm_work + attention_work;
     let mut compute_s = tokens_per_replica_step * token_s / model_parallel;
     // The optimizer step takes the global batch: each replica accumulates
     // `micro_batches` micro-batches' gradients before it.
@@ -229,9 +285,11 @@ pub fn training_speed(
     // QLoRA dequantizes the NF4 base to 16 bits for every matmul, forward,
     // backward and recompute: reading 0.5 B and writing and reading 2 B per
     // weight each time (bitsandbytes).
+    // A routed MoE's micro-batch reaches most experts (`RoutedExperts`),
+    // each dequantized whole.
     let dequant_s = if !full && workload.method == FinetuneMethod::Qlora {
         let passes = if workload.checkpointing { 3.0 } else { 2.0 };
-        passes * params * 4.5 / bandwidth
+        passes * experts.touched_params * 4.5 / bandwidth
     } else {
         0.0
     };

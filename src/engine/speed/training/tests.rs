@@ -454,3 +454,51 @@ fn tensor_parallel_traffic_is_each_micro_batchs_activations_whatever_the_stages(
     assert!((0.03..0.10).contains(&one_stage), "{one_stage}");
     assert!((two_stages / one_stage - 1.0).abs() < 0.02, "{one_stage} vs {two_stages}");
 }
+
+/// Issue 40: a routed MoE's experts multiply only the rows routed to them
+/// (tokens × k / E; transformers v5 runs them as grouped GEMMs), so
+/// fine-tuning Qwen3-30B-A3B (128 experts, 8 a token, 768 wide) on short
+/// micro-batches leaves each expert's GEMMs a few dozen rows: its speed per
+/// token grows with the micro-batch much more than a dense model's. And a
+/// QLoRA step dequantizes every expert some token picked, nearly all of
+/// the model, not only the active 3.3B.
+#[test]
+fn a_mixture_of_experts_fine_tune_pays_for_its_small_expert_gemms() {
+    let h100 = catalog().gpu("h100_sxm").unwrap();
+    let tokens_per_s = |model_id: &str, method, micro_batch: u32, seq_len: u32| {
+        let w = Workload { model: model_id.into(), method, micro_batch, seq_len, ..Workload::for_task(Task::Finetune) };
+        let model = catalog().model(model_id).unwrap();
+        training_speed(&w, model, model.shape().unwrap(), h100, Placement::from(1), AttentionKernel::Flash2)
+            .unwrap()
+            .train_tokens_per_s()
+            .unwrap()
+    };
+    use crate::engine::FinetuneMethod::{Lora, Qlora};
+    let moe = tokens_per_s("qwen3-30b-a3b", Lora, 8, 2048) / tokens_per_s("qwen3-30b-a3b", Lora, 1, 512);
+    let dense = tokens_per_s("qwen3-8b", Lora, 8, 2048) / tokens_per_s("qwen3-8b", Lora, 1, 512);
+    assert!(moe > 1.4 * dense, "MoE gains {moe:.2}× from the larger micro-batch, a dense model {dense:.2}×");
+    // QLoRA's dequantization of all 30.5B weights costs a 30B-A3B more than
+    // a dense 8B per micro-batch of 512 tokens.
+    let dequant = |model_id| tokens_per_s(model_id, Lora, 1, 512) / tokens_per_s(model_id, Qlora, 1, 512);
+    assert!(
+        dequant("qwen3-30b-a3b") > 1.3 * dequant("qwen3-8b"),
+        "{} {}",
+        dequant("qwen3-30b-a3b"),
+        dequant("qwen3-8b")
+    );
+    let experts = super::RoutedExperts::of(
+        catalog().model("qwen3-30b-a3b").unwrap(),
+        catalog().model("qwen3-30b-a3b").unwrap().shape().unwrap(),
+        4096.0,
+        1.0,
+    );
+    assert!((experts.rows_per_expert - 256.0).abs() < 1e-9);
+    assert!(experts.touched_params > 0.99 * 30.5e9, "{}", experts.touched_params);
+    let one = super::RoutedExperts::of(
+        catalog().model("qwen3-30b-a3b").unwrap(),
+        catalog().model("qwen3-30b-a3b").unwrap().shape().unwrap(),
+        1.0,
+        1.0,
+    );
+    assert!((one.touched_params - 3.35e9).abs() < 0.05e9, "{}", one.touched_params);
+}
