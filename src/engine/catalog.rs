@@ -416,6 +416,40 @@ pub struct Shape {
     pub vision: Option<Vision>,
 }
 
+/// A model's routed mixture of experts: `count` experts per layer, each
+/// token picking `per_token` of them, holding `params` parameters in all,
+/// from the model's total P and active A parameters: P = dense + experts,
+/// A = dense + (k/E) × experts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoutedExperts {
+    pub count: f64,
+    pub per_token: f64,
+    pub params: f64,
+}
+
+impl RoutedExperts {
+    /// The share of the experts `tokens` tokens reach: each expert is
+    /// missed by all their picks with probability (1 − k/E)^tokens.
+    pub fn touched_share(&self, tokens: f64) -> f64 {
+        1.0 - (1.0 - self.per_token / self.count).powf(tokens)
+    }
+}
+
+impl Model {
+    /// The routed experts of a mixture-of-experts `shape`; `None` for a
+    /// dense model (or one whose every token runs every expert).
+    pub fn routed_experts(&self, shape: &Shape) -> Option<RoutedExperts> {
+        let count = f64::from(shape.experts.unwrap_or(1).max(1));
+        let per_token = f64::from(shape.experts_per_token.unwrap_or(1).max(1)).min(count);
+        if count <= 1.0 || per_token >= count {
+            return None;
+        }
+        let active = self.active_params.unwrap_or(self.params);
+        let params = ((self.params - active) / (1.0 - per_token / count)).clamp(0.0, self.params);
+        Some(RoutedExperts { count, per_token, params })
+    }
+}
+
 impl Shape {
     /// The MLP width a token runs through: its routed experts' (4 × hidden
     /// where the data gives no width) and the shared experts'.

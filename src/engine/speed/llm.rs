@@ -5,7 +5,7 @@
 //! heads evenly runs as pipeline stages instead (`Runtime::split`).
 
 use super::{bandwidth_of, peak_of, Bound, Figures, ServingSpeed, Speed};
-use crate::engine::catalog::{Architecture, Shape};
+use crate::engine::catalog::{Architecture, RoutedExperts, Shape};
 use crate::engine::fabric::{Network, Placement};
 use crate::engine::hardware::{
     compute_precision, fp16_accumulate_peak, has_int8_mma, has_matrix_units, link, sm_cycles_per_s, ComputePrecision,
@@ -325,8 +325,7 @@ struct Anatomy {
     /// dense layers, LM head), and of all routed experts.
     dense_bytes: f64,
     expert_bytes: f64,
-    experts: f64,
-    experts_per_token: f64,
+    routed: Option<RoutedExperts>,
     /// Layers whose MLP is a routed mixture of experts.
     moe_layers: f64,
     /// Bytes per weight at the weights' precision.
@@ -348,12 +347,8 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
     let embedding_bytes = f64::from(shape.vocab.unwrap_or(0)) * f64::from(shape.hidden) * 2.0;
     let streamed = if shape.tie_embeddings { total_bytes } else { (total_bytes - embedding_bytes).max(0.0) };
     let active = model.active_params.unwrap_or(model.params);
-    let experts = f64::from(shape.experts.unwrap_or(1).max(1));
-    let top_k = f64::from(shape.experts_per_token.unwrap_or(1).max(1)).min(experts);
-    // MoE: P = dense + experts, A = dense + (k/E) × experts.
-    let expert_params =
-        if experts > 1.0 { ((model.params - active) / (1.0 - top_k / experts)).clamp(0.0, model.params) } else { 0.0 };
-    let expert_bytes = expert_params * bytes_per_param;
+    let routed = model.routed_experts(shape);
+    let expert_bytes = routed.map_or(0.0, |r| r.params) * bytes_per_param;
     Anatomy {
         layers: f64::from(shape.layers),
         hidden: f64::from(shape.hidden),
@@ -361,9 +356,8 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
         active_params: active,
         dense_bytes: (streamed - expert_bytes).max(0.0),
         expert_bytes,
-        experts,
-        experts_per_token: top_k,
-        moe_layers: if experts > 1.0 { f64::from(shape.layers) } else { 0.0 },
+        routed,
+        moe_layers: if routed.is_some() { f64::from(shape.layers) } else { 0.0 },
         bytes_per_param,
         kv_bytes_per_token: shape.kv_bytes_per_token_16bit * workload.kv_precision.bytes() / 2.0,
         state_bytes: shape.state_bytes_per_sequence_16bit.unwrap_or(0.0),
@@ -479,7 +473,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
         if r.layer_split { (1.0, 1.0, 1.0) } else { (m.tp, m.tp.min(a.kv_heads) * busy, m.tp * busy) };
     // Experts touched by a batch: each of E is missed by all B tokens' k
     // picks with probability (1 − k/E)^B.
-    let touched = 1.0 - (1.0 - a.experts_per_token / a.experts).powf(batch);
+    let touched = a.routed.map_or(0.0, |r| r.touched_share(batch));
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     // A state-space layer reads its state and writes it back every step.

@@ -123,8 +123,8 @@ impl AttentionKernel {
 const WAITING_SHARE: f64 = 0.25;
 
 /// A routed mixture of experts as a training micro-batch meets it: each
-/// of its `tokens` picks k of the E experts in every MoE layer.
-struct RoutedExperts {
+/// of its tokens picks k of the E experts in every MoE layer.
+struct MicroBatchExperts {
     /// The experts' share of the active parameters (0 for a dense model).
     active_share: f64,
     /// Rows each expert's GEMMs get: tokens × k / E.
@@ -132,35 +132,29 @@ struct RoutedExperts {
     /// An expert's hidden width (its GEMMs' other small side).
     gemm_width: f64,
     /// Parameters the micro-batch's tokens reach: the dense ones and every
-    /// expert some token picked, each missed by all tokens' k picks with
-    /// probability (1 − k/E)^tokens.
+    /// expert some token picked (`RoutedExperts::touched_share`).
     touched_params: f64,
 }
 
-impl RoutedExperts {
+impl MicroBatchExperts {
     /// `tokens` of one rank's micro-batch, its experts' rows gathered from
     /// `expert_parallel` ranks (at most one expert per rank).
-    fn of(model: &Model, shape: &Shape, tokens: f64, expert_parallel: f64) -> RoutedExperts {
+    fn of(model: &Model, shape: &Shape, tokens: f64, expert_parallel: f64) -> MicroBatchExperts {
         let active = model.active_params.unwrap_or(model.params);
-        let experts = f64::from(shape.experts.unwrap_or(1).max(1));
-        let top_k = f64::from(shape.experts_per_token.unwrap_or(1).max(1)).min(experts);
-        if experts <= 1.0 || top_k >= experts {
-            return RoutedExperts {
+        let Some(routed) = model.routed_experts(shape) else {
+            return MicroBatchExperts {
                 active_share: 0.0,
                 rows_per_expert: f64::INFINITY,
                 gemm_width: f64::INFINITY,
                 touched_params: active,
             };
-        }
-        // P = dense + experts, A = dense + (k/E) × experts (as in serving).
-        let expert_params = ((model.params - active) / (1.0 - top_k / experts)).clamp(0.0, model.params);
-        let expert_active = expert_params * top_k / experts;
-        let touched = 1.0 - (1.0 - top_k / experts).powf(tokens.max(1.0));
-        RoutedExperts {
-            active_share: (expert_active / active.max(1.0)).min(1.0),
-            rows_per_expert: tokens * top_k / experts * expert_parallel.clamp(1.0, experts),
+        };
+        let share = routed.per_token / routed.count;
+        MicroBatchExperts {
+            active_share: (routed.params * share / active.max(1.0)).min(1.0),
+            rows_per_expert: tokens * share * expert_parallel.clamp(1.0, routed.count),
             gemm_width: f64::from(shape.ffn.unwrap_or(shape.hidden)),
-            touched_params: (model.params - expert_params).max(0.0) + expert_params * touched,
+            touched_params: (model.params - routed.params).max(0.0) + routed.params * routed.touched_share(tokens),
         }
     }
 }
@@ -239,7 +233,7 @@ pub fn training_speed(
     // fine-tuning stacks (transformers with PEFT, FSDP or ZeRO sharding
     // weights, not experts) run every expert on each rank's own tokens.
     let expert_parallel = if workload.task == Task::Pretrain { data_parallel } else { 1.0 };
-    let experts = RoutedExperts::of(model, shape, tokens_per_replica_step, expert_parallel);
+    let experts = MicroBatchExperts::of(model, shape, tokens_per_replica_step, expert_parallel);
     // A routed MoE's experts multiply only the rows routed to each: their
     // GEMMs are as small as the smallest of those rows, the hidden size and
     // the expert's width, and reach the share of the peak that size gets.
@@ -285,7 +279,7 @@ pub fn training_speed(
     // QLoRA dequantizes the NF4 base to 16 bits for every matmul, forward,
     // backward and recompute: reading 0.5 B and writing and reading 2 B per
     // weight each time (bitsandbytes).
-    // A routed MoE's micro-batch reaches most experts (`RoutedExperts`),
+    // A routed MoE's micro-batch reaches most experts (`MicroBatchExperts`),
     // each dequantized whole.
     let dequant_s = if !full && workload.method == FinetuneMethod::Qlora {
         let passes = if workload.checkpointing { 3.0 } else { 2.0 };

@@ -486,7 +486,7 @@ fn a_mixture_of_experts_fine_tune_pays_for_its_small_expert_gemms() {
         dequant("qwen3-30b-a3b"),
         dequant("qwen3-8b")
     );
-    let experts = super::RoutedExperts::of(
+    let experts = super::MicroBatchExperts::of(
         catalog().model("qwen3-30b-a3b").unwrap(),
         catalog().model("qwen3-30b-a3b").unwrap().shape().unwrap(),
         4096.0,
@@ -494,7 +494,7 @@ fn a_mixture_of_experts_fine_tune_pays_for_its_small_expert_gemms() {
     );
     assert!((experts.rows_per_expert - 256.0).abs() < 1e-9);
     assert!(experts.touched_params > 0.99 * 30.5e9, "{}", experts.touched_params);
-    let one = super::RoutedExperts::of(
+    let one = super::MicroBatchExperts::of(
         catalog().model("qwen3-30b-a3b").unwrap(),
         catalog().model("qwen3-30b-a3b").unwrap().shape().unwrap(),
         1.0,
