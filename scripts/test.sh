@@ -9,6 +9,11 @@ export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# A clean run builds from scratch: incremental caches only cost disk.
+export CARGO_INCREMENTAL=0
+step "disk: free space before the builds (a clean run writes about 3 GB)"
+df -h . | tail -1
+
 step "format"
 cargo fmt --all -- --check
 
@@ -56,3 +61,6 @@ node tests/e2e/bench-snapshot.mjs 15
 node tests/e2e/bench-throttled.mjs 9
 node tests/e2e/bench-rank.mjs 15
 cargo bench --locked --bench rank
+
+step "disk: what the builds wrote"
+du -sh target fuzz/target 2>/dev/null || true
