@@ -298,6 +298,11 @@ pub struct Diffusion {
     pub width: u32,
     /// The MLP's inner width at that stage.
     pub ffn_width: u32,
+    /// Channels per attention head of a DiT (`None` for UNets, whose
+    /// attention the GEMMs' rate covers): FlashAttention runs slower at 64
+    /// than at 128 (`speed::media::flash_head_dim_share`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<u32>,
     /// Text tokens the denoiser attends to with the image tokens.
     pub text_tokens: u32,
     pub guidance: Guidance,

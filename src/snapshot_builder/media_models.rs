@@ -39,12 +39,10 @@ pub fn diffusion_models() -> Result<BTreeMap<String, Diffusion>, BuildError> {
             spatial_compression: count(&row, "spatial_compression")?,
             temporal_compression: count(&row, "temporal_compression")?,
             patch: count(&row, "patch")?,
-            blocks: match row.number("blocks")? {
-                Some(_) => Some(count(&row, "blocks")?),
-                None => None,
-            },
+            blocks: optional_count(&row, "blocks")?,
             width: count(&row, "width")?,
             ffn_width: count(&row, "ffn_width")?,
+            head_dim: optional_count(&row, "head_dim")?,
             text_tokens: count(&row, "text_tokens")?,
             guidance,
             vae_fp32_under_fp16: match row.text("vae_fp32_under_fp16")? {
@@ -56,10 +54,7 @@ pub fn diffusion_models() -> Result<BTreeMap<String, Diffusion>, BuildError> {
             default_height: height,
             default_frames: count(&row, "default_frames")?,
             default_steps: count(&row, "default_steps")?,
-            fps: match row.number("fps")? {
-                Some(_) => Some(count(&row, "fps")?),
-                None => None,
-            },
+            fps: optional_count(&row, "fps")?,
             qk_norm: match row.optional("qk_norm") {
                 None | Some("none") => QkNorm::None,
                 Some("layer") => QkNorm::Layer,
@@ -105,6 +100,14 @@ fn required(row: &Row<'_>, column: &str) -> Result<f64, BuildError> {
 }
 
 /// A positive whole number.
+/// A whole number a row may leave empty.
+fn optional_count(row: &Row<'_>, column: &str) -> Result<Option<u32>, BuildError> {
+    match row.number(column)? {
+        Some(_) => count(row, column).map(Some),
+        None => Ok(None),
+    }
+}
+
 fn count(row: &Row<'_>, column: &str) -> Result<u32, BuildError> {
     let value = required(row, column)?;
     if value >= 1.0 && value.fract() == 0.0 && value <= f64::from(u32::MAX) {

@@ -60,8 +60,8 @@ pub const BANDS: [Band; 16] = [
     band("torchtune fine-tuning", 18, 46, 7),
     Band { sources: 3, ..band("diffusers eager it/s", 7, 36, 55) },
     Band { sources: 2, ..band("diffusers torch.compile it/s", 18, 46, 38) },
-    Band { sources: 9, ..band("DiT s/item", 17, 25, 25) },
-    Band { sources: 6, ..band("DiT torch.compile s/item", 16, 28, 15) },
+    Band { sources: 9, ..band("DiT s/item", 13, 21, 25) },
+    Band { sources: 6, ..band("DiT torch.compile s/item", 10, 19, 15) },
     Band { sources: 6, ..band("Whisper RTF", 15, 102, 17) },
     band("audio generation RTF", 18, 46, 3),
 ];

@@ -203,6 +203,26 @@ struct DenoiserPass {
     tokens: f64,
 }
 
+/// FlashAttention-2's forward pass at head dimension 64 against 128, the
+/// size the attention rates here stand for (`FA2_ON_HOPPER` is the
+/// FlashAttention-2 paper's head-dimension-128 figure). Non-causal, long
+/// sequences: on an A100, PyTorch's SDPA flash backend (FlashAttention-2) at
+/// 4,096 tokens, BF16: 171.9 TFLOP/s at 64 against 183.2 at 128 (PyTorch PR
+/// 126122); on an H100 SXM, flash-attn 2.5.8 at 8k to 16k tokens, FP16: 322
+/// to 324 against 370 (FlashAttention-3 paper, Shah et al. 2024, Fig. 5).
+/// Conditions in data/calibration/attention_head_dim_sources.md.
+const FA2_HEAD_DIM_64_SHARE: f64 = 171.9 / 183.2;
+const FA2_HEAD_DIM_64_SHARE_HOPPER: f64 = 323.0 / 370.0;
+
+/// The share of its head-dimension-128 rate FlashAttention-2 reaches at
+/// `head_dim`: measured at 64 and 128, straight between them, and no more
+/// than 64's below it (no DiT here has fewer) nor 128's above.
+fn flash_head_dim_share(head_dim: u32, hopper: bool) -> f64 {
+    let at_64 = if hopper { FA2_HEAD_DIM_64_SHARE_HOPPER } else { FA2_HEAD_DIM_64_SHARE };
+    let toward_128 = ((f64::from(head_dim) - 64.0) / 64.0).clamp(0.0, 1.0);
+    at_64 + (1.0 - at_64) * toward_128
+}
+
 /// One forward pass of `pipeline`'s denoiser over `latent` tokens.
 ///
 /// DiTs: each token passes through one block's attention (4 w²) and MLP
@@ -336,8 +356,9 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
         }
         Denoiser::Unet => rate,
     };
-    let attention_rate =
-        if gpu.architecture == Some(Architecture::Hopper) { gemm_rate * FA2_ON_HOPPER } else { gemm_rate };
+    let hopper = gpu.architecture == Some(Architecture::Hopper);
+    let attention_rate = if hopper { gemm_rate * FA2_ON_HOPPER } else { gemm_rate }
+        * pipeline.head_dim.map_or(1.0, |dim| flash_head_dim_share(dim, hopper));
     let tensor_s = samples * (pass.flops / gemm_rate + pass.attention_flops / attention_rate) / split;
     let weights_s = denoiser_bytes / bandwidth;
     let compiled = workload.compilation == Compilation::Compiled;

@@ -740,3 +740,27 @@ fn one_image_runs_on_one_gpu_however_many_the_offer_has() {
     let (many, idle) = seconds(1000, 8);
     assert!((many - alone / 8.0).abs() < 1e-9 * alone && !idle);
 }
+
+#[test]
+fn flash_attention_runs_slower_at_head_dimension_64_than_at_128() {
+    // The two measured points and a line between them.
+    assert_eq!(flash_head_dim_share(128, false), 1.0);
+    assert_eq!(flash_head_dim_share(256, true), 1.0);
+    assert!((flash_head_dim_share(64, false) - 0.938).abs() < 0.001);
+    assert!((flash_head_dim_share(64, true) - 0.873).abs() < 0.001);
+    let between = flash_head_dim_share(96, true);
+    assert!(between > flash_head_dim_share(64, true) && between < 1.0, "{between}");
+    // CogVideoX-2B's 30 heads of 64 spend most of a step in attention: the
+    // same pipeline with heads of 128 would render its clip faster, by
+    // less than the attention kernel's own slowdown.
+    let cog = catalog().model("cogvideox-2b").unwrap();
+    let pipeline = cog.diffusion().unwrap();
+    assert_eq!(pipeline.head_dim, Some(64));
+    let w = Workload { model: cog.id.clone(), ..Workload::for_task(Task::Video) };
+    let wide_heads = Diffusion { head_dim: Some(128), ..pipeline.clone() };
+    for (gpu_id, hopper) in [("a100_sxm_80gb", false), ("h100_sxm", true)] {
+        let clip = |p: &Diffusion| super::diffusion_speed(&w, p, gpu(gpu_id), 1).unwrap().seconds_per_item().unwrap();
+        let slower = clip(pipeline) / clip(&wide_heads);
+        assert!(slower > 1.02 && slower < 1.0 / flash_head_dim_share(64, hopper), "{gpu_id}: {slower}");
+    }
+}
