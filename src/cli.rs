@@ -22,6 +22,7 @@ use crate::engine::setup::{on_gpu, OnGpu};
 use crate::engine::speed;
 use crate::engine::{rank, Catalog, Snapshot};
 use crate::text::Lang;
+use crate::units::SECONDS_PER_DAY;
 use crate::url_codec;
 use serde_json::json;
 use std::io::Write;
@@ -243,7 +244,7 @@ fn notes_json(decoded: &url_codec::Decoded) -> serde_json::Value {
 /// Days since 1970-01-01 on the system clock (UTC).
 fn days_today() -> i64 {
     let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    (seconds / 86_400) as i64
+    (seconds / SECONDS_PER_DAY) as i64
 }
 
 /// What the query could not apply, as lines a person reads.

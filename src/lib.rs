@@ -10,6 +10,7 @@
 //! - [`export`]: the ranked offers as JSON and CSV.
 //! - [`sorting`]: stable sorts that cost the page little WebAssembly.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
+//! - [`units`]: bytes, seconds and counts, declared once.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
 //! - `golden` (native only): committed outputs that refactors must keep.
 //! - [`hardening`]: the oracles the property tests and fuzzers check.
@@ -28,6 +29,7 @@ pub mod present;
 pub mod presets;
 pub mod sorting;
 pub mod text;
+pub mod units;
 pub mod url_codec;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -27,6 +27,7 @@ use crate::engine::workload::{
 use crate::engine::{Catalog, Precision, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Lang, Msg};
+use crate::units::BILLION;
 
 /// The link format this build writes (URL key `v`).
 pub const URL_VERSION: u32 = 1;
@@ -243,7 +244,7 @@ pub fn read_number(text: &str) -> Option<f64> {
         Some((at, suffix)) if at > 0 => match suffix.to_ascii_lowercase() {
             'k' => (&text[..at], 1e3),
             'm' => (&text[..at], 1e6),
-            'b' | 'g' => (&text[..at], 1e9),
+            'b' | 'g' => (&text[..at], BILLION),
             't' => (&text[..at], 1e12),
             _ => (text, 1.0),
         },

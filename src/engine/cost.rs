@@ -4,10 +4,11 @@
 //! per unit of output.
 
 use super::memory::diffusion::frame;
-use super::memory::{MemoryBreakdown, BYTES_PER_GB};
+use super::memory::MemoryBreakdown;
 use super::speed::Speed;
 use super::{FinetuneMethod, Model, Offer, Provider, SpotPolicy, Task, Workload};
 use crate::text::{phrases, Phrase};
+use crate::units::{BYTES_PER_GB, SECONDS_PER_HOUR};
 use serde::Serialize;
 
 /// Seconds from asking for an instance to running the job: boot, drivers,
@@ -105,7 +106,7 @@ pub fn spot_lost_share(workload: &Workload, nodes: u32, startup_s: f64) -> f64 {
         Task::Finetune | Task::Pretrain => f64::from(workload.checkpoint_minutes) * 60.0 / 2.0,
         _ => 0.0,
     };
-    SPOT_INTERRUPTIONS_PER_HOUR * f64::from(nodes.max(1)) * (startup_s + redone) / 3600.0
+    SPOT_INTERRUPTIONS_PER_HOUR * f64::from(nodes.max(1)) * (startup_s + redone) / SECONDS_PER_HOUR
 }
 
 /// How much of a training run's wall-clock time trains: the rest goes to
@@ -136,7 +137,7 @@ pub fn failure_lost_share(workload: &Workload, gpus: u32) -> f64 {
         return 100.0 / pct.clamp(1.0, 100.0) - 1.0;
     }
     let redone = f64::from(workload.checkpoint_minutes) * 60.0 / 2.0;
-    FAILURES_PER_GPU_HOUR * f64::from(gpus.max(1)) * (BOOT_S + redone) / 3600.0
+    FAILURES_PER_GPU_HOUR * f64::from(gpus.max(1)) * (BOOT_S + redone) / SECONDS_PER_HOUR
 }
 
 /// Share of its time a spot job may lose to interruptions before it is
@@ -190,7 +191,7 @@ pub struct Fallback {
 
 /// The fallback when no provider publishes a rule at all (a snapshot of
 /// one marketplace): per hour, the product brief's coarse case.
-const FALLBACK_INCREMENT_S: f64 = 3600.0;
+const FALLBACK_INCREMENT_S: f64 = SECONDS_PER_HOUR;
 
 impl Fallback {
     pub fn of(providers: &[Provider]) -> Fallback {
@@ -319,7 +320,7 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
     Some(match workload.task {
         Task::Infer => {
             let per_instance = speed.output_tokens_per_s()?;
-            let uptime_s = workload.uptime_hours * 3600.0;
+            let uptime_s = workload.uptime_hours * SECONDS_PER_HOUR;
             // Replicas for the stated load; one when none is stated.
             let daily_tokens = f64::from(workload.requests_per_day) * f64::from(workload.output_tokens);
             let instances =
@@ -384,7 +385,7 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
             Work { seconds, stored_bytes: weights + out, egress_bytes: out, units, instances: 1.0 }
         }
         Task::Audio => {
-            let audio_s = workload.audio_hours * 3600.0;
+            let audio_s = workload.audio_hours * SECONDS_PER_HOUR;
             let work = audio_s * speed.realtime_factor()?;
             // The audio itself is kept while it is transcribed: 16 kHz 16-bit mono.
             let audio_bytes = audio_s * 32_000.0;
@@ -400,7 +401,7 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
         Task::Speech | Task::Music => {
             let generator = model.audio_generator()?;
             let audio_s = match workload.task {
-                Task::Speech => workload.audio_hours * 3600.0,
+                Task::Speech => workload.audio_hours * SECONDS_PER_HOUR,
                 _ => f64::from(workload.items) * workload.clip_seconds_for(generator),
             };
             let out = audio_s * GENERATED_AUDIO_BYTES_PER_SECOND;
@@ -408,7 +409,7 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
                 seconds: audio_s * speed.realtime_factor()?,
                 stored_bytes: weights + out,
                 egress_bytes: out,
-                units: audio_s / 3600.0,
+                units: audio_s / SECONDS_PER_HOUR,
                 instances: 1.0,
             }
         }
@@ -461,7 +462,7 @@ pub fn job_hours(
     speed: &Speed,
     rental: Rental,
 ) -> Option<f64> {
-    run(workload, model, memory, speed, rental).map(|(_, run)| run.seconds / 3600.0)
+    run(workload, model, memory, speed, rental).map(|(_, run)| run.seconds / SECONDS_PER_HOUR)
 }
 
 /// Costs `workload` on `offer` at `speed` as `rental` rents it, billed by
@@ -492,8 +493,8 @@ pub fn cost(
     let billed_s = rules.billed_seconds(run_s);
     let (job_hours, billed_hours) = match workload.task {
         Task::Infer if workload.uptime_hours >= 24.0 => (HOURS_PER_MONTH, HOURS_PER_MONTH),
-        Task::Infer => (run_s / 3600.0 * DAYS_PER_MONTH, billed_s / 3600.0 * DAYS_PER_MONTH),
-        _ => (run_s / 3600.0, billed_s / 3600.0),
+        Task::Infer => (run_s / SECONDS_PER_HOUR * DAYS_PER_MONTH, billed_s / SECONDS_PER_HOUR * DAYS_PER_MONTH),
+        _ => (run_s / SECONDS_PER_HOUR, billed_s / SECONDS_PER_HOUR),
     };
     let gpu_cost = price * billed_hours * instances * f64::from(nodes);
     // Storage for the job's duration; serving keeps its weights all month.
@@ -524,7 +525,7 @@ pub fn cost(
         cost_per_thousand_images: per_thousand_images(workload, model, job_cost / units.max(f64::MIN_POSITIVE)),
         goodput: matches!(workload.task, Task::Finetune | Task::Pretrain).then(|| Goodput {
             share: 1.0 - failures_s / run_s.max(f64::MIN_POSITIVE),
-            lost_hours: failures_s / 3600.0,
+            lost_hours: failures_s / SECONDS_PER_HOUR,
             stated: workload.goodput_pct.is_some(),
         }),
     })

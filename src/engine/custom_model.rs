@@ -5,6 +5,7 @@
 
 use super::catalog::{Checkpoint, ModelKind, Shape};
 use super::Precision;
+use crate::units::BILLION;
 use serde::{Deserialize, Serialize};
 
 /// The model id that selects [`super::Workload::custom`].
@@ -190,7 +191,7 @@ impl CustomModel {
         };
         let name = match &self.name {
             Some(name) => name.clone(),
-            None => format!("Custom {:.1}B model", self.params / 1e9),
+            None => format!("Custom {:.1}B model", self.params / BILLION),
         };
         super::Model {
             id: CUSTOM_MODEL.to_string(),

@@ -6,6 +6,7 @@
 //! the data states for a multi-node cluster and badged, never assumed fast.
 
 use crate::text::{phrases, Phrase};
+use crate::units::BYTES_PER_DECIMAL_GB;
 use serde::{Deserialize, Serialize};
 
 /// Whether a provider joins instances of a type into a cluster
@@ -249,7 +250,7 @@ impl Network {
 
     /// Bytes per second per node that collectives reach.
     pub fn bytes_per_s(self) -> f64 {
-        self.gbps * 1e9 / 8.0 * NETWORK_EFFICIENCY
+        self.gbps * BYTES_PER_DECIMAL_GB / 8.0 * NETWORK_EFFICIENCY
     }
 }
 

@@ -6,6 +6,7 @@ use super::catalog::{Architecture, Segment};
 use super::{Gpu, Precision};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
+use crate::units::BYTES_PER_DECIMAL_GB;
 use serde::Serialize;
 
 /// The precision matrix multiplies run in.
@@ -187,7 +188,7 @@ pub fn fp16_accumulate_peak(gpu: &Gpu, fp16: f64) -> f64 {
 
 /// Peak memory bandwidth in bytes per second.
 pub fn memory_bandwidth(gpu: &Gpu) -> Option<f64> {
-    gpu.mem_bandwidth_gbps.filter(|b| *b > 0.0).map(|gbps| gbps * 1e9)
+    gpu.mem_bandwidth_gbps.filter(|b| *b > 0.0).map(|gbps| gbps * BYTES_PER_DECIMAL_GB)
 }
 
 /// How GPUs of one instance reach each other.
@@ -256,7 +257,7 @@ impl Link {
 /// stated).
 pub fn link(gpu: &Gpu) -> Link {
     match gpu.link_gbps {
-        Some(gbps) => Link { bandwidth: gbps * 1e9, latency: NVLINK_LATENCY_S, nvlink: true },
+        Some(gbps) => Link { bandwidth: gbps * BYTES_PER_DECIMAL_GB, latency: NVLINK_LATENCY_S, nvlink: true },
         None => Link { bandwidth: pcie_bandwidth(gpu), latency: PCIE_LATENCY_S, nvlink: false },
     }
 }

@@ -2,11 +2,11 @@
 
 use super::options::choices;
 use crate::text::phrases;
+use crate::units::BYTES_PER_GB;
 
 /// Parameters of Llama-3-8B, the model llama.cpp's quantize tool states its
 /// GGUF file sizes for (models.csv, computed from the config).
 const LLAMA_3_8B_PARAMS: f64 = 8_030_261_248.0;
-const GIB: f64 = 1_073_741_824.0;
 
 /// Effective bits per weight of a GGUF file type: llama.cpp's
 /// `tools/quantize/quantize.cpp` QUANT_OPTIONS gives each type's file size
@@ -18,7 +18,7 @@ const GIB: f64 = 1_073_741_824.0;
 /// per 256 weights); their files keep the output tensor wider, a few
 /// percent more.
 const fn gguf_bits(gib_for_llama_3_8b: f64) -> f64 {
-    gib_for_llama_3_8b * GIB * 8.0 / LLAMA_3_8B_PARAMS
+    gib_for_llama_3_8b * BYTES_PER_GB * 8.0 / LLAMA_3_8B_PARAMS
 }
 
 choices! {

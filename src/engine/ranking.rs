@@ -21,6 +21,7 @@ use super::{
 };
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
+use crate::units::SECONDS_PER_HOUR;
 use cluster::OnCluster;
 use shape::{shape_index, OnThisGpu, Shape, ShapeKey};
 use std::cmp::Ordering;
@@ -494,7 +495,7 @@ fn terms_badges(
     on_cluster: &OnCluster<'_>,
 ) -> Vec<Badge> {
     let mut badges = Vec::new();
-    if billing.increment_s >= 3600.0 && !billing.assumed.billing {
+    if billing.increment_s >= SECONDS_PER_HOUR && !billing.assumed.billing {
         badges.push(Badge::PerHourBilling);
     }
     match provider.and_then(|p| p.price_kind) {

@@ -32,7 +32,7 @@ pub fn memory_summary(memory: &MemoryBreakdown, lang: Lang) -> String {
 /// not run into each other (issue 40: "24 GB48 GB").
 pub fn tick_labels(sizes_gib: &[f64], lang: Lang) -> Vec<String> {
     let last = sizes_gib.len().saturating_sub(1);
-    let bytes = |gib: f64| gib * crate::engine::memory::BYTES_PER_GB;
+    let bytes = |gib: f64| gib * crate::units::BYTES_PER_GB;
     sizes_gib
         .iter()
         .enumerate()
@@ -50,7 +50,7 @@ mod tests {
         assert!(super::tick_labels(&[], Lang::En).is_empty());
     }
     use super::*;
-    use crate::engine::memory::BYTES_PER_GB;
+    use crate::units::BYTES_PER_GB;
 
     #[test]
     fn the_memory_line_names_the_parts_a_task_has_per_gpu_when_it_spans_several() {

@@ -7,10 +7,7 @@ use crate::engine::Model;
 use crate::model_import::{FileFormat, Imported};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
-
-const BILLION: f64 = 1e9;
-const KIB: f64 = 1024.0;
-const MIB: f64 = 1024.0 * 1024.0;
+use crate::units::{BILLION, BYTES_PER_KIB, BYTES_PER_MIB};
 
 /// The facts, each a short message the page joins with " · ".
 pub fn model_facts(model: &Model) -> Vec<Msg> {
@@ -23,7 +20,7 @@ pub fn model_facts(model: &Model) -> Vec<Msg> {
         if let Some(context) = shape.max_context {
             facts.push(msg!(phrases::FACT_CONTEXT, context = Arg::Int(i64::from(context))));
         }
-        facts.push(msg!(phrases::FACT_KV, kv = Arg::Num(shape.kv_bytes_per_token_16bit / KIB, 0)));
+        facts.push(msg!(phrases::FACT_KV, kv = Arg::Num(shape.kv_bytes_per_token_16bit / BYTES_PER_KIB, 0)));
         if let Some(window) = shape.sliding_window {
             let share = shape.sliding_window_layer_share.unwrap_or(1.0);
             facts.push(msg!(
@@ -33,7 +30,7 @@ pub fn model_facts(model: &Model) -> Vec<Msg> {
             ));
         }
         if let Some(state) = shape.state_bytes_per_sequence_16bit {
-            facts.push(msg!(phrases::FACT_STATE, state = Arg::Num(state / MIB, 1)));
+            facts.push(msg!(phrases::FACT_STATE, state = Arg::Num(state / BYTES_PER_MIB, 1)));
         }
     }
     if let Some(vision) = model.vision() {

@@ -10,6 +10,7 @@ use crate::engine::Catalog;
 use crate::msg;
 use crate::present::row::electricity;
 use crate::text::{phrases, Arg, Lang, Msg};
+use crate::units::BYTES_PER_DECIMAL_GB;
 
 /// Candidates named in the probe's sentence before "…".
 const NAMED_CANDIDATES: usize = 4;
@@ -100,7 +101,7 @@ pub fn found(detected: &Detected, catalog: &Catalog, lang: Lang) -> Vec<String> 
 /// The measurement, against the datasheet of the compared GPU, and whether
 /// the estimate uses it (only a real GPU's figure replaces the datasheet).
 pub fn measurement(measured: &Bandwidth, datasheet: Option<f64>, used: bool, lang: Lang) -> String {
-    let gbps = measured.bytes_per_s / 1e9;
+    let gbps = measured.bytes_per_s / BYTES_PER_DECIMAL_GB;
     let mut said = vec![msg!(
         phrases::BENCH_MEASURED,
         measured = Arg::Num(gbps, if gbps < 10.0 { 1 } else { 0 }),

@@ -17,6 +17,7 @@ use super::csv_table::CsvTable;
 use super::fetched::{is_iso_date, UpstreamPath};
 pub use super::fetched::{CopyRecord, FetchedFile, Manifest, DEFAULT_KEEP, MANIFEST};
 use super::{build_with, write as write_snapshot, BuildError, Built, OFFER_SOURCES_CSV};
+use crate::units::SECONDS_PER_DAY;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -727,7 +728,7 @@ fn rows_read(summary: &str) -> BTreeMap<String, usize> {
 /// `YYYY-MM-DDTHH:MM:SSZ` for a time on or after 1970 (UTC).
 fn utc_timestamp(time: SystemTime) -> String {
     let seconds = time.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_secs();
-    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    let (days, of_day) = (seconds / SECONDS_PER_DAY, seconds % SECONDS_PER_DAY);
     let date = crate::engine::freshness::date_of(days as i64);
     format!("{date}T{:02}:{:02}:{:02}Z", of_day / 3600, of_day % 3600 / 60, of_day % 60)
 }

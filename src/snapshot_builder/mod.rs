@@ -28,6 +28,7 @@ pub use gpu_names::catalog_gpu_id;
 
 use crate::engine::catalog::{Architecture, AudioGenerator, Catalog, Gpu, ModelKind, Segment, CATALOG_SCHEMA_VERSION};
 use crate::engine::snapshot::{PriceKind, Provider, Snapshot, Source, SCHEMA_VERSION};
+use crate::units::BILLION;
 use csv_table::CsvTable;
 use offers::{Collected, GpuMemory, SourceSpec, UnderlyingCloud};
 use std::collections::{BTreeMap, BTreeSet};
@@ -361,7 +362,7 @@ fn build_catalog(from: &Path) -> Result<Catalog, BuildError> {
         let params = match (row.number("params_computed_total")?, row.number("params_total_b")?, &pipeline) {
             _ if generator.is_some() => generator.as_ref().map_or(0.0, AudioGenerator::params),
             (Some(exact), _, _) => exact,
-            (None, Some(billions), _) => billions * 1e9,
+            (None, Some(billions), _) => billions * BILLION,
             (None, None, Some(d)) => d.denoiser_params + d.text_encoder_params + d.vae_params.unwrap_or(0.0),
             (None, None, None) if towers.contains_key(id) => 0.0,
             (None, None, None) => continue,

@@ -5,6 +5,7 @@ use super::csv_table::Row;
 use super::BuildError;
 use crate::engine::catalog::{ModelKind, Shape};
 use crate::engine::Model;
+use crate::units::BILLION;
 use std::collections::BTreeMap;
 
 /// The model of a row, of `params` parameters and built as `kind`: its
@@ -12,7 +13,7 @@ use std::collections::BTreeMap;
 pub fn model(row: &Row<'_>, params: f64, kind: ModelKind) -> Result<Model, BuildError> {
     let active_params = match row.number("params_computed_active")? {
         Some(exact) => Some(exact),
-        None => row.number("params_active_b")?.map(|b| b * 1e9),
+        None => row.number("params_active_b")?.map(|b| b * BILLION),
     };
     Ok(Model {
         id: row.text("model_id")?.to_string(),

@@ -17,6 +17,7 @@ use super::vision_models::VisionRow;
 use super::BuildError;
 use crate::engine::catalog::{AudioGenerator, ModelKind, Speech};
 use crate::engine::Model;
+use crate::units::BILLION;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -81,23 +82,23 @@ fn params(row: &Row<'_>, tower: Option<&VisionRow>) -> Result<Option<f64>, Build
         }
         // A vision-language model's published count includes its vision
         // tower, which the computed text-only count leaves out.
-        let published = row.number("params_total_b")?.map_or(0.0, |b| b * 1e9);
+        let published = row.number("params_total_b")?.map_or(0.0, |b| b * BILLION);
         return Ok(Some(exact.max(published)));
     }
     if let Some(tower) = tower {
         let total = match row.number("params_total_b")? {
-            Some(billions) => Some(billions * 1e9),
+            Some(billions) => Some(billions * BILLION),
             None => size_in_name(row.text("model_id")?),
         };
         return Ok(total.map(|t| (t - tower.vision.params).max(0.0)));
     }
     if let Some(billions) = row.number("params_total_b")? {
-        return Ok(Some(billions * 1e9));
+        return Ok(Some(billions * BILLION));
     }
     // A diffusion pipeline the engine does not size yet is listed by its
     // denoiser, the one component every such row states.
     if let Some(billions) = row.number("denoiser_params_b")? {
-        return Ok(Some(billions * 1e9));
+        return Ok(Some(billions * BILLION));
     }
     Ok(size_in_name(row.text("model_id")?))
 }
@@ -107,7 +108,7 @@ fn size_in_name(id: &str) -> Option<f64> {
     id.rsplit('-').find_map(|part| {
         let number = part.strip_suffix('b')?;
         let billions: f64 = number.parse().ok()?;
-        (billions > 0.0).then_some(billions * 1e9)
+        (billions > 0.0).then_some(billions * BILLION)
     })
 }
 

@@ -4,7 +4,7 @@
 //! "$3.50" and "3,50 US$".
 
 use super::Lang;
-use crate::engine::memory::BYTES_PER_GB;
+use crate::units::BYTES_PER_GB;
 
 /// A no-break space: keeps "3,50 US$" on one line.
 const NBSP: char = '\u{a0}';

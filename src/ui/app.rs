@@ -15,6 +15,7 @@ use crate::present::memory::memory_summary;
 use crate::present::support::support_hint;
 use crate::present::your_gpu::Detected;
 use crate::text::{phrases, Lang, Msg};
+use crate::units::BYTES_PER_DECIMAL_GB;
 use crate::url_codec;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -75,7 +76,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let measured_gbps = move || {
         let hardware = detected.with(|d| d.as_ref().is_some_and(Detected::hardware));
         measured.with(|m: &Option<Result<super::gpu_probe::Bandwidth, String>>| {
-            m.as_ref().and_then(|r| r.as_ref().ok()).filter(|_| hardware).map(|b| b.bytes_per_s / 1e9)
+            m.as_ref().and_then(|r| r.as_ref().ok()).filter(|_| hardware).map(|b| b.bytes_per_s / BYTES_PER_DECIMAL_GB)
         })
     };
     let workload = RwSignal::new(decoded.workload);

@@ -1,8 +1,9 @@
 //! The memory one GPU needs, as a stacked bar against common card sizes.
 
-use crate::engine::memory::{MemoryBreakdown, BYTES_PER_GB};
+use crate::engine::memory::MemoryBreakdown;
 use crate::msg;
 use crate::text::{phrases, Arg, Phrase};
+use crate::units::BYTES_PER_GB;
 use leptos::prelude::*;
 
 /// Card sizes the bar is measured against (GB): 24 (RTX 4090, L4, A10),

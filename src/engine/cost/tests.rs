@@ -3,6 +3,7 @@ use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
 use crate::engine::{Catalog, Offer, Provider};
+use crate::units::BYTES_PER_GB;
 
 fn provider(increment: Option<u32>, minimum: Option<u32>) -> Provider {
     Provider {

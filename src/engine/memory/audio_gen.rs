@@ -3,10 +3,11 @@
 //! flight (twice the clips under classifier-free guidance), and the
 //! activations of the widest pass.
 
-use super::breakdown::{MemoryBreakdown, BYTES_PER_GB};
+use super::breakdown::MemoryBreakdown;
 use super::speech::SPEECH_OVERHEAD_GB;
 use crate::engine::audio_model::{AudioGenerator, StageMethod};
 use crate::engine::{Error, Precision, Workload};
+use crate::units::BYTES_PER_GB;
 
 /// Sizes `workload.batch` clips generated together on each of `gpu_count`
 /// GPUs (replicas: clips are independent).

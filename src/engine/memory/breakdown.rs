@@ -7,12 +7,6 @@ use crate::engine::{Model, Precision, Runtime, TrainingRecipe};
 use crate::text::{phrases, Phrase};
 use serde::Serialize;
 
-/// Bytes in one "GB" of GPU memory. Card sizes are binary in practice: an
-/// "80 GB" H100 or A100 reports 81,920 MiB in the SkyPilot catalogs'
-/// GpuInfo (e.g. lambda_vms.csv, aws_vms_p_family_gpu.csv), a "24 GB" A10
-/// 24,576 MiB. So every GB this engine shows is 2^30 bytes.
-pub const BYTES_PER_GB: f64 = 1_073_741_824.0;
-
 /// How a serving runtime uses GPU memory.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RuntimeMemory {

@@ -7,10 +7,11 @@
 //! and only one phase's activations live at a time. Offloading decides which
 //! weights stay on the GPU through all of them.
 
-use super::breakdown::{runtime_memory, MemoryBreakdown, BYTES_PER_GB};
+use super::breakdown::{runtime_memory, MemoryBreakdown};
 use crate::engine::catalog::{Denoiser, Diffusion, Guidance};
 use crate::engine::workload::{Offload, Resolution};
 use crate::engine::{Error, Precision, Runtime, Workload};
+use crate::units::BYTES_PER_GB;
 
 /// Bytes of live tensors per output pixel while the VAE decodes, at 16 bits.
 /// Derived from the SD AutoencoderKL decoder (block channels 512, 512, 256,

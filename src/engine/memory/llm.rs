@@ -4,10 +4,11 @@
 //! workspace, and the runtime's own overhead and reserve, on one GPU or
 //! split across several.
 
-use super::breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, BYTES_PER_GB};
+use super::breakdown::{runtime_memory, weights_bytes, MemoryBreakdown};
 use crate::engine::catalog::Shape;
 use crate::engine::fabric::Placement;
 use crate::engine::{Error, Model, Workload};
+use crate::units::BYTES_PER_GB;
 
 /// Whether the KV cache is a compressed latent shared by all heads (MLA,
 /// DeepSeek-V3/R1): far smaller than 2 × layers × heads × head_dim would be.

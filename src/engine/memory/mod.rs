@@ -18,7 +18,7 @@ pub mod speech;
 pub mod training;
 pub mod vision;
 
-pub use breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, RuntimeMemory, BYTES_PER_GB};
+pub use breakdown::{runtime_memory, weights_bytes, MemoryBreakdown, RuntimeMemory};
 pub use llm::{inference_memory, kv_cache_bytes};
 
 use crate::engine::catalog::{Family, Segment};
@@ -26,6 +26,7 @@ use crate::engine::fabric::Placement;
 use crate::engine::{Error, Gpu, Model, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
+use crate::units::BYTES_PER_GB;
 use serde::Serialize;
 
 /// Whether a workload fits `gpu_count` GPUs of one kind.

@@ -2,9 +2,10 @@
 //! the decoder's self-attention cache per beam, the cross-attention cache
 //! per audio window, and the encoder's activations.
 
-use super::breakdown::{MemoryBreakdown, BYTES_PER_GB};
+use super::breakdown::MemoryBreakdown;
 use crate::engine::catalog::Speech;
 use crate::engine::{Error, Model, Precision, Workload};
+use crate::units::BYTES_PER_GB;
 
 /// Tokens of transcript per 30-second window: conversational English runs at
 /// about 150 words a minute (75 per window), and Whisper's byte-level BPE

@@ -3,6 +3,7 @@
 use super::*;
 use crate::engine::{Catalog, KvPrecision, Precision, Runtime, RuntimeChoice};
 use crate::text::Lang;
+use crate::units::BYTES_PER_GB;
 
 /// LLM serving memory for a model with a shape, as `estimate` hands it.
 fn inference_memory(w: &Workload, model: &Model, gpu_count: u32) -> Result<MemoryBreakdown, Error> {

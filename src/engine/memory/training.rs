@@ -2,11 +2,12 @@
 //! optimizer state and activations, sharded across data-
 //! parallel GPUs by ZeRO stage (ZeRO-1/2/3 ≈ FSDP's sharding strategies).
 
-use super::breakdown::{weights_bytes, MemoryBreakdown, BYTES_PER_GB};
+use super::breakdown::{weights_bytes, MemoryBreakdown};
 use crate::engine::catalog::Shape;
 use crate::engine::{CrossEntropy, Error, FinetuneMethod, Model, Optimizer, Precision, Task, TrainingRecipe, Workload};
 use crate::msg;
 use crate::text::phrases;
+use crate::units::BYTES_PER_GB;
 
 /// CUDA context and allocator slack per training process. An engineering
 /// estimate, as for inference (about 0.5 GiB for the CUDA context; the

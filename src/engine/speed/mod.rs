@@ -32,6 +32,7 @@ use super::memory::Fit;
 use super::setup::Setup;
 use super::workload::Compilation;
 use super::{Error, Gpu, Model, Runtime, Task, Workload};
+use crate::units::SECONDS_PER_HOUR;
 
 /// The speed of `workload` on the GPUs of `placement` (a count for one
 /// node, or the nodes of a cluster) of `gpu`, given its memory
@@ -136,7 +137,7 @@ fn error_bands(workload: &Workload, family: &Family<'_>, gpu: &Gpu, figures: &Fi
 /// not a job (an endpoint runs as long as it is up), so serving reports the
 /// hours to generate one request's output for every running sequence once.
 pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
-    let hours = |seconds: f64| (seconds.is_finite() && seconds >= 0.0).then_some(seconds / 3600.0);
+    let hours = |seconds: f64| (seconds.is_finite() && seconds >= 0.0).then_some(seconds / SECONDS_PER_HOUR);
     match workload.task {
         Task::Infer => {
             let tokens = f64::from(workload.output_tokens) * f64::from(speed.serving()?.running_concurrency);
@@ -173,7 +174,7 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
             tokens: None,
             epochs: None,
             audio_hours: Some(workload.audio_hours),
-            hours: hours(workload.audio_hours * 3600.0 * speed.realtime_factor()?)?,
+            hours: hours(workload.audio_hours * SECONDS_PER_HOUR * speed.realtime_factor()?)?,
         }),
         Task::Music => {
             let clip_s = match &speed.figures {
@@ -185,7 +186,7 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
                 n: Some(workload.items),
                 tokens: None,
                 epochs: None,
-                audio_hours: Some(audio_s / 3600.0),
+                audio_hours: Some(audio_s / SECONDS_PER_HOUR),
                 hours: hours(audio_s * speed.realtime_factor()?)?,
             })
         }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::engine::Catalog;
 use crate::engine::Task;
+use crate::units::BYTES_PER_GB;
 
 fn catalog() -> &'static Catalog {
     Catalog::bundled().unwrap()
