@@ -214,6 +214,35 @@ struct DenoiserPass {
 const FA2_HEAD_DIM_64_SHARE: f64 = 171.9 / 183.2;
 const FA2_HEAD_DIM_64_SHARE_HOPPER: f64 = 323.0 / 370.0;
 
+/// PyTorch's SDPA runs cuDNN's attention first on Hopper where the cuDNN it
+/// links is newer than 9.15 (`check_prefer_cudnn_attention` in ATen's
+/// `sdp_utils.cpp`, in PyTorch 2.10, after PR 162073 made cuDNN the default
+/// for SM 9.0 and 10.0; the wheels bundle such a cuDNN from 2.11:
+/// transformers PR 48163, 2026-08-31, "on recent torch the default is
+/// already cuDNN", which it measured 1.7–2.3× faster than FlashAttention-2
+/// on Hopper and slower on Ampere, Ada and Blackwell). cuDNN's forward pass
+/// on an H100 SXM against FlashAttention-2's at head dimension 128,
+/// non-causal, 8k and 16k tokens (FlashAttention-3 paper, Fig. 5, cuDNN
+/// 9.1.1): 600 and 595 TFLOP/s at 128 and 412 and 413 at 64, against 370.
+const CUDNN_HOPPER_128: f64 = 597.5 / 370.0;
+const CUDNN_HOPPER_64: f64 = 412.5 / 370.0;
+
+/// A DiT's attention rate as a share of its GEMMs' rate: FlashAttention-2
+/// keeps their pace on Ampere and Ada and reaches `FA2_ON_HOPPER` of it on
+/// Hopper, at heads of 128 (`flash_head_dim_share` for smaller heads);
+/// cuDNN's kernel on Hopper that figure times its own gain, measured at 64
+/// and 128 and straight between them.
+fn attention_share(kernel: DitAttention, head_dim: u32, hopper: bool) -> f64 {
+    match (kernel, hopper) {
+        (DitAttention::Sdpa, true) => {
+            let toward_128 = ((f64::from(head_dim) - 64.0) / 64.0).clamp(0.0, 1.0);
+            FA2_ON_HOPPER * (CUDNN_HOPPER_64 + (CUDNN_HOPPER_128 - CUDNN_HOPPER_64) * toward_128)
+        }
+        (_, true) => FA2_ON_HOPPER * flash_head_dim_share(head_dim, true),
+        (_, false) => flash_head_dim_share(head_dim, false),
+    }
+}
+
 /// The share of its head-dimension-128 rate FlashAttention-2 reaches at
 /// `head_dim`: measured at 64 and 128, straight between them, and no more
 /// than 64's below it (no DiT here has fewer) nor 128's above.
@@ -299,6 +328,29 @@ fn dit_block_passes(pipeline: &Diffusion, compiled: bool) -> f64 {
 /// text encoder and the VAE whole. Without such a runtime, clips run one
 /// per GPU, as images do.
 pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu_count: u32) -> Result<Speed, Error> {
+    diffusion_speed_with(DitAttention::Sdpa, workload, pipeline, gpu, gpu_count)
+}
+
+/// The attention kernel a DiT pipeline runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DitAttention {
+    /// PyTorch's SDPA as diffusers calls it today: cuDNN's kernel first on
+    /// Hopper (`CUDNN_HOPPER_128`), FlashAttention-2 elsewhere. A clip xDiT
+    /// splits over GPUs is counted at the same rate.
+    Sdpa,
+    /// FlashAttention-2 on every GPU: SDPA before PyTorch 2.11.
+    Flash2,
+}
+
+/// [`diffusion_speed`] with the attention kernel `attention`: the
+/// calibration passes the kernel of the PyTorch a source ran.
+pub(crate) fn diffusion_speed_with(
+    attention: DitAttention,
+    workload: &Workload,
+    pipeline: &Diffusion,
+    gpu: &Gpu,
+    gpu_count: u32,
+) -> Result<Speed, Error> {
     let mut notes = Vec::new();
     let precision = workload.weight_precision;
     let compute = compute_precision(precision, gpu);
@@ -357,8 +409,7 @@ pub fn diffusion_speed(workload: &Workload, pipeline: &Diffusion, gpu: &Gpu, gpu
         Denoiser::Unet => rate,
     };
     let hopper = gpu.architecture == Some(Architecture::Hopper);
-    let attention_rate = if hopper { gemm_rate * FA2_ON_HOPPER } else { gemm_rate }
-        * pipeline.head_dim.map_or(1.0, |dim| flash_head_dim_share(dim, hopper));
+    let attention_rate = gemm_rate * attention_share(attention, pipeline.head_dim.unwrap_or(128), hopper);
     let tensor_s = samples * (pass.flops / gemm_rate + pass.attention_flops / attention_rate) / split;
     let weights_s = denoiser_bytes / bandwidth;
     let compiled = workload.compilation == Compilation::Compiled;
