@@ -47,6 +47,12 @@ printf '%-44s %10s %+10d  (%s%%; fails above %+d)\n' "  growth over the baseline
 room=$((CEILING_BYTES - total_code))
 printf '%-44s %10s %10d  (%s)\n' "  hard ceiling" "" "$CEILING_BYTES" \
   "$( ((room >= 0)) && echo "$room bytes below it" || echo "$((-room)) bytes above it")"
+# A page that opens in Spanish also waits for its words, fetched beside the
+# module (src/text/spanish.rs); an English page never downloads them.
+if [[ -f "$DIST/data/es.json" ]]; then
+  spanish=$(gz "$DIST/data/es.json")
+  printf '%-44s %10s %10d  (%d with them)\n' "  a Spanish page adds data/es.json" "" "$spanish" "$((total_code + spanish))"
+fi
 on_demand_growth=$((on_demand_code - on_demand_baseline))
 on_demand_room=$((ON_DEMAND_CEILING_BYTES - on_demand_code))
 printf '%-44s %10s %10d\n' "wasm + js on demand ($ON_DEMAND)" "" "$on_demand_code"

@@ -233,13 +233,15 @@ pub fn build_with(from: &Path, offers: Option<&Path>) -> Result<Built, BuildErro
     Ok(Built { snapshot, catalog, summary, anomalies })
 }
 
-/// Writes `offers.json`, `catalog.json` and `SUMMARY.md` into `out`.
+/// Writes `offers.json`, `catalog.json`, `es.json` (the page's Spanish,
+/// loaded on demand: `text::spanish`) and `SUMMARY.md` into `out`.
 pub fn write(built: &Built, out: &Path) -> Result<(), BuildError> {
     let io = |path: &Path, e: std::io::Error| BuildError::Io { path: path.to_path_buf(), message: e.to_string() };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let files = [
         ("offers.json", to_json(&built.snapshot)),
         ("catalog.json", to_json(&built.catalog)),
+        ("es.json", crate::text::spanish::table_json()),
         ("SUMMARY.md", built.summary.clone()),
     ];
     for (name, text) in files {

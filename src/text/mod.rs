@@ -10,6 +10,7 @@
 
 mod numbers;
 pub mod phrases;
+pub mod spanish;
 
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -53,11 +54,12 @@ impl Lang {
         codes.into_iter().find_map(Lang::from_code).unwrap_or_default()
     }
 
-    /// The phrase in this language.
-    pub const fn t(self, phrase: &'static Phrase) -> &'static str {
+    /// The phrase in this language (on the page, English until its Spanish
+    /// is loaded: `spanish::install`).
+    pub fn t(self, phrase: &'static Phrase) -> &'static str {
         match self {
             Lang::En => phrase.en,
-            Lang::Es => phrase.es,
+            Lang::Es => spanish::of(phrase),
         }
     }
 }
@@ -69,6 +71,9 @@ pub struct Phrase {
     /// The constant's name, for tests and reviews.
     pub key: &'static str,
     pub en: &'static str,
+    /// Every build carries the Spanish but the page's module, which loads
+    /// it when a visitor reads Spanish (`spanish`, issue 38).
+    #[cfg(not(feature = "lazy-spanish"))]
     pub es: &'static str,
 }
 

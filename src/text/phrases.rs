@@ -10,7 +10,13 @@ use super::Phrase;
 
 macro_rules! phrases {
     ($($(#[$meta:meta])* $name:ident = $en:literal, $es:literal;)*) => {
-        $($(#[$meta])* pub static $name: Phrase = Phrase { key: stringify!($name), en: $en, es: $es };)*
+        $($(#[$meta])* pub static $name: Phrase = Phrase {
+            key: stringify!($name),
+            en: $en,
+            // The page loads its Spanish on demand (`super::spanish`).
+            #[cfg(not(feature = "lazy-spanish"))]
+            es: $es,
+        };)*
         /// Every phrase, for the tests.
         pub static ALL: &[&Phrase] = &[$(&$name),*];
     };

@@ -37,10 +37,7 @@ pub fn App(
         Ok(catalog) => view! { <Calculator catalog=catalog /> }.into_any(),
         Err(message) => {
             // Without a catalog the link cannot be read, save its language.
-            let query = url_state::current_query();
-            let linked = query.split('&').find_map(|pair| pair.strip_prefix("lang=")).and_then(Lang::from_code);
-            let lang =
-                linked.unwrap_or_else(|| Lang::preferred(document::preferred_languages().iter().map(String::as_str)));
+            let lang = document::page_lang();
             view! {
                 <div role="alert" class="error" data-testid="catalog-error">
                     <p>{message.render(lang)}</p>
@@ -84,7 +81,23 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // The language the link or the switcher chose; else the browser's.
     let chosen = RwSignal::new(decoded.lang);
     let browser = Lang::preferred(document::preferred_languages().iter().map(String::as_str));
-    let lang = Memo::new(move |_| chosen.get().unwrap_or(browser));
+    // Spanish shows once its words are in (`text::spanish`): a page opened
+    // in Spanish waited for them; a switch to it loads them first.
+    let spanish_in = RwSignal::new(crate::text::spanish::installed());
+    let lang = Memo::new(move |_| match chosen.get().unwrap_or(browser) {
+        Lang::Es if !spanish_in.get() => Lang::En,
+        wanted => wanted,
+    });
+    Effect::new(move |_| {
+        if chosen.get().unwrap_or(browser) == Lang::Es && !spanish_in.get_untracked() {
+            leptos::task::spawn_local(async move {
+                match super::snapshot_loader::load_spanish().await {
+                    Ok(()) => spanish_in.set(true),
+                    Err(why) => web_sys::console::warn_1(&format!("Spanish not loaded: {why}").into()),
+                }
+            });
+        }
+    });
     // The address bar follows a moment after the last edit: replaceState
     // costs a millisecond or two per call, and Chromium limits how often a
     // page may call it, so typing does not pay for it per keystroke.

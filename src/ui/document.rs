@@ -18,6 +18,15 @@ pub fn preferred_languages() -> Vec<String> {
     }
 }
 
+/// The language the page opens in: the link's (`lang=`), else the
+/// browser's first the page speaks.
+pub fn page_lang() -> crate::text::Lang {
+    use crate::text::Lang;
+    let query = super::url_state::current_query();
+    let linked = query.split('&').find_map(|pair| pair.strip_prefix("lang=")).and_then(Lang::from_code);
+    linked.unwrap_or_else(|| Lang::preferred(preferred_languages().iter().map(String::as_str)))
+}
+
 /// Marks the document as written in `lang` (screen readers and the
 /// browser's translation offer read `<html lang>`) and titles it.
 pub fn show_language(lang: Lang) {

@@ -71,6 +71,13 @@ pub fn mount() {
     wasm_bindgen_futures::spawn_local(async {
         snapshot_loader::prefetch_settled(OFFERS_WAIT).await;
         let catalog = snapshot_loader::load_catalog().await;
+        // A page that opens in Spanish waits for its words (downloaded
+        // beside the catalog) rather than flash English first.
+        if document::page_lang() == crate::text::Lang::Es && !crate::text::spanish::installed() {
+            if let Err(why) = snapshot_loader::load_spanish().await {
+                web_sys::console::warn_1(&format!("Spanish not loaded, the page reads in English: {why}").into());
+            }
+        }
         // Benchmarks read how long building the page took (tests/e2e/bench-snapshot.mjs).
         timing::measure("mount", || {
             document::remove_boot_notice();

@@ -19,10 +19,22 @@ pub const CATALOG_URL: &str = "data/catalog.json";
 /// a counting allocator); 4 MiB leaves room for growth and for ranking.
 const PARSE_HEAP_BYTES: usize = 4 << 20;
 
+/// The page's Spanish (`text::spanish`), fetched when a visitor reads it.
+pub const SPANISH_URL: &str = "data/es.json";
+
 /// The window properties where the page's prefetch script
 /// (src/ui/prefetch.js) leaves its promises.
 const OFFERS_PREFETCH: &str = "whichgpuOffers";
 const CATALOG_PREFETCH: &str = "whichgpuCatalog";
+const SPANISH_PREFETCH: &str = "whichgpuSpanish";
+
+/// Downloads the page's Spanish and installs it; until then, and where it
+/// fails (the page offline before a Spanish visit, a file from another
+/// build), the page reads in English.
+pub async fn load_spanish() -> Result<(), String> {
+    let bytes = download(SPANISH_PREFETCH, SPANISH_URL, &phrases::DOWNLOAD_FAILED).await.map_err(|m| m.to_string())?;
+    crate::text::spanish::install(&bytes)
+}
 
 /// Downloads and reads the catalog, once for the page's life; the error is a
 /// message to show. The prefetch script started the download while the

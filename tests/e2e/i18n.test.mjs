@@ -98,6 +98,26 @@ test("a Spanish browser gets Spanish; the switcher changes language, keeps the w
   await app.page.context().close();
 });
 
+test('an English page loads its Spanish only when switched to it, then reads in Spanish (issue 38)', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?conc=8`, { locale: 'en-US' });
+  const spanish = [];
+  app.page.on('request', (request) => {
+    if (request.url().includes('data/es.json')) spanish.push(request.url());
+  });
+  await app.waitForResults();
+  assert.match(await app.memory(), /^Memory on one GPU/);
+  assert.deepEqual(spanish, [], 'an English page asks for no Spanish');
+  await app.page.getByTestId('language-select').selectOption('es');
+  await app.page.waitForFunction(() => document.documentElement.lang === 'es');
+  assert.match(await app.memory(), /^Memoria en una GPU/);
+  await app.waitForResults();
+  assert.match(await app.caption(), /ofertas/);
+  assert.equal(spanish.length, 1, `the Spanish, once: ${spanish}`);
+  assert.equal(await app.page.locator('#conc').inputValue(), '8');
+  assert.deepEqual(app.consoleErrors, []);
+  await app.page.context().close();
+});
+
 test('a field error and a link note speak the page language', async () => {
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?lang=es&wq=fp7`);
   await app.waitForResults();
