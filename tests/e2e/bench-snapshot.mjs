@@ -5,15 +5,17 @@
 // time from navigation start to the first full result on screen (see
 // coldLoadTimings in harness.mjs), on loopback at full speed.
 // bench-throttled.mjs times the same load on a slower machine and network.
-//   node tests/e2e/bench-snapshot.mjs [runs]
+//   node tests/e2e/bench-snapshot.mjs [runs] [query]
+// A query ('?lang=es', a shared link) times that page instead of the address's.
 import { serveDist, launchBrowser, WhichGpuPage, coldLoadTimings, LOAD_MEASURES, median } from './harness.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
+const query = process.argv[3] ?? '';
 const browser = await launchBrowser();
 const server = await serveDist();
 const loads = [];
 for (let i = 0; i < runs; i++) {
-  const app = await WhichGpuPage.open(browser, server.url);
+  const app = await WhichGpuPage.open(browser, `${server.url}${query}`);
   loads.push(await coldLoadTimings(app.page));
   await app.page.context().close();
 }

@@ -10,10 +10,12 @@
 // range of the time from navigation start to the first full result painted
 // (the same signal as bench-snapshot.mjs, coldLoadTimings in harness.mjs),
 // of the app's own phases, and the bytes transferred until the first result.
-//   node tests/e2e/bench-throttled.mjs [runs]
+//   node tests/e2e/bench-throttled.mjs [runs] [query]
+// A query ('?lang=es', a shared link) times that page instead of the address's.
 import { serveDist, launchBrowser, coldLoadTimings, LOAD_MEASURES, median } from './harness.mjs';
 
 const runs = Number(process.argv[2] ?? 9);
+const query = process.argv[3] ?? '';
 const CPU_SLOWDOWN = 4;
 const LINK = { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 };
 
@@ -30,7 +32,7 @@ for (let i = 0; i < runs; i++) {
   // What came over the link, headers included, for the page's requests.
   const transferred = new Map();
   cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => transferred.set(requestId, encodedDataLength));
-  await page.goto(server.url);
+  await page.goto(`${server.url}${query}`);
   const load = await coldLoadTimings(page);
   load.bytes = [...transferred.values()].reduce((sum, bytes) => sum + bytes, 0);
   load.requests = transferred.size;
