@@ -61,6 +61,10 @@ node tests/e2e/bench-snapshot.mjs 15
 # What a visitor waits for (issue 22): the same cold load on a 4x slower CPU
 # and a 10 Mbit/s, 40 ms link, gzip as GitHub Pages serves; about 20 s.
 node tests/e2e/bench-throttled.mjs 9
+# The same for a page that opens in Spanish (its words fetched beside the
+# module, issue 38) and for a shared link off the defaults.
+node tests/e2e/bench-throttled.mjs 5 '?lang=es'
+node tests/e2e/bench-throttled.mjs 5 '?task=pretrain&model=llama-3.1-70b&gpus=256'
 node tests/e2e/bench-rank.mjs 15
 cargo bench --locked --bench rank
 
