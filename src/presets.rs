@@ -3,20 +3,35 @@
 
 use crate::text::{phrases, Phrase};
 
-/// (label, query) pairs, in the order the page lists them.
-pub static PRESETS: [(&Phrase, &str); 9] = [
-    (&phrases::PRESET_CHAT_70B, "model=llama-3.1-70b&conc=32&in=2048&out=512"),
-    (&phrases::PRESET_BUDGET_8B, "model=llama-3.1-8b&wq=q4_k_m&runtime=llamacpp&in=1024&out=256"),
-    (&phrases::PRESET_QLORA_13B, "task=finetune&model=llama-2-13b&method=qlora&tokens=50000000"),
-    (
-        &phrases::PRESET_FULL_FINETUNE_8B,
-        "task=finetune&model=llama-3.1-8b&method=full&opt=adamw8bit&ce=chunked&tokens=100000000",
+/// A starting point: its id (the page's option value, the phrase's name),
+/// its label and its link query.
+#[derive(Debug)]
+pub struct Preset {
+    pub id: &'static str,
+    pub label: &'static Phrase,
+    pub query: &'static str,
+}
+
+macro_rules! preset {
+    ($label:ident, $query:expr) => {
+        Preset { id: stringify!($label), label: &phrases::$label, query: $query }
+    };
+}
+
+/// The presets, in the order the page lists them.
+pub static PRESETS: [Preset; 9] = [
+    preset!(PRESET_CHAT_70B, "model=llama-3.1-70b&conc=32&in=2048&out=512"),
+    preset!(PRESET_BUDGET_8B, "model=llama-3.1-8b&wq=q4_k_m&runtime=llamacpp&in=1024&out=256"),
+    preset!(PRESET_QLORA_13B, "task=finetune&model=llama-2-13b&method=qlora&tokens=50000000"),
+    preset!(
+        PRESET_FULL_FINETUNE_8B,
+        "task=finetune&model=llama-3.1-8b&method=full&opt=adamw8bit&ce=chunked&tokens=100000000"
     ),
-    (&phrases::PRESET_SDXL_BATCH, "task=image&model=sdxl-base-1.0&n=10000&batch=4"),
-    (&phrases::PRESET_WHISPER, "task=audio&hours=100&batch=8"),
-    (&phrases::PRESET_VLM_CHAT, "model=qwen2-vl-7b&imgs=1&img_px=1024&in=256&out=256&conc=16"),
-    (&phrases::PRESET_AUDIOBOOK, "task=speech&model=parler-tts-mini-v1&hours=10&secs=15&batch=8"),
-    (&phrases::PRESET_MUSIC_CLIPS, "task=music&model=musicgen-medium&n=100&secs=30&batch=4"),
+    preset!(PRESET_SDXL_BATCH, "task=image&model=sdxl-base-1.0&n=10000&batch=4"),
+    preset!(PRESET_WHISPER, "task=audio&hours=100&batch=8"),
+    preset!(PRESET_VLM_CHAT, "model=qwen2-vl-7b&imgs=1&img_px=1024&in=256&out=256&conc=16"),
+    preset!(PRESET_AUDIOBOOK, "task=speech&model=parler-tts-mini-v1&hours=10&secs=15&batch=8"),
+    preset!(PRESET_MUSIC_CLIPS, "task=music&model=musicgen-medium&n=100&secs=30&batch=4"),
 ];
 
 // Reads the committed snapshot from disk.
@@ -30,7 +45,7 @@ mod tests {
     fn every_preset_is_a_clean_link_that_finds_offers() {
         let catalog = Catalog::bundled().unwrap();
         let snapshot = crate::engine::snapshot::committed();
-        for (label, query) in &PRESETS {
+        for Preset { label, query, .. } in &PRESETS {
             let decoded = url_codec::decode(query, catalog);
             assert!(decoded.notes.is_empty(), "{label}: {:?}", decoded.notes);
             let report = rank(&decoded.workload, catalog, &snapshot).unwrap();
@@ -46,7 +61,7 @@ mod tests {
         use crate::text::Lang;
         let catalog = Catalog::bundled().unwrap();
         let snapshot = crate::engine::snapshot::committed();
-        for (label, query) in &PRESETS {
+        for Preset { label, query, .. } in &PRESETS {
             let report = rank(&url_codec::decode(query, catalog).workload, catalog, &snapshot).unwrap();
             let mut messages: Vec<crate::text::Msg> = report.advice.clone();
             messages.extend(report.excluded.iter().map(|e| e.reason.clone()));

@@ -64,7 +64,7 @@ const TODAY: &str = "2026-12-01";
 /// of the keys).
 #[test]
 fn rank_answers_match_the_golden_files() {
-    let presets = PRESETS.iter().enumerate().map(|(i, (_, query))| (format!("preset-{i}"), query.to_string()));
+    let presets = PRESETS.iter().enumerate().map(|(i, preset)| (format!("preset-{i}"), preset.query.to_string()));
     let workloads = WORKLOADS.iter().map(|(name, query)| (name.to_string(), query.to_string()));
     let mut fingerprints = String::new();
     for (name, query) in presets.chain(workloads) {

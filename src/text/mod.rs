@@ -8,6 +8,7 @@
 //! rendered in the reader's language when shown. `Display` and JSON give
 //! English, which the CLI prints.
 
+pub mod fingerprint;
 mod numbers;
 pub mod phrases;
 pub mod spanish;
@@ -68,7 +69,8 @@ impl Lang {
 /// argument goes.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Phrase {
-    /// The constant's name, for tests and reviews.
+    /// The constant's name, for tests and reviews (not in the page's module).
+    #[cfg(not(feature = "lazy-spanish"))]
     pub key: &'static str,
     pub en: &'static str,
     /// Every build carries the Spanish but the page's module, which loads

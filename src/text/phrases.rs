@@ -11,14 +11,19 @@ use super::Phrase;
 macro_rules! phrases {
     ($($(#[$meta:meta])* $name:ident = $en:literal, $es:literal;)*) => {
         $($(#[$meta])* pub static $name: Phrase = Phrase {
+            #[cfg(not(feature = "lazy-spanish"))]
             key: stringify!($name),
             en: $en,
             // The page loads its Spanish on demand (`super::spanish`).
             #[cfg(not(feature = "lazy-spanish"))]
             es: $es,
         };)*
-        /// Every phrase, for the tests.
+        /// Every phrase, for the tests and the page's Spanish.
         pub static ALL: &[&Phrase] = &[$(&$name),*];
+        /// The fingerprint of every phrase's name, in `ALL`'s order
+        /// (`super::spanish`), worked out when compiling: the page's module
+        /// carries no names.
+        pub const FINGERPRINT: u64 = super::fingerprint::fnv(&[$(stringify!($name)),*]);
     };
 }
 

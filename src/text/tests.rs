@@ -159,6 +159,10 @@ fn the_spanish_file_holds_every_phrase_in_order_under_the_phrases_fingerprint() 
         assert_eq!(phrase.es, *text, "{}", phrase.key);
     }
     assert_eq!(super::spanish::fingerprint().len(), 16);
+    // The compiled fingerprint is the phrases' names as `ALL` lists them.
+    let names: Vec<&str> = phrases::ALL.iter().map(|p| p.key).collect();
+    assert_eq!(phrases::FINGERPRINT, super::fingerprint::fnv(&names));
+    assert_ne!(super::fingerprint::fnv(&names[1..]), phrases::FINGERPRINT);
     assert_ne!(super::spanish::fingerprint(), format!("{:016x}", 0xcbf2_9ce4_8422_2325_u64));
     assert!(super::spanish::installed());
     assert_eq!(super::spanish::of(&phrases::RETRY), phrases::RETRY.es);

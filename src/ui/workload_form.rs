@@ -102,13 +102,13 @@ pub fn WorkloadForm(
                 data-testid="preset-select"
                 on:change=move |ev| {
                     let chosen = event_target_value(&ev);
-                    if let Some((_, query)) = PRESETS.iter().find(|(label, _)| label.key == chosen) {
-                        workload.set(url_codec::decode(query, catalog).workload);
+                    if let Some(preset) = PRESETS.iter().find(|preset| preset.id == chosen) {
+                        workload.set(url_codec::decode(preset.query, catalog).workload);
                     }
                 }
             >
                 <option value="" selected>{lang.t(&phrases::A_PRESET)}</option>
-                {PRESETS.iter().map(|(label, _)| view! { <option value=label.key>{lang.t(label)}</option> }).collect_view()}
+                {PRESETS.iter().map(|preset| view! { <option value=preset.id>{lang.t(preset.label)}</option> }).collect_view()}
             </select>
             <ModelField catalog=catalog workload=workload models=models unapplied=unapplied_model />
             <Show when=move || matches!(task.get(), Task::Infer | Task::Finetune | Task::Pretrain)>
