@@ -91,9 +91,8 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     Effect::new(move |_| {
         if chosen.get().unwrap_or(browser) == Lang::Es && !spanish_in.get_untracked() {
             leptos::task::spawn_local(async move {
-                match super::snapshot_loader::load_spanish().await {
-                    Ok(()) => spanish_in.set(true),
-                    Err(why) => web_sys::console::warn_1(&format!("Spanish not loaded: {why}").into()),
+                if super::snapshot_loader::load_spanish().await {
+                    spanish_in.set(true);
                 }
             });
         }

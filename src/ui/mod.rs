@@ -74,9 +74,7 @@ pub fn mount() {
         // A page that opens in Spanish waits for its words (downloaded
         // beside the catalog) rather than flash English first.
         if document::page_lang() == crate::text::Lang::Es && !crate::text::spanish::installed() {
-            if let Err(why) = snapshot_loader::load_spanish().await {
-                web_sys::console::warn_1(&format!("Spanish not loaded, the page reads in English: {why}").into());
-            }
+            snapshot_loader::load_spanish().await;
         }
         // Benchmarks read how long building the page took (tests/e2e/bench-snapshot.mjs).
         timing::measure("mount", || {

@@ -28,12 +28,18 @@ const OFFERS_PREFETCH: &str = "whichgpuOffers";
 const CATALOG_PREFETCH: &str = "whichgpuCatalog";
 const SPANISH_PREFETCH: &str = "whichgpuSpanish";
 
-/// Downloads the page's Spanish and installs it; until then, and where it
-/// fails (the page offline before a Spanish visit, a file from another
-/// build), the page reads in English.
-pub async fn load_spanish() -> Result<(), String> {
-    let bytes = download(SPANISH_PREFETCH, SPANISH_URL, &phrases::DOWNLOAD_FAILED).await.map_err(|m| m.to_string())?;
-    crate::text::spanish::install(&bytes)
+/// Downloads the page's Spanish and installs it; whether it is in. Until
+/// then, and where it fails (the page offline before a Spanish visit, a
+/// file from another build: said in the console), the page reads in English.
+pub async fn load_spanish() -> bool {
+    let loaded = match download(SPANISH_PREFETCH, SPANISH_URL, &phrases::DOWNLOAD_FAILED).await {
+        Ok(bytes) => crate::text::spanish::install(&bytes),
+        Err(message) => Err(message.to_string()),
+    };
+    if let Err(why) = &loaded {
+        web_sys::console::warn_1(&format!("Spanish not loaded, the page reads in English: {why}").into());
+    }
+    loaded.is_ok()
 }
 
 /// Downloads and reads the catalog, once for the page's life; the error is a

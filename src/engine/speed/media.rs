@@ -234,22 +234,24 @@ const CUDNN_HOPPER_64: f64 = 412.5 / 370.0;
 /// and 128 and straight between them.
 fn attention_share(kernel: DitAttention, head_dim: u32, hopper: bool) -> f64 {
     match (kernel, hopper) {
-        (DitAttention::Sdpa, true) => {
-            let toward_128 = ((f64::from(head_dim) - 64.0) / 64.0).clamp(0.0, 1.0);
-            FA2_ON_HOPPER * (CUDNN_HOPPER_64 + (CUDNN_HOPPER_128 - CUDNN_HOPPER_64) * toward_128)
-        }
+        (DitAttention::Sdpa, true) => FA2_ON_HOPPER * by_head_dim(head_dim, CUDNN_HOPPER_64, CUDNN_HOPPER_128),
         (_, true) => FA2_ON_HOPPER * flash_head_dim_share(head_dim, true),
         (_, false) => flash_head_dim_share(head_dim, false),
     }
 }
 
 /// The share of its head-dimension-128 rate FlashAttention-2 reaches at
-/// `head_dim`: measured at 64 and 128, straight between them, and no more
-/// than 64's below it (no DiT here has fewer) nor 128's above.
+/// `head_dim`.
 fn flash_head_dim_share(head_dim: u32, hopper: bool) -> f64 {
-    let at_64 = if hopper { FA2_HEAD_DIM_64_SHARE_HOPPER } else { FA2_HEAD_DIM_64_SHARE };
+    by_head_dim(head_dim, if hopper { FA2_HEAD_DIM_64_SHARE_HOPPER } else { FA2_HEAD_DIM_64_SHARE }, 1.0)
+}
+
+/// A kernel's figure at `head_dim` from its figures at 64 and 128, where
+/// both are measured: straight between them, and no more than 64's below
+/// it (no DiT here has fewer) nor 128's above.
+fn by_head_dim(head_dim: u32, at_64: f64, at_128: f64) -> f64 {
     let toward_128 = ((f64::from(head_dim) - 64.0) / 64.0).clamp(0.0, 1.0);
-    at_64 + (1.0 - at_64) * toward_128
+    at_64 + (at_128 - at_64) * toward_128
 }
 
 /// One forward pass of `pipeline`'s denoiser over `latent` tokens.

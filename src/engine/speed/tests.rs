@@ -89,19 +89,15 @@ const LLAMACPP_GRAPH_GAPS_S: f64 = 25e-6;
 /// May 2024 scales to (28% more bytes, 7% less bandwidth), where its
 /// January build's 127 scales to 92.
 fn llama_bench_speed(source: &str, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
-    let today = llm::runtime_speed(Runtime::Llamacpp);
+    let mut r = llm::runtime_speed(Runtime::Llamacpp);
+    if matches!(source, "XDAI" | "LCPP-PR4766") {
+        r.mmq_ops_per_sm_cycle = 0.0;
+    }
     // Graphs replay batch-1 decode steps only: a prompt's passes launch
     // their kernels one by one in every build.
-    let decoding = w.output_tokens > 1;
-    let r = match source {
-        "LCPP-PR4766" if decoding => llm::RuntimeSpeed {
-            mmq_ops_per_sm_cycle: 0.0,
-            per_layer_s: today.per_layer_s + LLAMACPP_GRAPH_GAPS_S,
-            ..today
-        },
-        "XDAI" | "LCPP-PR4766" => llm::RuntimeSpeed { mmq_ops_per_sm_cycle: 0.0, ..today },
-        _ => today,
-    };
+    if source == "LCPP-PR4766" && w.output_tokens > 1 {
+        r.per_layer_s += LLAMACPP_GRAPH_GAPS_S;
+    }
     benchmark_speed_on(&r, w, model, gpu, count)
 }
 
