@@ -81,7 +81,7 @@ pub fn source_weighted_quantiles(errors: &[(String, f64)]) -> (f64, f64) {
     (at(0.5), at(0.9))
 }
 
-fn median(values: &mut [f64]) -> f64 {
+pub fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let n = values.len();
     if n == 0 {

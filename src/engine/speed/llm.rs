@@ -32,6 +32,11 @@ pub struct RuntimeSpeed {
     /// about twice GDDR cards': kernels that keep few loads in flight per SM
     /// cannot saturate it.
     pub hbm_scale: f64,
+    /// Scale on the weight shares above for quantized formats (4-bit
+    /// packed, 8-bit integer, FP8) on NVIDIA's HBM cards, where the
+    /// runtime's kernels reach a smaller share of the bandwidth at one token
+    /// than its 16-bit GEMMs do (`MARLIN_HBM_SHARE`); 1 where they do not.
+    pub quantized_hbm_scale: QuantizedShares,
     /// Share of peak tensor throughput in prefill and large batches.
     pub compute: f64,
     /// Attention's arithmetic relative to the GEMMs': 1 where its kernels
@@ -96,6 +101,36 @@ pub struct RuntimeSpeed {
     pub max_batch: Option<u32>,
 }
 
+/// Scales on a runtime's weight shares for 4-bit packed, 8-bit integer
+/// and FP8 weights.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuantizedShares {
+    pub packed: f64,
+    pub eight_bit: f64,
+    pub fp8: f64,
+}
+
+const UNSCALED: QuantizedShares = QuantizedShares { packed: 1.0, eight_bit: 1.0, fp8: 1.0 };
+
+/// vLLM's quantized GEMMs reading one token's weights from HBM, as a share
+/// of what cuBLAS's 16-bit GEMM reaches on the same shape in the same run
+/// (`data/calibration/marlin_gemv.csv`;
+/// `marlins_share_on_hbm_is_what_the_kernel_tables_measured`). Marlin
+/// (GPTQ, AWQ and weight-only INT8 on NVIDIA GPUs) was built around GDDR
+/// cards' bandwidth per SM: on an A10 it runs level with FP16 (0.75 and
+/// 0.77 of peak, vLLM PR 2497's layer table); on HBM, at one token, it
+/// keeps too few loads in flight. 4-bit: 0.57, the middle of four runs on
+/// HBM: an H100 with cold L2, Marlin 0.37 of peak against cuBLAS's 0.69
+/// (inclusionAI/humming PR 2: 0.54); an A100, Marlin 0.27 against 0.71
+/// timed from the host (PR 2497: 0.38); an H100, MLX's CUTLASS
+/// mixed-input kernel 0.50 against 0.84 (ml-explore/mlx PR 3160: 0.60); an
+/// A100, ONNX Runtime's int4 GEMV 0.46 under ncu against cuBLAS's 0.71
+/// (0.65). 8-bit: 0.75, Marlin w8a16 in the H100 run (0.52 against 0.69).
+/// FP8 weights with per-token FP8 activations (vLLM's FP8-Dynamic):
+/// 0.82, CUTLASS's scaled GEMM with the activations' quantization against
+/// BF16 at one token on an H100 (vLLM PR 49363: 0.71 against 0.86 of peak).
+pub const MARLIN_HBM_SHARE: QuantizedShares = QuantizedShares { packed: 0.57, eight_bit: 0.75, fp8: 0.82 };
+
 /// Kernels a decoder layer launches in a decode step: "around a hundred
 /// separate kernels" for Llama-3.2-1B's 16 layers (Hazy Research, "Look
 /// Ma, No Bubbles!", 2025-05-27): norms, the QKV, output and MLP GEMMs,
@@ -140,6 +175,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             // peak against 60–90% on GDDR cards: its one-row-per-warp
             // mat-vec kernels keep too few bytes in flight for HBM.
             hbm_scale: 0.5,
+            quantized_hbm_scale: UNSCALED,
             // llama-bench pp512 on F16 (RTX 3090 4,445 tok/s: 71 TFLOP/s of
             // its 142 FP16-accumulate peak; RTX A6000 and A40 ~45%); 0.48
             // once the score matrix's traffic below is counted, refitted on
@@ -193,6 +229,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             packed_weight_bandwidth: 0.80,
             kv_bandwidth: 0.75,
             hbm_scale: 1.0,
+            quantized_hbm_scale: MARLIN_HBM_SHARE,
             compute: 0.60,
             attention: 1.0,
             score_bytes: 0.0,
@@ -226,6 +263,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             packed_weight_bandwidth: 0.82,
             kv_bandwidth: 0.80,
             hbm_scale: 1.0,
+            quantized_hbm_scale: UNSCALED,
             compute: 0.65,
             attention: 1.0,
             score_bytes: 0.0,
@@ -257,6 +295,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             packed_weight_bandwidth: 0.50,
             kv_bandwidth: 0.50,
             hbm_scale: 1.0,
+            quantized_hbm_scale: UNSCALED,
             compute: 0.50,
             attention: 0.5,
             score_bytes: 0.0,
@@ -304,6 +343,20 @@ const FP8_SMALL_GEMM_SHARE: f64 = 1.25 / 2.0;
 fn fp8_gemm_share(rows: f64) -> f64 {
     let t = ((rows.max(1.0) / 256.0).log2() / 3.0).clamp(0.0, 1.0);
     FP8_SMALL_GEMM_SHARE + t * (FP8_LARGE_GEMM_SHARE - FP8_SMALL_GEMM_SHARE)
+}
+
+/// The share of peak bandwidth `r`'s GEMMs reach streaming weights of
+/// `precision`, on an NVIDIA HBM card or not: 16-bit weights at
+/// `weight_bandwidth`, packed ones at `packed_weight_bandwidth`, and on HBM
+/// packed, 8-bit and FP8 ones scaled by `quantized_hbm_scale`.
+fn weight_share(r: &RuntimeSpeed, precision: Precision, hbm: bool) -> f64 {
+    let scale = |kind: fn(&QuantizedShares) -> f64| if hbm { kind(&r.quantized_hbm_scale) } else { 1.0 };
+    match (packed_bytes(precision), precision) {
+        (Some(_), _) => r.packed_weight_bandwidth * scale(|s| s.packed),
+        (None, Precision::Int8) => r.weight_bandwidth * scale(|s| s.eight_bit),
+        (None, Precision::Fp8) => r.weight_bandwidth * scale(|s| s.fp8),
+        (None, _) => r.weight_bandwidth,
+    }
 }
 
 /// Formats whose kernels unpack blocks of packed integers: their bytes per
@@ -371,6 +424,9 @@ fn anatomy(workload: &Workload, model: &Model, shape: &Shape) -> Anatomy {
 /// `stages` pipeline stages (`Runtime::split`).
 struct Machine {
     bandwidth: f64,
+    /// Share of `bandwidth` the runtime's GEMMs reach streaming the
+    /// weights in their format (`RuntimeSpeed::weight_bandwidth` and kin).
+    weight_share: f64,
     flops: f64,
     /// Share of `flops` the runtime's GEMMs reach on this GPU.
     compute_share: f64,
@@ -475,7 +531,6 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // picks with probability (1 − k/E)^B.
     let touched = a.routed.map_or(0.0, |r| r.touched_share(batch));
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
-    let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
     // A state-space layer reads its state and writes it back every step.
     let kv_bytes = batch * (context * a.kv_bytes_per_token * r.kv_passes + 2.0 * a.state_bytes);
     // Two kinds of kernels, run one after the other in every layer: the
@@ -494,7 +549,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
         _ => 0.0,
     };
     let gemms = (
-        weight_bytes / weight_split / (m.bandwidth * weight_share),
+        weight_bytes / weight_split / (m.bandwidth * m.weight_share),
         (batch * 2.0 * a.active_params / compute_split / speed).max(unpack),
     );
     let attention = (
@@ -562,8 +617,7 @@ fn prefill_time(
     // kernels of its own between the GEMMs.
     let scores = a.layers * f64::from(a.heads) * prompt * (prompt + pass_tokens.min(prompt)) / 2.0;
     compute += scores * r.score_bytes / split / m.bandwidth;
-    let weight_share = if packed.is_some() { r.packed_weight_bandwidth } else { r.weight_bandwidth };
-    let mut memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * weight_share);
+    let mut memory = passes * (a.dense_bytes + a.expert_bytes) / split / (m.bandwidth * m.weight_share);
     if let (Some(bytes_per_weight), None) = (packed, int8_gemm) {
         // Read the packed weight, write and read back its 16-bit copy.
         compute += passes * a.active_params * (bytes_per_weight + 4.0) / split / m.bandwidth;
@@ -711,6 +765,10 @@ pub fn serving_speed_in(
         notes.push(e.message());
     }
     let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
+    // The quantized kernels' shares were measured on NVIDIA's HBM GPUs
+    // (Marlin and CUTLASS are CUDA kernels); other vendors' keep the
+    // runtime's own.
+    let weight_share = weight_share(&r, workload.weight_precision, hbm && gpu.vendor == "NVIDIA");
     let a = anatomy(workload, model, shape);
     // A group of `gpus` GPUs: inside one node, or whole nodes of the
     // cluster (stages across them).
@@ -719,6 +777,7 @@ pub fn serving_speed_in(
         let split = workload.serving_runtime().split(within, a.heads);
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
+            weight_share,
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
             fp8,

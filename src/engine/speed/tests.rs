@@ -120,6 +120,49 @@ fn llamacpp_graph_gaps_are_what_the_graphs_pull_request_measured() {
     assert!(gaps[0] > 10e-6 && gaps[2] < 30e-6, "{gaps:?}");
 }
 
+/// The share of the bandwidth each kernel of `source` reached, by whether
+/// its kernel name starts with one of `kernels`: the median over its rows.
+fn kernel_share(source: &str, kernels: &[&str], keep: impl Fn(f64) -> bool) -> f64 {
+    let mut shares: Vec<f64> = rows("project:marlin_gemv.csv")
+        .iter()
+        .filter(|row| row["source_id"] == source && kernels.iter().any(|k| row["kernel"].starts_with(k)))
+        .filter_map(|row| row["derived_bw_share"].parse::<f64>().ok())
+        .filter(|share| keep(*share))
+        .collect();
+    assert!(!shares.is_empty(), "{source} {kernels:?}");
+    super::calibration::median(&mut shares)
+}
+
+#[test]
+fn marlins_share_on_hbm_is_what_the_kernel_tables_measured() {
+    let all = |_: f64| true;
+    // A share above 0.9 of the DRAM peak is L2 at work (the source's
+    // caveat 1), not what a model's weights, read once per token, get.
+    let from_dram = |share: f64| share < 0.9;
+    let fp16 = ["cuBLAS"];
+    // Each 4-bit kernel against 16-bit GEMMs in the same run, on HBM.
+    let mut ratios = [
+        kernel_share("HUMMING-PR2-H100", &["Marlin w4a16"], all) / kernel_share("HUMMING-PR2-H100", &fp16, all),
+        kernel_share("MLX-PR3160-H100", &["MLX"], all) / kernel_share("MLX-PR3160-H100", &fp16, all),
+        kernel_share("RSHAW-LAYER-A100", &["Marlin w4a16"], from_dram) / kernel_share("RSHAW-LAYER-A100", &fp16, all),
+        // ONNX Runtime's kernel timed by ncu, against the A100's cuBLAS above.
+        kernel_share("ORT-NBITS-A100", &["ONNX Runtime MatMulNBits int4 GEMV (MatMulFloatInt4Kernel"], all)
+            / kernel_share("RSHAW-LAYER-A100", &fp16, all),
+    ];
+    let median = super::calibration::median(&mut ratios);
+    assert!((median - llm::MARLIN_HBM_SHARE.packed).abs() < 0.01, "{ratios:?}");
+    // On the GDDR A10 the same layers run level with FP16.
+    let gddr = kernel_share("RSHAW-LAYER-A10", &["Marlin w4a16"], all) / kernel_share("RSHAW-LAYER-A10", &fp16, all);
+    assert!(gddr > 0.9, "{gddr}");
+    let eight_bit =
+        kernel_share("HUMMING-PR2-H100", &["Marlin w8a16"], all) / kernel_share("HUMMING-PR2-H100", &fp16, all);
+    assert!((eight_bit - llm::MARLIN_HBM_SHARE.eight_bit).abs() < 0.01, "{eight_bit}");
+    // FP8 weights with per-token FP8 activations (vLLM's FP8-Dynamic).
+    let fp8 = kernel_share("VLLM-PR49363-H100", &["FP8 W8A8 tensor-w token-a"], all)
+        / kernel_share("VLLM-PR49363-H100", &fp16, all);
+    assert!((fp8 - llm::MARLIN_HBM_SHARE.fp8).abs() < 0.01, "{fp8}");
+}
+
 /// Host seconds per decode step of vLLM's V0 engine (the default until
 /// 0.8.0), which scheduled, prepared and sampled each step while the GPU
 /// waited: what Neural Magic's DeepSeek-R1-Distill text cards (vLLM 0.7.2,
@@ -136,6 +179,7 @@ const VLLM_V0_STEP_S: f64 = 1.7e-3;
 /// version as today's.
 pub(crate) fn vllm_as_run(version: &str) -> llm::RuntimeSpeed {
     let today = llm::runtime_speed(Runtime::Vllm);
+    // "0.7.2", "v0.19.1", or a stated bound ("0.7.x or earlier (…)").
     let release = version
         .trim_start_matches('v')
         .split(|c: char| !c.is_ascii_digit())
@@ -179,6 +223,7 @@ fn vllm_as_run_reads_each_release_and_build() {
     assert_eq!(vllm_as_run("v0.19.1"), today);
     assert_eq!(vllm_as_run("0.1.dev13620+g98410807a (source build of main, 2026-02-04)"), today);
     assert_eq!(vllm_as_run("not stated"), today);
+    assert_eq!(vllm_as_run("0.7.x or earlier (not stated; dated by the page linking it)").step_s, VLLM_V0_STEP_S);
 }
 
 #[test]
