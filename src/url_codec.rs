@@ -18,7 +18,7 @@ use crate::engine::workload::{
     WINDOW, WINDOW_LAYERS,
 };
 use crate::engine::workload::{
-    BEAMS, CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR,
+    BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR,
     REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
 };
 use crate::engine::workload::{
@@ -373,7 +373,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 75] = [
+const FIELDS: [Field; 76] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -487,6 +487,7 @@ const FIELDS: [Field; 75] = [
     optional_amount_field!(GOODPUT_PCT, goodput_pct),
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
+    count_field!(BATCH_REQUESTS, batch_requests),
     count_field!(RUNS_PER_MONTH, runs_per_month),
     optional_amount_field!(DEADLINE_DAYS, deadline_days),
     Field {

@@ -66,6 +66,8 @@ const RESPONSE_BYTES_PER_TOKEN: f64 = 4.0;
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
     MillionOutputTokens,
+    /// A batch job of requests (`Workload::batch_requests`).
+    ThousandRequests,
     ThousandImages,
     Clip,
     AudioHour,
@@ -76,6 +78,16 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// What `workload`'s costs are quoted per: its task's unit, or for a
+    /// batch of requests, a thousand of them.
+    pub fn for_workload(workload: &Workload) -> Unit {
+        if workload.is_batch() {
+            Unit::ThousandRequests
+        } else {
+            Unit::for_task(workload.task)
+        }
+    }
+
     pub const fn for_task(task: Task) -> Unit {
         match task {
             Task::Infer => Unit::MillionOutputTokens,
@@ -89,6 +101,7 @@ impl Unit {
     pub const fn label(self) -> &'static Phrase {
         match self {
             Unit::MillionOutputTokens => &phrases::UNIT_MILLION_TOKENS,
+            Unit::ThousandRequests => &phrases::UNIT_THOUSAND_REQUESTS,
             Unit::ThousandImages => &phrases::UNIT_THOUSAND_IMAGES,
             Unit::Clip => &phrases::UNIT_CLIP,
             Unit::AudioHour => &phrases::UNIT_AUDIO_HOUR,
@@ -150,7 +163,9 @@ pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
     match (workload.spot, workload.task) {
         (SpotPolicy::No, _) => Err(&phrases::SPOT_REFUSED_NO),
         (SpotPolicy::Yes, _) => Ok(()),
-        (SpotPolicy::Auto, Task::Infer) => Err(&phrases::SPOT_REFUSED_ENDPOINT),
+        // A batch job restarts its unfinished requests, as an image batch
+        // does; an endpoint's users cannot wait for that.
+        (SpotPolicy::Auto, Task::Infer) if !workload.is_batch() => Err(&phrases::SPOT_REFUSED_ENDPOINT),
         // A pretraining run holds its nodes for weeks: reserved or on-demand
         // capacity (the product guide: "pretrain: … reserved or on-demand
         // capacity"; issue 40: a 27-day run ranked first on spot).
@@ -318,6 +333,18 @@ struct Work {
 fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Speed) -> Option<Work> {
     let weights = model_bytes(workload, model);
     Some(match workload.task {
+        Task::Infer if workload.is_batch() => {
+            // One instance works through the requests, as many at once as
+            // its speed was timed with (`Workload::as_timed`).
+            let tokens = f64::from(workload.batch_requests) * f64::from(workload.output_tokens);
+            Work {
+                seconds: tokens / speed.output_tokens_per_s()?,
+                stored_bytes: weights,
+                egress_bytes: tokens * RESPONSE_BYTES_PER_TOKEN,
+                units: f64::from(workload.batch_requests) / 1000.0,
+                instances: 1.0,
+            }
+        }
         Task::Infer => {
             let per_instance = speed.output_tokens_per_s()?;
             let uptime_s = workload.uptime_hours * SECONDS_PER_HOUR;
@@ -481,7 +508,10 @@ pub fn cost(
     let Rental { spot, nodes, .. } = rental;
     let nodes = nodes.max(1);
     let price = if spot { offer.spot_price? } else { offer.price? };
-    let unit = Unit::for_task(workload.task);
+    let unit = Unit::for_workload(workload);
+    // An endpoint is billed by the month; a batch of requests, as every
+    // other job, by its run.
+    let endpoint = workload.task == Task::Infer && !workload.is_batch();
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
     let storage_rate = if nodes > 1 { rules.shared_storage_usd_per_gb_month } else { rules.storage_usd_per_gb_month };
 
@@ -491,21 +521,18 @@ pub fn cost(
     // An endpoint up all day runs the month through; one up part of the day
     // starts (and pays its minimum charge) every day.
     let billed_s = rules.billed_seconds(run_s);
-    let (job_hours, billed_hours) = match workload.task {
-        Task::Infer if workload.uptime_hours >= 24.0 => (HOURS_PER_MONTH, HOURS_PER_MONTH),
-        Task::Infer => (run_s / SECONDS_PER_HOUR * DAYS_PER_MONTH, billed_s / SECONDS_PER_HOUR * DAYS_PER_MONTH),
-        _ => (run_s / SECONDS_PER_HOUR, billed_s / SECONDS_PER_HOUR),
+    let (job_hours, billed_hours) = match endpoint {
+        true if workload.uptime_hours >= 24.0 => (HOURS_PER_MONTH, HOURS_PER_MONTH),
+        true => (run_s / SECONDS_PER_HOUR * DAYS_PER_MONTH, billed_s / SECONDS_PER_HOUR * DAYS_PER_MONTH),
+        false => (run_s / SECONDS_PER_HOUR, billed_s / SECONDS_PER_HOUR),
     };
     let gpu_cost = price * billed_hours * instances * f64::from(nodes);
     // Storage for the job's duration; serving keeps its weights all month.
-    let storage_hours = if workload.task == Task::Infer { HOURS_PER_MONTH } else { job_hours };
+    let storage_hours = if endpoint { HOURS_PER_MONTH } else { job_hours };
     let storage_cost = gb(stored_bytes) * storage_rate * storage_hours / HOURS_PER_MONTH * instances;
     let egress_cost = gb(egress_bytes) * rules.egress_usd_per_gb;
     let job_cost = gpu_cost + storage_cost + egress_cost;
-    let monthly_cost = match workload.task {
-        Task::Infer => job_cost,
-        _ => job_cost * f64::from(workload.runs_per_month),
-    };
+    let monthly_cost = if endpoint { job_cost } else { job_cost * f64::from(workload.runs_per_month) };
     Some(Costed {
         spot,
         price_per_hour: price,
@@ -532,12 +559,16 @@ pub fn cost(
 }
 
 /// USD per 1,000 images described when each request of a vision-language
-/// model carries images: a request costs its output tokens at
-/// `per_million_tokens` (which already pays for its prefill and encoding).
-fn per_thousand_images(workload: &Workload, model: &Model, per_million_tokens: f64) -> Option<f64> {
-    let images = workload.images_for(model.vision());
-    (workload.task == Task::Infer && images > 0)
-        .then(|| per_million_tokens * f64::from(workload.output_tokens) / 1e6 * 1000.0 / f64::from(images))
+/// model carries images: a request costs its output tokens at `per_unit`
+/// per million (which already pays for its prefill and encoding), or its
+/// share of `per_unit` per 1,000 requests in a batch job.
+fn per_thousand_images(workload: &Workload, model: &Model, per_unit: f64) -> Option<f64> {
+    let images = f64::from(workload.images_for(model.vision()));
+    let per_request = match Unit::for_workload(workload) {
+        Unit::ThousandRequests => per_unit / 1000.0,
+        _ => per_unit * f64::from(workload.output_tokens) / 1e6,
+    };
+    (workload.task == Task::Infer && images > 0.0).then(|| per_request * 1000.0 / images)
 }
 
 #[cfg(test)]

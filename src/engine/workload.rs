@@ -538,6 +538,12 @@ pub struct Workload {
     /// Serving: requests a day the endpoint must answer; 0 when not stated.
     /// URL key `rpd`.
     pub requests_per_day: u32,
+    /// Serving as a batch job instead of an endpoint: this many requests run
+    /// once (a run; `runs_per_month` of them a month), as many at once as
+    /// the runtime and the KV cache take, priced per 1,000 requests; 0 for
+    /// an endpoint. URL key `reqs`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub batch_requests: u32,
     /// Batch jobs and training: runs a month (4 for a weekly job). URL key `runs`.
     pub runs_per_month: u32,
     /// Training: finish within this many days; the ranking then sizes each
@@ -622,6 +628,7 @@ impl Default for Workload {
             goodput_pct: None,
             uptime_hours: 24.0,
             requests_per_day: 0,
+            batch_requests: 0,
             runs_per_month: 1,
             deadline_days: None,
             providers: String::new(),
@@ -668,6 +675,7 @@ pub const CHECKPOINT_MINUTES: (&str, u32, u32) = ("ckpt_every", 1, 10_080);
 pub const UPTIME_HOURS: (&str, f64, f64) = ("uptime", 0.1, 24.0);
 pub const REQUESTS_PER_DAY: (&str, u32, u32) = ("rpd", 0, 1_000_000_000);
 pub const RUNS_PER_MONTH: (&str, u32, u32) = ("runs", 1, 1_000);
+pub const BATCH_REQUESTS: (&str, u32, u32) = ("reqs", 0, 1_000_000_000);
 pub const MAX_PRICE_PER_HOUR: (&str, f64, f64) = ("max_ph", 0.01, 10_000.0);
 /// From an hour to ten years.
 pub const DEADLINE_DAYS: (&str, f64, f64) = ("days", 0.04, 3_650.0);
@@ -681,7 +689,41 @@ pub const AUDIO_HOURS: (&str, f64, f64) = ("hours", 0.01, 1e6);
 /// `mpt-7b.yaml`, 1,024 × 2,048... 2,048 × 2,048 tokens; Llama 3 paper §3.4).
 pub const PRETRAINING_BATCH_TOKENS: f64 = 4.0 * 1_048_576.0;
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 impl Workload {
+    /// Serving as a batch job of `batch_requests` requests, not an endpoint.
+    pub fn is_batch(&self) -> bool {
+        self.task == Task::Infer && self.batch_requests > 0
+    }
+
+    /// The workload whose memory is sized: a batch job needs room for one
+    /// request (the runtime runs as many at once as the rest of the memory
+    /// holds, `memory::Fit::max_concurrency`), an endpoint for its
+    /// concurrent requests.
+    pub fn as_sized(&self) -> std::borrow::Cow<'_, Workload> {
+        if self.is_batch() {
+            std::borrow::Cow::Owned(Workload { concurrency: 1, batch_requests: 0, ..self.clone() })
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+
+    /// The workload whose speed is timed: a batch job offers all its
+    /// requests at once, and the runtime runs as many as its batch cap and
+    /// the KV cache take (vLLM's offline `generate` over a list of prompts,
+    /// up to `max_num_seqs`); an endpoint its concurrent requests.
+    pub fn as_timed(&self) -> std::borrow::Cow<'_, Workload> {
+        if self.is_batch() {
+            let concurrency = self.batch_requests.min(CONCURRENCY.2);
+            std::borrow::Cow::Owned(Workload { concurrency, batch_requests: 0, ..self.clone() })
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+
     /// Sequences per optimizer step across `data_parallel` replicas: the
     /// stated global batch, else 4M tokens for pretraining
     /// (`PRETRAINING_BATCH_TOKENS`) and one micro-batch per replica for a

@@ -176,6 +176,7 @@ phrases! {
     KV_FP8 = "FP8 KV cache", "Caché KV en FP8";
     KV_INT8 = "INT8 KV cache", "Caché KV en INT8";
     UNIT_MILLION_TOKENS = "1M output tokens", "1 M de tokens de salida";
+    UNIT_THOUSAND_REQUESTS = "1,000 requests", "1000 peticiones";
     UNIT_THOUSAND_IMAGES = "1,000 images", "1000 imágenes";
     UNIT_THOUSAND_IMAGES_DESCRIBED = "1,000 images described", "1000 imágenes descritas";
     UNIT_CLIP = "clip", "clip de vídeo";
@@ -616,6 +617,7 @@ phrases! {
     FIELD_PRICE_TRUST = "Reliable prices first", "Precios fiables primero";
     FIELD_UPTIME = "Hours up per day", "Horas activas al día";
     FIELD_REQUESTS_PER_DAY = "Requests per day (0: not stated)", "Peticiones al día (0: sin indicar)";
+    FIELD_BATCH_REQUESTS = "Batch job: requests to run once (0: an endpoint)", "Trabajo por lotes: peticiones a procesar una vez (0: un endpoint)";
     FIELD_RUNS = "Runs per month", "Ejecuciones al mes";
     FIELD_MAX_PRICE = "Most $/h", "Máximo $/h";
     FIELD_MAX_GPUS = "Most GPUs per instance", "Máximo de GPU por instancia";

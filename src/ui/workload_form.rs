@@ -10,9 +10,9 @@ use crate::engine::audio_model::CLIP_SECONDS;
 use crate::engine::keys;
 use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
-    Compilation, Offload, Transcriber, AUDIO_HOURS, BATCH, BEAMS, CHECKPOINT_MINUTES, CONCURRENCY, CUSTOM_MODEL,
-    DEADLINE_DAYS, EPOCHS, FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS, KV_HEADS,
-    LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL,
+    Compilation, Offload, Transcriber, AUDIO_HOURS, BATCH, BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, CONCURRENCY,
+    CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS,
+    KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL,
     REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
@@ -61,6 +61,10 @@ pub fn WorkloadForm(
     });
     let custom = move || workload.with(|w| w.model == CUSTOM_MODEL);
     let serving = move || task.get() == Task::Infer;
+    // A batch of requests is a job: run so many times a month, not an
+    // endpoint up so many hours a day for so many requests.
+    let batch = Memo::new(move |_| workload.with(Workload::is_batch));
+    let endpoint = move || serving() && !batch.get();
     let training = move || matches!(task.get(), Task::Finetune | Task::Pretrain);
     let finetuning = move || task.get() == Task::Finetune;
     let generating = move || matches!(task.get(), Task::Image | Task::Video);
@@ -133,7 +137,10 @@ pub fn WorkloadForm(
                 <SelectField catalog=catalog workload=workload key=keys::RUNTIME label={&phrases::FIELD_RUNTIME} options={options::<RuntimeChoice>(lang)} detail={option_detail::<RuntimeChoice> as fn(&str, Lang) -> Option<String>} testid="runtime-select" />
                 <NumberField catalog=catalog workload=workload key=INPUT_TOKENS.0 label={&phrases::FIELD_PROMPT_TOKENS} />
                 <NumberField catalog=catalog workload=workload key=OUTPUT_TOKENS.0 label={&phrases::FIELD_OUTPUT_TOKENS} />
-                <NumberField catalog=catalog workload=workload key=CONCURRENCY.0 label={&phrases::FIELD_CONCURRENCY} />
+                <Show when=move || !batch.get()>
+                    <NumberField catalog=catalog workload=workload key=CONCURRENCY.0 label={&phrases::FIELD_CONCURRENCY} />
+                </Show>
+                <NumberField catalog=catalog workload=workload key=BATCH_REQUESTS.0 label={&phrases::FIELD_BATCH_REQUESTS} />
             </Show>
             <Show when=generating>
                 <NumberField catalog=catalog workload=workload key=keys::RESOLUTION label={&phrases::FIELD_RESOLUTION} input_type="text" placeholder=default_res />
@@ -206,11 +213,11 @@ pub fn WorkloadForm(
                 <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} detail={option_detail::<SpotPolicy> as fn(&str, Lang) -> Option<String>} testid="spot-select" />
                 <SelectField catalog=catalog workload=workload key=keys::PRICES label={&phrases::FIELD_PRICES} options={options::<PriceFilter>(lang)} detail={option_detail::<PriceFilter> as fn(&str, Lang) -> Option<String>} testid="prices-select" />
                 <SelectField catalog=catalog workload=workload key=keys::PRICE_TRUST label={&phrases::FIELD_PRICE_TRUST} options={options::<PriceTrust>(lang)} detail={option_detail::<PriceTrust> as fn(&str, Lang) -> Option<String>} testid="trust-select" />
-                <Show when=serving>
+                <Show when=endpoint>
                     <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
                 </Show>
-                <Show when=move || !serving()>
+                <Show when=move || !endpoint()>
                     <NumberField catalog=catalog workload=workload key=RUNS_PER_MONTH.0 label={&phrases::FIELD_RUNS} />
                 </Show>
                 <NumberField catalog=catalog workload=workload key=MAX_PRICE_PER_HOUR.0 label={&phrases::FIELD_MAX_PRICE} />

@@ -19,6 +19,8 @@ const WORDS = {
     ttft: 'Time to first token',
     clip: 'Seconds to a clip',
     decodes: 'lm decodes 50.0 steps per second of audio',
+    perRequests: /^\$[\d,.]+\nper 1,000 requests$/,
+    batchLabel: 'Batch job: requests to run once (0: an endpoint)',
   },
   es: {
     speechHint: 'De texto a voz',
@@ -28,6 +30,8 @@ const WORDS = {
     ttft: 'Tiempo hasta el primer token',
     clip: 'Segundos hasta un clip',
     decodes: 'lm decodifica 50,0 pasos por segundo de audio',
+    perRequests: /^[\d.,]+\sUS\$\npor 1000 peticiones$/,
+    batchLabel: 'Trabajo por lotes: peticiones a procesar una vez (0: un endpoint)',
   },
 };
 
@@ -85,6 +89,32 @@ for (const lang of ['en', 'es']) {
     await app.modelPicker().fill('llama-3.1-8b');
     await app.modelPicker().press('Enter');
     await app.page.locator('#imgs').waitFor({ state: 'detached' });
+    assert.deepEqual(app.consoleErrors, []);
+    await app.page.context().close();
+  });
+
+  test(`${lang}: 100,000 document pages run once as a batch job, priced per 1,000 requests, not as an endpoint (issue 40)`, async () => {
+    const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=qwen2.5-vl-7b&in=600&out=300&lang=${lang}`);
+    await app.waitForResults();
+    // An endpoint: up so many hours a day, for so many requests a day.
+    await app.page.locator('#uptime').waitFor();
+    assert.equal(await app.page.locator('label[for=reqs]').textContent(), words.batchLabel);
+    const endpointUnit = await app.rows().first().getByTestId('offer-unit-cost').innerText();
+    assert.doesNotMatch(endpointUnit, words.perRequests);
+    // An endpoint is billed its month: 30.4 days.
+    assert.match(await app.page.getByTestId('offer-job').first().innerText(), /^30[.,]4 d/);
+    await setField(app, 'reqs', 100000);
+    // A batch: the runs a month instead of uptime, requests a day and concurrency.
+    await app.page.locator('#runs').waitFor();
+    for (const gone of ['uptime', 'rpd', 'conc']) await app.page.locator(`#${gone}`).waitFor({ state: 'detached' });
+    assert.match(await app.rows().first().getByTestId('offer-unit-cost').innerText(), words.perRequests);
+    // Its job time is its hours of work, not the month an endpoint is billed.
+    assert.match(await app.page.getByTestId('offer-job').first().innerText(), /^[\d.,]+ h\n/);
+    // Back to an endpoint with 0, which the link leaves out.
+    await app.page.locator('#reqs').fill('0');
+    await app.page.locator('#reqs').press('Tab');
+    await app.page.waitForFunction(() => !new URL(location.href).searchParams.has('reqs'));
+    await app.page.locator('#uptime').waitFor();
     assert.deepEqual(app.consoleErrors, []);
     await app.page.context().close();
   });

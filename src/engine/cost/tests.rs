@@ -175,6 +175,49 @@ fn spot_is_refused_for_an_always_on_endpoint_unless_the_user_insists() {
     assert!(spot_allowed(&Workload { spot: SpotPolicy::No, ..Workload::for_task(Task::Image) }).is_err());
 }
 
+/// Issue 40: 100,000 document pages through a vision-language model, run
+/// once as a batch job, not a month of an endpoint: sized for one request,
+/// timed with as many at once as vLLM and the KV cache take, billed for its
+/// run, quoted per 1,000 requests, and allowed on spot.
+#[test]
+fn a_batch_of_requests_is_a_job_priced_per_thousand_requests() {
+    let batch = Workload {
+        model: "qwen2.5-vl-7b".into(),
+        batch_requests: 100_000,
+        input_tokens: 600,
+        output_tokens: 300,
+        ..Workload::default()
+    };
+    let endpoint = Workload { batch_requests: 0, ..batch.clone() };
+    let h100 = offer("h100_sxm", 1, 2.5, Some(1.0));
+    let p = provider(Some(1), Some(60));
+    let job = costed(&batch, &h100, &p, false);
+    assert_eq!(job.unit, Unit::ThousandRequests);
+    assert!((job.cost_per_unit - job.job_cost / 100.0).abs() < 1e-9, "{job:?}");
+    // Its hours are its requests' tokens at the throughput of a full batch,
+    // far more than one user's: a few hours, not the month an endpoint bills.
+    let catalog = Catalog::bundled().unwrap();
+    let model = batch.resolve_model(catalog).unwrap();
+    let gpu = catalog.gpu("h100_sxm").unwrap();
+    let sized = fit(&batch, &model, gpu, 1).unwrap();
+    let timed = speed(&batch, &model, gpu, 1, &sized, &Setup::default()).unwrap();
+    let serving = timed.serving().unwrap();
+    assert!(serving.running_concurrency > 32, "{serving:?}");
+    let hours = 100_000.0 * 300.0 / timed.output_tokens_per_s().unwrap() / 3600.0;
+    assert!(job.job_hours > hours && job.job_hours < hours + 0.5, "{} {hours}", job.job_hours);
+    assert!(job.job_hours < 24.0 && (job.gpu_cost - 2.5 * job.billed_hours).abs() < 1e-9);
+    // Its memory holds one request; the endpoint's, its one user's too.
+    assert_eq!(sized.memory.per_gpu_bytes, fit(&endpoint, &model, gpu, 1).unwrap().memory.per_gpu_bytes);
+    // Two runs a month cost twice; the endpoint's month is its own.
+    let twice = costed(&Workload { runs_per_month: 2, ..batch.clone() }, &h100, &p, false);
+    assert!((twice.monthly_cost - 2.0 * twice.job_cost).abs() < 1e-9);
+    assert!(costed(&endpoint, &h100, &p, false).job_hours > 700.0);
+    // Per 1,000 images described: one image a request.
+    assert!((job.cost_per_thousand_images.unwrap() - job.cost_per_unit).abs() < 1e-9);
+    // A batch resumes on spot; an endpoint's users cannot wait.
+    assert!(spot_allowed(&batch).is_ok() && spot_allowed(&endpoint).is_err());
+}
+
 /// Storage and egress follow each model's own frame size and clip length
 /// (data/diffusion_models.csv), as its memory and speed do: SD 1.5 makes
 /// 512² images, HunyuanVideo 129 frames at 24 fps, Mochi 163 at 30 and

@@ -67,6 +67,7 @@ fn gpu_share(gpu: &Gpu) -> f64 {
 /// serving keeps tensor parallelism inside a node; training shards over
 /// every GPU.
 pub fn estimate(workload: &Workload, model: &Model, placement: impl Into<Placement>) -> Result<MemoryBreakdown, Error> {
+    let workload = &*workload.as_sized();
     let placement = placement.into();
     let gpu_count = placement.total_gpus();
     let shape_kv = |shape: &crate::engine::catalog::Shape| (shape.kv_heads, shape.head_dim);
@@ -97,6 +98,7 @@ pub fn estimate(workload: &Workload, model: &Model, placement: impl Into<Placeme
 /// Sizes `workload` on the GPUs of `placement` (a count for one node) of
 /// `gpu` and says whether it fits.
 pub fn fit(workload: &Workload, model: &Model, gpu: &Gpu, placement: impl Into<Placement>) -> Result<Fit, Error> {
+    let workload = &*workload.as_sized();
     let placement = placement.into();
     let gpu_count = placement.total_gpus();
     let memory = estimate(workload, model, placement)?;

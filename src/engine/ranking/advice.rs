@@ -96,7 +96,7 @@ pub fn advise(
                         Task::Finetune | Task::Pretrain => {
                             msg!(phrases::SPOT_SAFE_CHECKPOINTS, minutes = workload.checkpoint_minutes)
                         }
-                        Task::Infer => msg!(phrases::SPOT_ACCEPTED_SERVING),
+                        Task::Infer if !workload.is_batch() => msg!(phrases::SPOT_ACCEPTED_SERVING),
                         _ => msg!(phrases::SPOT_SAFE_BATCH),
                     };
                     advice.push(msg!(

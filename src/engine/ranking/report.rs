@@ -207,14 +207,17 @@ impl RankedOffer {
         self.price_per_hour * f64::from(self.nodes.max(1))
     }
 
-    /// (cost, time) of a row for the frontier and the chart: serving weighs
-    /// $/1M tokens against each user's wait per token; speech and music
-    /// generation $ per hour of audio against the seconds each second of
-    /// audio takes; other jobs their cost against their hours. `None`
-    /// without a cost or a speed.
+    /// (cost, time) of a row for the frontier and the chart: an endpoint
+    /// weighs $/1M tokens against each user's wait per token; speech and
+    /// music generation $ per hour of audio against the seconds each second
+    /// of audio takes; other jobs, a batch of requests among them, their
+    /// cost against their hours. `None` without a cost or a speed.
     pub fn cost_and_time(&self, task: Task) -> Option<(f64, f64)> {
         let cost = self.cost.as_ref()?;
         match task {
+            Task::Infer if cost.unit == crate::engine::cost::Unit::ThousandRequests => {
+                Some((cost.job_cost, cost.job_hours))
+            }
             Task::Infer => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s()?)),
             Task::Speech | Task::Music => Some((cost.cost_per_unit, self.speed.as_ref()?.realtime_factor()?)),
             Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio => {

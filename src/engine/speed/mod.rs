@@ -52,10 +52,11 @@ pub fn speed(
     let family = model.family(workload.task)?;
     let mut speed = match family {
         Family::Serving(shape) => {
-            let text = workload.with_image_tokens(shape.vision.as_ref());
+            let timed = workload.as_timed();
+            let text = timed.with_image_tokens(shape.vision.as_ref());
             let speed = llm::serving_speed(&text, model, shape, gpu, placement, fit)?;
             match &shape.vision {
-                Some(tower) => vision_speed::with_encoding(speed, workload, shape, tower, gpu),
+                Some(tower) => vision_speed::with_encoding(speed, &timed, shape, tower, gpu),
                 None => Ok(speed),
             }
         }
