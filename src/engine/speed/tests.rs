@@ -196,6 +196,31 @@ pub(crate) fn vllm_as_run(version: &str) -> llm::RuntimeSpeed {
     }
 }
 
+/// Host seconds per megapixel for transformers' slow (PIL and NumPy) image
+/// processors, which vLLM ran before 0.9.2: it asked for
+/// `use_fast=kwargs.get("use_fast")` and so fell back to them (vLLM PR
+/// 19789, June 2025; the fast ones became transformers' default with
+/// v4.52). Two statements about Qwen2-VL's slow processor on images of
+/// about one megapixel: "a 1k square takes around 200ms" (QwenLM/Qwen3-VL
+/// issue 491) and "only 400ms for 1280x28x28" (issue 514); their middle.
+/// Neither source is compared by a family
+/// (`data/calibration/vlm_text_pairs_sources.md`, item 2).
+const SLOW_PROCESSOR_S_PER_MEGAPIXEL: f64 = 0.3;
+
+/// Host seconds per megapixel to prepare a request's images on vLLM as the
+/// release `version` ran it: the slow processors before 0.9.2, today's
+/// (`None`) after, unstated, or for a source build (read by its date, as
+/// `vllm_as_run` does: all of 2025 and later).
+fn vllm_image_preparation_as_run(version: &str) -> Option<f64> {
+    if version.contains(".dev") {
+        return None;
+    }
+    let mut numbers = version.trim_start_matches('v').split(|c: char| !c.is_ascii_digit()).map(str::parse::<u32>);
+    let (Some(Ok(0)), Some(Ok(minor))) = (numbers.next(), numbers.next()) else { return None };
+    let patch = numbers.next().and_then(Result::ok).unwrap_or(0);
+    (minor < 9 || (minor == 9 && patch < 2)).then_some(SLOW_PROCESSOR_S_PER_MEGAPIXEL)
+}
+
 /// The speed of `w` on `count` × `gpu` as one tensor-parallel group, with
 /// vLLM as `version` ran it (`vllm_as_run`), a vision tower's encoding
 /// included.
@@ -206,9 +231,10 @@ pub(crate) fn vllm_speed_as_run(version: &str, w: &Workload, model: &Model, gpu:
     let text = w.with_image_tokens(shape.vision.as_ref());
     let r = vllm_as_run(version);
     let speed = llm::serving_speed_in(&r, &text, model, shape, gpu, count, &sized, llm::Layouts::Whole).unwrap();
-    match &shape.vision {
-        Some(tower) => vision_speed::with_encoding(speed, w, shape, tower, gpu).unwrap(),
-        None => speed,
+    match (&shape.vision, vllm_image_preparation_as_run(version)) {
+        (Some(tower), Some(slow)) => vision_speed::with_encoding_prepared(speed, w, shape, tower, gpu, slow).unwrap(),
+        (Some(tower), None) => vision_speed::with_encoding(speed, w, shape, tower, gpu).unwrap(),
+        (None, _) => speed,
     }
 }
 
@@ -224,6 +250,13 @@ fn vllm_as_run_reads_each_release_and_build() {
     assert_eq!(vllm_as_run("0.1.dev13620+g98410807a (source build of main, 2026-02-04)"), today);
     assert_eq!(vllm_as_run("not stated"), today);
     assert_eq!(vllm_as_run("0.7.x or earlier (not stated; dated by the page linking it)").step_s, VLLM_V0_STEP_S);
+    // The slow image processors before 0.9.2 (PR 19789), today's after.
+    for (version, slow) in [("0.6.4", true), ("0.7.x or earlier", true), ("0.9.1", true), ("0.9.2", false)] {
+        assert_eq!(vllm_image_preparation_as_run(version).is_some(), slow, "{version}");
+    }
+    assert_eq!(vllm_image_preparation_as_run("v0.19.1"), None);
+    assert_eq!(vllm_image_preparation_as_run("not stated"), None);
+    assert_eq!(vllm_image_preparation_as_run("0.1.dev13620+g98410807a (source build of main, 2026-02-04)"), None);
 }
 
 #[test]

@@ -28,13 +28,27 @@ const HOST_S_PER_MEGAPIXEL: f64 = 0.029;
 /// request's images: on the replica's GPUs (vLLM shards the tower's linear
 /// layers with the decoder's), at the rate eager PyTorch reaches (the
 /// tower runs outside the decoder's CUDA graphs), bf16 or fp16 whatever
-/// the decoder's weight format.
+/// the decoder's weight format; the host prepares the images as today's
+/// vLLM does (`HOST_S_PER_MEGAPIXEL`).
 pub fn with_encoding(
+    speed: Speed,
+    workload: &Workload,
+    shape: &Shape,
+    tower: &Vision,
+    gpu: &Gpu,
+) -> Result<Speed, Error> {
+    with_encoding_prepared(speed, workload, shape, tower, gpu, HOST_S_PER_MEGAPIXEL)
+}
+
+/// `with_encoding` with the host taking `host_s_per_megapixel` to prepare
+/// each megapixel of a request's images, as an earlier release did.
+pub fn with_encoding_prepared(
     mut speed: Speed,
     workload: &Workload,
     shape: &Shape,
     tower: &Vision,
     gpu: &Gpu,
+    host_s_per_megapixel: f64,
 ) -> Result<Speed, Error> {
     let images = f64::from(workload.images_for(Some(tower)));
     let Figures::Serving(serving) = &mut speed.figures else { return Ok(speed) };
@@ -55,7 +69,7 @@ pub fn with_encoding(
     let encode_s = flops / rate / f64::from(serving.gpus_per_replica.max(1));
     // The host prepares a request's images while the GPUs serve others: it
     // delays that request's first token, not the replica's throughput.
-    let host_s = images * f64::from(side).powi(2) / 1e6 * HOST_S_PER_MEGAPIXEL;
+    let host_s = images * f64::from(side).powi(2) / 1e6 * host_s_per_megapixel;
     if let Some(ttft) = serving.ttft_s.as_mut() {
         *ttft += host_s + encode_s;
     }

@@ -25,7 +25,7 @@ fn catalog() -> &'static Catalog {
 fn model_of(name: &str) -> Option<&'static str> {
     let name = name.split_once('/').filter(|(org, _)| !org.contains(' ')).map_or(name, |(_, model)| model);
     let name = name.to_ascii_lowercase();
-    const MODELS: [(&str, &str); 14] = [
+    const MODELS: [(&str, &str); 15] = [
         ("gemma-3-1b", "gemma-3-1b"),
         ("gpt-oss-120b", "gpt-oss-120b"),
         ("llama-3.3-70b", "llama-3.3-70b"),
@@ -40,6 +40,7 @@ fn model_of(name: &str) -> Option<&'static str> {
         ("llama-3.1-8b", "llama-3.1-8b"),
         ("llama-3.1-70b", "llama-3.1-70b"),
         ("llama-2-13b", "llama-2-13b"),
+        ("mistral-small-3.1-24b", "mistral-small-3.1-24b"),
     ];
     MODELS.iter().find(|(prefix, _)| name.starts_with(prefix)).map(|(_, id)| *id)
 }
@@ -138,11 +139,55 @@ fn add_more_vllm_rows(family: &mut Family) {
     }
 }
 
+/// `vlm_vllm_more.csv`'s requests without images
+/// (`vlm_vllm_more_sources.md`): France-Travail's serving benchmark of
+/// Mistral-Small-3.1-24B on an H100 with vLLM 0.8.2, one request at a time,
+/// BF16, five prompt and output lengths, each read by its median speed
+/// from the request's start (its tokens over its whole time, the first
+/// token's wait included).
+fn add_text_rows_of_vision_models(family: &mut Family) {
+    for row in rows("project:vlm_vllm_more.csv") {
+        if row["images"] != "0" || row["metric"] != "generation_throughput" {
+            continue;
+        }
+        let (Some(gpu_id), Some(model_id)) = (gpu_of(&row["hardware"]), model_of(&row["model"])) else { continue };
+        assert!(row["precision"].starts_with("dtype auto (bf16"), "{}", row["precision"]);
+        let (input_tokens, output_tokens): (u32, u32) =
+            (row["input_tokens"].parse().unwrap(), row["output_tokens"].parse().unwrap());
+        let w = Workload {
+            model: model_id.into(),
+            runtime: RuntimeChoice::Vllm,
+            images: Some(0),
+            input_tokens,
+            output_tokens,
+            concurrency: 1,
+            ..Workload::default()
+        };
+        let count: u32 = row["gpu_count"].parse().unwrap();
+        let s = vllm_speed_as_run(&row["software_version"], &w, catalog().model(model_id).unwrap(), gpu_id, count);
+        let serving = s.serving().unwrap();
+        let seconds = serving.ttft_s.unwrap() + f64::from(output_tokens - 1) / serving.decode_tokens_per_s;
+        let measured: f64 = row["value"].parse().unwrap();
+        let case = format!(
+            "{} {model_id} bf16 {gpu_id}×{count} in {input_tokens} out {output_tokens} generation_throughput",
+            row["id"]
+        );
+        family.add(
+            &row["source_id"],
+            case,
+            catalog().gpu(gpu_id).unwrap(),
+            f64::from(output_tokens) / seconds,
+            measured,
+        );
+    }
+}
+
 /// A family of the rows of `runtime` ("vllm" or "transformers").
 pub(crate) fn batch_one_family(name: &'static str, software: &str, runtime: RuntimeChoice) -> Family {
     let mut family = Family::new(name);
     if software == "vllm" {
         add_more_vllm_rows(&mut family);
+        add_text_rows_of_vision_models(&mut family);
     }
     for row in rows("project:llm_batch1.csv") {
         if !row["software"].starts_with(software) || row["batch_size"] != "1" {
