@@ -646,6 +646,41 @@ test('a phone shows the first offer\'s price, speed, job and cost per unit on th
   await context.close();
 });
 
+for (const lang of ['en', 'es']) {
+  test(`${lang}: a phone shows the first offer's five figures on the first screen even under the notice of old prices`, async () => {
+    // 90 days after the snapshot: the results open with the prices' age
+    // (issue 27), and the card still shows its price, cost per unit, speed,
+    // job time and job cost above 844 px (issue 40; the job's figures were
+    // at 880 px before, the card in four rows).
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const [year, month, day] = JSON.parse(await fs.readFile(`${DIST}/data/offers.json`, 'utf8')).snapshot_date.split('-').map(Number);
+    await page.clock.setFixedTime(new Date(Date.UTC(year, month - 1, day || 1) + 90 * 86_400_000));
+    await page.goto(`${env.server.url}?lang=${lang}`);
+    await page.getByTestId('offer-row').first().waitFor();
+    await page.getByTestId('stale-prices').waitFor();
+    const boxes = {};
+    for (const id of ['offer-price', 'offer-unit-cost', 'offer-speed', 'offer-job', 'offer-cost']) {
+      const cell = page.getByTestId(id).first();
+      boxes[id] = await cell.boundingBox();
+      // The figure itself (the cell's first line of text; a note may follow under it).
+      const figure = await cell.evaluate((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td.firstChild);
+        const box = range.getBoundingClientRect();
+        return { bottom: box.bottom, right: box.right, text: td.firstChild.textContent };
+      });
+      assert.ok(figure.bottom <= 844 && figure.right <= 390, `${id}: ${JSON.stringify(figure)}`);
+      assert.notEqual(figure.text.trim(), '', id);
+    }
+    // The price beside the cost per unit, then the speed, then the job's time beside its cost.
+    assert.equal(Math.round(boxes['offer-price'].y), Math.round(boxes['offer-unit-cost'].y));
+    assert.ok(boxes['offer-speed'].y > boxes['offer-price'].y && boxes['offer-job'].y > boxes['offer-speed'].y);
+    assert.equal(Math.round(boxes['offer-job'].y), Math.round(boxes['offer-cost'].y));
+    await context.close();
+  });
+}
+
 test('at 320 px the memory bar\'s tick labels do not run into each other, in both languages', async () => {
   const context = await env.browser.newContext({ viewport: { width: 320, height: 700 } });
   const page = await context.newPage();
