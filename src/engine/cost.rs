@@ -165,7 +165,7 @@ pub fn spot_allowed(workload: &Workload) -> Result<(), &'static Phrase> {
         (SpotPolicy::Yes, _) => Ok(()),
         // A batch job restarts its unfinished requests, as an image batch
         // does; an endpoint's users cannot wait for that.
-        (SpotPolicy::Auto, Task::Infer) if !workload.is_batch() => Err(&phrases::SPOT_REFUSED_ENDPOINT),
+        (SpotPolicy::Auto, _) if workload.is_endpoint() => Err(&phrases::SPOT_REFUSED_ENDPOINT),
         // A pretraining run holds its nodes for weeks: reserved or on-demand
         // capacity (the product guide: "pretrain: … reserved or on-demand
         // capacity"; issue 40: a 27-day run ranked first on spot).
@@ -511,7 +511,7 @@ pub fn cost(
     let unit = Unit::for_workload(workload);
     // An endpoint is billed by the month; a batch of requests, as every
     // other job, by its run.
-    let endpoint = workload.task == Task::Infer && !workload.is_batch();
+    let endpoint = workload.is_endpoint();
     let gb = |bytes: f64| bytes / BYTES_PER_GB;
     let storage_rate = if nodes > 1 { rules.shared_storage_usd_per_gb_month } else { rules.storage_usd_per_gb_month };
 

@@ -8,7 +8,7 @@ mod cluster;
 mod report;
 mod shape;
 
-pub use report::{Badge, Exclusion, RankedOffer, ReliableFirst, Report};
+pub use report::{weighed_as_job, Badge, Exclusion, RankedOffer, ReliableFirst, Report};
 
 use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Fallback, Rental, Rules};
 use super::fabric::{FabricIndex, Placement};

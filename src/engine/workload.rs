@@ -699,6 +699,12 @@ impl Workload {
         self.task == Task::Infer && self.batch_requests > 0
     }
 
+    /// Serving as an endpoint, up so many hours a day and billed by the
+    /// month, not a job billed by its run.
+    pub fn is_endpoint(&self) -> bool {
+        self.task == Task::Infer && self.batch_requests == 0
+    }
+
     /// The workload whose memory is sized: a batch job needs room for one
     /// request (the runtime runs as many at once as the rest of the memory
     /// holds, `memory::Fit::max_concurrency`), an endpoint for its

@@ -2,7 +2,7 @@
 //! point sits on the log scales, the Pareto frontier through them, the
 //! axes' words and their end labels. `ui/cost_chart.rs` draws this.
 
-use crate::engine::cost::Unit;
+use crate::engine::ranking::weighed_as_job;
 use crate::engine::{Catalog, Report, Snapshot, Task};
 use crate::msg;
 use crate::text::{phrases, Lang};
@@ -103,16 +103,16 @@ impl Chart {
         let (cost_axis, time_axis) = (Axis::over(rows.iter().map(|r| r.1)), Axis::over(rows.iter().map(|r| r.2)));
         let x = |time: f64| LEFT + time_axis.at(time) * (WIDTH - LEFT - MARGIN);
         let y = |cost: f64| HEIGHT - MARGIN - cost_axis.at(cost) * (HEIGHT - 2.0 * MARGIN);
-        // A batch of requests is costed as a job (`Ranked::cost_and_time`).
-        let batch = report.results[rows[0].0].cost.as_ref().is_some_and(|c| c.unit == Unit::ThousandRequests);
+        // The axes of the points' own figures (`RankedOffer::cost_and_time`).
+        let unit = report.results[rows[0].0].cost.as_ref().map(|c| c.unit);
         let (cost_label, time_label, time_unit) = match report.task {
-            Task::Infer if !batch => (&phrases::CHART_COST_PER_TOKEN, &phrases::CHART_TIME_PER_TOKEN, "s"),
+            _ if unit.is_some_and(|unit| weighed_as_job(report.task, unit)) => {
+                (&phrases::CHART_COST_JOB, &phrases::CHART_TIME_JOB, "h")
+            }
             Task::Speech | Task::Music => {
                 (&phrases::CHART_COST_PER_AUDIO_HOUR, &phrases::CHART_TIME_PER_AUDIO_SECOND, "s")
             }
-            Task::Infer | Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio => {
-                (&phrases::CHART_COST_JOB, &phrases::CHART_TIME_JOB, "h")
-            }
+            _ => (&phrases::CHART_COST_PER_TOKEN, &phrases::CHART_TIME_PER_TOKEN, "s"),
         };
         let mut frontier: Vec<(f64, f64)> =
             rows.iter().filter(|r| report.results[r.0].pareto).map(|&(_, c, t)| (c, t)).collect();

@@ -64,7 +64,7 @@ pub fn WorkloadForm(
     // A batch of requests is a job: run so many times a month, not an
     // endpoint up so many hours a day for so many requests.
     let batch = Memo::new(move |_| workload.with(Workload::is_batch));
-    let endpoint = move || serving() && !batch.get();
+    let endpoint = Memo::new(move |_| workload.with(Workload::is_endpoint));
     let training = move || matches!(task.get(), Task::Finetune | Task::Pretrain);
     let finetuning = move || task.get() == Task::Finetune;
     let generating = move || matches!(task.get(), Task::Image | Task::Video);
@@ -213,11 +213,11 @@ pub fn WorkloadForm(
                 <SelectField catalog=catalog workload=workload key=keys::SPOT label={&phrases::FIELD_SPOT} options={options::<SpotPolicy>(lang)} detail={option_detail::<SpotPolicy> as fn(&str, Lang) -> Option<String>} testid="spot-select" />
                 <SelectField catalog=catalog workload=workload key=keys::PRICES label={&phrases::FIELD_PRICES} options={options::<PriceFilter>(lang)} detail={option_detail::<PriceFilter> as fn(&str, Lang) -> Option<String>} testid="prices-select" />
                 <SelectField catalog=catalog workload=workload key=keys::PRICE_TRUST label={&phrases::FIELD_PRICE_TRUST} options={options::<PriceTrust>(lang)} detail={option_detail::<PriceTrust> as fn(&str, Lang) -> Option<String>} testid="trust-select" />
-                <Show when=endpoint>
+                <Show when=move || endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
                 </Show>
-                <Show when=move || !endpoint()>
+                <Show when=move || !endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=RUNS_PER_MONTH.0 label={&phrases::FIELD_RUNS} />
                 </Show>
                 <NumberField catalog=catalog workload=workload key=MAX_PRICE_PER_HOUR.0 label={&phrases::FIELD_MAX_PRICE} />

@@ -93,10 +93,10 @@ pub fn advise(
             if let (Some(spot), Some(on_demand)) = (cheapest(true), cheapest(false)) {
                 if spot < on_demand {
                     let why = match workload.task {
+                        _ if workload.is_endpoint() => msg!(phrases::SPOT_ACCEPTED_SERVING),
                         Task::Finetune | Task::Pretrain => {
                             msg!(phrases::SPOT_SAFE_CHECKPOINTS, minutes = workload.checkpoint_minutes)
                         }
-                        Task::Infer if !workload.is_batch() => msg!(phrases::SPOT_ACCEPTED_SERVING),
                         _ => msg!(phrases::SPOT_SAFE_BATCH),
                     };
                     advice.push(msg!(

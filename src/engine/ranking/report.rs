@@ -215,15 +215,21 @@ impl RankedOffer {
     pub fn cost_and_time(&self, task: Task) -> Option<(f64, f64)> {
         let cost = self.cost.as_ref()?;
         match task {
-            Task::Infer if cost.unit == crate::engine::cost::Unit::ThousandRequests => {
-                Some((cost.job_cost, cost.job_hours))
-            }
-            Task::Infer => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s()?)),
+            _ if weighed_as_job(task, cost.unit) => Some((cost.job_cost, cost.job_hours)),
             Task::Speech | Task::Music => Some((cost.cost_per_unit, self.speed.as_ref()?.realtime_factor()?)),
-            Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio => {
-                Some((cost.job_cost, cost.job_hours))
-            }
+            _ => Some((cost.cost_per_unit, 1.0 / self.speed.as_ref()?.decode_tokens_per_s()?)),
         }
+    }
+}
+
+/// Whether rows of `task` quoted per `unit` are weighed by their whole
+/// job's cost against its hours (`RankedOffer::cost_and_time`, the chart's
+/// axes): every job but an endpoint's month and speech or music's rate.
+pub fn weighed_as_job(task: Task, unit: crate::engine::cost::Unit) -> bool {
+    match task {
+        Task::Infer => unit == crate::engine::cost::Unit::ThousandRequests,
+        Task::Speech | Task::Music => false,
+        Task::Finetune | Task::Pretrain | Task::Image | Task::Video | Task::Audio => true,
     }
 }
 

@@ -135,6 +135,14 @@ impl ServingSpeed {
     pub fn tokens_per_s_each(&self) -> f64 {
         self.output_tokens_per_s / f64::from(self.running_concurrency.max(1))
     }
+
+    /// Seconds a request of `output_tokens` new tokens takes from its
+    /// arrival, the only one running: its first token, then a decode step
+    /// for each of the others (what a benchmark's end-to-end latency at
+    /// concurrency 1 measures); `None` without a first-token figure.
+    pub fn lone_request_s(&self, output_tokens: u32) -> Option<f64> {
+        Some(self.ttft_s? + f64::from(output_tokens.saturating_sub(1)) / self.decode_tokens_per_s)
+    }
 }
 
 /// Fine-tuning and pretraining.

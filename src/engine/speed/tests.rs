@@ -179,21 +179,25 @@ const VLLM_V0_STEP_S: f64 = 1.7e-3;
 /// version as today's.
 pub(crate) fn vllm_as_run(version: &str) -> llm::RuntimeSpeed {
     let today = llm::runtime_speed(Runtime::Vllm);
-    // "0.7.2", "v0.19.1", or a stated bound ("0.7.x or earlier (…)").
-    let release = version
-        .trim_start_matches('v')
-        .split(|c: char| !c.is_ascii_digit())
-        .take(2)
-        .map(|n| n.parse::<u32>().ok())
-        .collect::<Option<Vec<u32>>>()
-        .filter(|_| !version.contains(".dev"));
     let synchronous = llm::RuntimeSpeed { step_overlapped: false, ..today };
-    match release.as_deref() {
-        Some([0, minor]) if *minor < 8 => llm::RuntimeSpeed { step_s: VLLM_V0_STEP_S, ..synchronous },
-        Some([0, minor]) if *minor < 14 => synchronous,
+    match vllm_release(version) {
+        Some((0, minor, _)) if minor < 8 => llm::RuntimeSpeed { step_s: VLLM_V0_STEP_S, ..synchronous },
+        Some((0, minor, _)) if minor < 14 => synchronous,
         None if version.contains("2025") => synchronous,
         _ => today,
     }
+}
+
+/// The (major, minor, patch) release `version` states: "0.7.2", "v0.19.1",
+/// or a stated bound ("0.7.x or earlier (…)", patch 0); `None` for a source
+/// build ("0.1.dev…") or an unstated one.
+fn vllm_release(version: &str) -> Option<(u32, u32, u32)> {
+    if version.contains(".dev") {
+        return None;
+    }
+    let mut numbers = version.trim_start_matches('v').split(|c: char| !c.is_ascii_digit()).map(str::parse::<u32>);
+    let (Some(Ok(major)), Some(Ok(minor))) = (numbers.next(), numbers.next()) else { return None };
+    Some((major, minor, numbers.next().and_then(Result::ok).unwrap_or(0)))
 }
 
 /// Host seconds per megapixel for transformers' slow (PIL and NumPy) image
@@ -212,13 +216,10 @@ const SLOW_PROCESSOR_S_PER_MEGAPIXEL: f64 = 0.3;
 /// (`None`) after, unstated, or for a source build (read by its date, as
 /// `vllm_as_run` does: all of 2025 and later).
 fn vllm_image_preparation_as_run(version: &str) -> Option<f64> {
-    if version.contains(".dev") {
-        return None;
+    match vllm_release(version) {
+        Some((0, minor, patch)) if (minor, patch) < (9, 2) => Some(SLOW_PROCESSOR_S_PER_MEGAPIXEL),
+        _ => None,
     }
-    let mut numbers = version.trim_start_matches('v').split(|c: char| !c.is_ascii_digit()).map(str::parse::<u32>);
-    let (Some(Ok(0)), Some(Ok(minor))) = (numbers.next(), numbers.next()) else { return None };
-    let patch = numbers.next().and_then(Result::ok).unwrap_or(0);
-    (minor < 9 || (minor == 9 && patch < 2)).then_some(SLOW_PROCESSOR_S_PER_MEGAPIXEL)
 }
 
 /// The speed of `w` on `count` × `gpu` as one tensor-parallel group, with

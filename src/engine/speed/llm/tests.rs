@@ -124,8 +124,7 @@ fn add_more_vllm_rows(family: &mut Family) {
             // Rates, so that every case reads "more is faster".
             let (predicted, measured) = match metric {
                 "e2e_latency_s" => {
-                    let first = s.serving().and_then(|serving| serving.ttft_s).unwrap();
-                    (1.0 / (first + f64::from(output_tokens.saturating_sub(1)) / decode), 1.0 / value)
+                    (1.0 / s.serving().and_then(|serving| serving.lone_request_s(output_tokens)).unwrap(), 1.0 / value)
                 }
                 _ => (decode, 1000.0 / value),
             };
@@ -166,7 +165,7 @@ fn add_text_rows_of_vision_models(family: &mut Family) {
         let count: u32 = row["gpu_count"].parse().unwrap();
         let s = vllm_speed_as_run(&row["software_version"], &w, catalog().model(model_id).unwrap(), gpu_id, count);
         let serving = s.serving().unwrap();
-        let seconds = serving.ttft_s.unwrap() + f64::from(output_tokens - 1) / serving.decode_tokens_per_s;
+        let seconds = serving.lone_request_s(output_tokens).unwrap();
         let measured: f64 = row["value"].parse().unwrap();
         let case = format!(
             "{} {model_id} bf16 {gpu_id}×{count} in {input_tokens} out {output_tokens} generation_throughput",

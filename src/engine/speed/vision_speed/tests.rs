@@ -125,7 +125,7 @@ pub(crate) fn vlm_batch_one_family() -> Family {
         // (the held-out refit): requests a second for a latency.
         let (predicted, measured) = match row["metric"].as_str() {
             // Time to the last of the new tokens: the first, then one per step.
-            "e2e_latency_s" => (1.0 / (ttft + f64::from(output_tokens - 1) / serving.decode_tokens_per_s), 1.0 / value),
+            "e2e_latency_s" => (1.0 / serving.lone_request_s(output_tokens).unwrap(), 1.0 / value),
             "ttft_ms" => (1.0 / ttft, 1e3 / value),
             "generation_throughput" => (serving.decode_tokens_per_s, value),
             _ => continue,
@@ -175,7 +175,7 @@ fn add_more_rows(family: &mut Family) {
         let count: u32 = row["gpu_count"].parse().unwrap();
         let s = vllm_speed_as_run(&row["software_version"], &w, model, gpu_id, count);
         let serving = s.serving().unwrap();
-        let seconds = serving.ttft_s.unwrap() + f64::from(output_tokens - 1) / serving.decode_tokens_per_s;
+        let seconds = serving.lone_request_s(output_tokens).unwrap();
         let value: f64 = row["value"].parse().unwrap();
         let case = format!(
             "{} {model_id} {} {gpu_id}×{count} {images} images {side}px out {output_tokens} e2e_latency_s (per s)",
