@@ -10,7 +10,7 @@
 pub use super::audio_model::{AudioGenerator, AudioOutput, AudioStage, StageMethod};
 pub use super::gpu::{Architecture, ComputeCapability, Gpu, Segment};
 use super::task::Task;
-pub use super::vision::{ImageTokens, Vision};
+pub use super::vision::{AttentionWindow, ImageTokens, Vision};
 use super::Error;
 use crate::text::phrases;
 use serde::{Deserialize, Serialize};

@@ -39,6 +39,20 @@ pub struct Vision {
     /// keys and values over the image tokens are cached per request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_attention_layers: Option<u32>,
+    /// Qwen2.5-VL's design: most blocks attend within windows, a few over
+    /// the whole image; `None` where every block attends over the whole
+    /// image (or tile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attention_window: Option<AttentionWindow>,
+}
+
+/// Blocks of a vision tower that attend only within square windows of
+/// `side_px` pixels, all but `full_attention_layers` of its layers
+/// (data/vision_models.csv, `attention_window_px`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AttentionWindow {
+    pub side_px: u32,
+    pub full_attention_layers: u32,
 }
 
 /// How many LLM tokens an image becomes: the model's own rule. In
@@ -183,15 +197,24 @@ impl Vision {
 
     /// FLOPs to encode one image of `side` px: 2 per parameter per patch
     /// (the projector's share counted per patch too, an upper bound where
-    /// it runs on merged tokens) and attention's 4 × layers × patches² ×
-    /// hidden (Q·Kᵀ and the weighted sum), full attention as Qwen2-VL's
-    /// and the ViTs of CLIP, SigLIP and InternViT use; Qwen2.5-VL's window
-    /// attention in most layers costs less, so this is an upper bound
-    /// there.
+    /// it runs on merged tokens) and attention's 4 × hidden × patches ×
+    /// the patches each attends to (Q·Kᵀ and the weighted sum): all of
+    /// them in a full-attention layer, as Qwen2-VL's and the ViTs of CLIP,
+    /// SigLIP and InternViT attend in every layer; only its window's in
+    /// Qwen2.5-VL's windowed layers.
     pub fn encode_flops_per_image(&self, side: u32) -> f64 {
         let (patches, passes) = self.passes(side);
         let dense = 2.0 * self.params * patches;
-        let attention = 4.0 * f64::from(self.layers) * patches * patches * f64::from(self.hidden);
+        let layers = f64::from(self.layers);
+        let attended = match self.attention_window {
+            None => layers * patches,
+            Some(window) => {
+                let full = f64::from(window.full_attention_layers).min(layers);
+                let in_window = (f64::from(window.side_px) / f64::from(self.patch.max(1))).powi(2).min(patches);
+                full * patches + (layers - full) * in_window
+            }
+        };
+        let attention = 4.0 * patches * attended * f64::from(self.hidden);
         passes * (dense + attention)
     }
 

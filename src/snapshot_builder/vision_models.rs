@@ -4,7 +4,7 @@
 
 use super::csv_table::CsvTable;
 use super::BuildError;
-use crate::engine::catalog::{ImageTokens, ModelKind, Vision};
+use crate::engine::catalog::{AttentionWindow, ImageTokens, ModelKind, Vision};
 use crate::engine::Model;
 use std::collections::BTreeMap;
 
@@ -51,6 +51,13 @@ pub fn vision_models() -> Result<BTreeMap<String, VisionRow>, BuildError> {
             merge: whole("merge")?.unwrap_or(1).max(1),
             tokens,
             cross_attention_layers: whole("cross_attention_layers")?,
+            attention_window: match (whole("attention_window_px")?, whole("full_attention_layers")?) {
+                (Some(side_px), Some(full_attention_layers)) => {
+                    Some(AttentionWindow { side_px, full_attention_layers })
+                }
+                (None, None) => None,
+                _ => return Err(row.invalid("attention_window_px and full_attention_layers go together".into())),
+            },
         };
         let text_decoder_of = row.optional("text_decoder_of").map(str::to_string);
         let text_params = row.number("text_params")?;

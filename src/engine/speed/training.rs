@@ -12,6 +12,7 @@ use super::{bandwidth_of, peak_of, Bound, Figures, Speed, TrainingSpeed};
 use crate::engine::catalog::{Architecture, Shape};
 use crate::engine::fabric::Placement;
 use crate::engine::hardware::{compute_precision, link, ComputePrecision};
+use crate::engine::workload::TrainingRecipe;
 use crate::engine::{Error, FinetuneMethod, Gpu, Model, Precision, Task, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg};
@@ -288,16 +289,24 @@ pub fn training_speed(
         0.0
     };
 
-    // Data-parallel traffic per micro-batch step, 16-bit: DDP all-reduces
-    // the gradients; ZeRO-1/2 reduce-scatters them and all-gathers the
-    // updated parameters after the optimizer step; ZeRO-3 / FSDP also
-    // all-gathers the parameters for the forward and again for the backward
-    // pass (Rajbhandari et al. 2019, ZeRO, §7: 2Ψ, 2Ψ and 3Ψ per step).
+    // Data-parallel traffic per micro-batch step: DDP all-reduces the
+    // gradients; ZeRO-1/2 reduce-scatters them and all-gathers the updated
+    // parameters after the optimizer step; ZeRO-3 / FSDP also all-gathers
+    // the parameters for the forward and again for the backward pass
+    // (Rajbhandari et al. 2019, ZeRO, §7: 2Ψ, 2Ψ and 3Ψ per step).
     let trained = if full { params } else { crate::engine::memory::training::trainable_params(workload, model, shape) };
-    let bytes = trained / model_parallel * 2.0;
+    let (param_bytes, grad_bytes) = data_parallel_bytes(workload.recipe);
+    let shard = trained / model_parallel;
     let group = data_parallel_group(workload, placement, data_parallel);
     let (link, network) = (link(gpu), placement.network);
-    let collective = |kind| if data_parallel > 1.0 { across(kind, bytes, group, link, network) } else { 0.0 };
+    let collective = |kind| {
+        let bytes = shard * if kind == Collective::AllGather { param_bytes } else { grad_bytes };
+        if data_parallel > 1.0 {
+            across(kind, bytes, group, link, network)
+        } else {
+            0.0
+        }
+    };
     // Pipeline stages on different nodes hand over their activations, forward
     // and backward, over the fabric, each tensor-parallel rank its 1/tp
     // share (Megatron's scatter/gather, Narayanan et al. 2021, §4.1), once
@@ -374,6 +383,22 @@ pub fn training_speed(
     });
     let bound = if interconnect { Bound::Interconnect } else { Bound::Compute };
     Ok(Speed::of(bound, compute, figures, notes))
+}
+
+/// Bytes per value of the (parameters gathered, gradients reduced) across
+/// data-parallel ranks. Parameters travel in BF16. Mixed precision reduces
+/// the gradients in FP32: Megatron-LM forces it for BF16 ("bfloat16
+/// requires gradient accumulation and all-reduce to be done in fp32",
+/// `accumulate_allreduce_grads_in_fp32` in `megatron/training/arguments.py`,
+/// unless `--grad-reduce-in-bf16`); torchtitan's FSDP2 policy defaults to
+/// `mixed_precision_reduce = "float32"`; PyTorch DDP under autocast
+/// all-reduces the FP32 parameters' FP32 gradients. Pure BF16 (torchtune)
+/// keeps them in BF16.
+fn data_parallel_bytes(recipe: TrainingRecipe) -> (f64, f64) {
+    match recipe {
+        TrainingRecipe::Mixed => (2.0, 4.0),
+        TrainingRecipe::PureBf16 => (2.0, 2.0),
+    }
 }
 
 /// Layers per chunk of Megatron's interleaved pipeline schedule: NeMo's

@@ -8,7 +8,16 @@ use crate::engine::speed::speed;
 use crate::engine::{Catalog, Workload};
 
 fn tower(tokens: ImageTokens, patch: u32, merge: u32) -> Vision {
-    Vision { params: 3e8, layers: 24, hidden: 1024, patch, merge, tokens, cross_attention_layers: None }
+    Vision {
+        params: 3e8,
+        layers: 24,
+        hidden: 1024,
+        patch,
+        merge,
+        tokens,
+        cross_attention_layers: None,
+        attention_window: None,
+    }
 }
 
 /// Published token counts: LLaVA-1.5 gives 576 tokens at any size
@@ -55,6 +64,35 @@ fn encoding_costs_follow_the_patches() {
     let cross = Vision { cross_attention_layers: Some(8), ..clip };
     // Llama 3.2 11B Vision: 8 cross-attention layers, 8 KV heads of 128.
     assert_eq!(cross.cross_kv_bytes_per_image_token_16bit(8, 128), Some(32_768.0));
+}
+
+/// Issue 37: Qwen2.5-VL's tower attends over the whole image in 4 of its
+/// 32 blocks and within 112-px windows (64 patches of 14 px) in the rest
+/// (data/vision_models.csv), so a 1,960-px page (19,600 patches) costs a
+/// fraction of the full-attention arithmetic, and a window larger than the
+/// image costs no less than full attention over it.
+#[test]
+fn windowed_blocks_attend_over_their_window_only() {
+    let full = Vision {
+        params: 6.77e8,
+        layers: 32,
+        hidden: 1280,
+        ..tower(ImageTokens::Pixels { unit: 28, min: 4, max: 16_384 }, 14, 2)
+    };
+    let windowed =
+        Vision { attention_window: Some(AttentionWindow { side_px: 112, full_attention_layers: 4 }), ..full };
+    let patches = (1960.0_f64 / 14.0).powi(2);
+    let dense = 2.0 * 6.77e8 * patches;
+    let attention = 4.0 * patches * 1280.0 * (4.0 * patches + 28.0 * 64.0);
+    let flops = windowed.encode_flops_per_image(1960);
+    assert!((flops / (dense + attention) - 1.0).abs() < 1e-9, "{flops:e}");
+    assert!(flops < 0.4 * full.encode_flops_per_image(1960));
+    // A 100-px image is smaller than one window: every block sees it whole.
+    assert_eq!(windowed.encode_flops_per_image(100), full.encode_flops_per_image(100));
+    // The catalog's Qwen2.5-VL models carry the window.
+    let tower_of = |id: &str| catalog().model(id).unwrap().shape().unwrap().vision.as_ref().unwrap().attention_window;
+    assert_eq!(tower_of("qwen2.5-vl-7b"), Some(AttentionWindow { side_px: 112, full_attention_layers: 4 }));
+    assert_eq!(tower_of("qwen2-vl-7b"), None);
 }
 
 fn catalog() -> &'static Catalog {

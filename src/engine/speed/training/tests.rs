@@ -303,8 +303,11 @@ const RUNS: [Run; 10] = [
     Run { id: "RUN-0002", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-13b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 1024, 4096), fp8: false, checkpointing: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 368_640.0 },
     Run { id: "RUN-0003", gpu: "a100_sxm_80gb", trains: Trains::Catalog("llama-2-70b"), gpus: 2048, layout: (8, 1, 1), batch: (1, 1024, 4096), fp8: false, checkpointing: false, tokens: 2.0e12, fabric: IB_A100, gpu_hours: 1_720_320.0 },
     // Llama 3.1 card: H100-80GB, ~15T tokens at 8,192; the 405B on 16,384 GPUs, TP 8 × PP 16, 16M tokens a step (paper, Table 4).
-    Run { id: "RUN-0008", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-8b"), gpus: 2048, layout: (1, 1, 3), batch: (1, 512, 8192), fp8: false, checkpointing: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 1.46e6 },
-    Run { id: "RUN-0009", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-70b"), gpus: 2048, layout: (8, 1, 3), batch: (1, 512, 8192), fp8: false, checkpointing: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 7.0e6 },
+    // The 8B and 70B layouts are not published; Meta's FSDP shards the optimizer states and
+    // gradients and does not reshard the parameters after the forward pass (Llama 3 paper,
+    // §3.3.2), which gathers them once per micro-batch as ZeRO-2 does, not twice as ZeRO-3.
+    Run { id: "RUN-0008", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-8b"), gpus: 2048, layout: (1, 1, 2), batch: (1, 512, 8192), fp8: false, checkpointing: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 1.46e6 },
+    Run { id: "RUN-0009", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-70b"), gpus: 2048, layout: (8, 1, 2), batch: (1, 512, 8192), fp8: false, checkpointing: false, tokens: 15.0e12, fabric: ROCE_H100, gpu_hours: 7.0e6 },
     Run { id: "RUN-0010", gpu: "h100_sxm", trains: Trains::Catalog("llama-3.1-405b"), gpus: 16_384, layout: (8, 16, 1), batch: (1, 2048, 8192), fp8: false, checkpointing: false, tokens: 15.6e12, fabric: ROCE_H100, gpu_hours: 30.84e6 },
     // DeepSeek-V3: 14.8T tokens in FP8 on 2,048 H800s (an H100 with NVLink
     // cut to 400 GB/s), PP 16, 2,664K GPU-hours for pretraining.
@@ -501,4 +504,47 @@ fn a_mixture_of_experts_fine_tune_pays_for_its_small_expert_gemms() {
         1.0,
     );
     assert!((one.touched_params - 3.35e9).abs() < 0.05e9, "{}", one.touched_params);
+}
+
+/// Issue 37: mixed precision reduces the gradients in FP32 (Megatron-LM's
+/// BF16 default, torchtitan's `mixed_precision_reduce`, DDP under
+/// autocast), twice the bytes of torchtune's pure-BF16 recipe: over a slow
+/// fabric, where the all-reduce outlasts the backward pass it overlaps, a
+/// step waits about twice as long for it; on one GPU nothing changes.
+#[test]
+fn mixed_precision_reduces_gradients_in_fp32() {
+    use crate::engine::workload::TrainingRecipe;
+    let model = catalog().model("llama-3.1-8b").unwrap();
+    let gpu = catalog().gpu("h100_sxm").unwrap();
+    let seconds_per_token = |recipe: TrainingRecipe, gpus: u32, gbps: f64| {
+        let placement = if gpus > 8 {
+            Placement {
+                nodes: gpus / 8,
+                gpus_per_node: 8,
+                network: Network { gbps, kind: FabricKind::Ethernet, known: true },
+            }
+        } else {
+            Placement::from(gpus)
+        };
+        let w = Workload {
+            model: model.id.clone(),
+            gpus,
+            zero_stage: 0,
+            micro_batch: 1,
+            global_batch: Some(gpus),
+            seq_len: 4096,
+            recipe,
+            ..Workload::for_task(Task::Pretrain)
+        };
+        let s = training_speed(&w, model, model.shape().unwrap(), gpu, placement, AttentionKernel::Flash2).unwrap();
+        f64::from(gpus) / s.train_tokens_per_s().unwrap()
+    };
+    let one = |recipe| seconds_per_token(recipe, 1, 0.0);
+    assert_eq!(one(TrainingRecipe::Mixed), one(TrainingRecipe::PureBf16));
+    // The reduction's exposed share: against the same step over a fabric
+    // so fast the reduction hides under the backward pass.
+    let waiting = |recipe| seconds_per_token(recipe, 16, 10.0) - seconds_per_token(recipe, 16, 1e9);
+    let (mixed, pure) = (waiting(TrainingRecipe::Mixed), waiting(TrainingRecipe::PureBf16));
+    assert!(pure > 0.0, "{pure}");
+    assert!((mixed / pure - 2.0).abs() < 0.1, "FP32 gradients wait {mixed:.3e} s a token, BF16 {pure:.3e}");
 }
