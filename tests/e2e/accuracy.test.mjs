@@ -17,7 +17,7 @@ test('a llama.cpp row says the calibration band of each figure, from its held-ou
   const row = app.rows().first();
   const title = await row.locator('td').nth(6).getAttribute('title');
   // The figures are speed::accuracy's, which the calibration tests check.
-  assert.match(title, /^Decode per request, Output, all requests: ±\d+% typical on sources the model was not fitted to: the median error against \d+ published llama\.cpp decode measurements from 5 sources, each predicted with the others alone or as the engine stands, whichever errs more; 9 in 10 within ±\d+%\nPrefill, Time to first token: ±\d+% typical on sources the model was not fitted to/);
+  assert.match(title, /^Decode per request, Output, all requests: ±\d+% typical on sources the model was not fitted to: the median error against \d+ published llama\.cpp decode measurements from \d+ sources, each predicted with the others alone or as the engine stands, whichever errs more; 9 in 10 within ±\d+%\nPrefill, Time to first token: ±\d+% typical on sources the model was not fitted to/);
   await row.getByTestId('expand-row').click();
   const details = app.page.getByTestId('row-details');
   await details.waitFor();

@@ -90,12 +90,12 @@ const LLAMACPP_GRAPH_GAPS_S: f64 = 25e-6;
 /// January build's 127 scales to 92.
 fn llama_bench_speed(source: &str, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
     let mut r = llm::runtime_speed(Runtime::Llamacpp);
-    if matches!(source, "XDAI" | "LCPP-PR4766") {
+    if matches!(source, "XDAI" | "LCPP-PR4766" | "LCPP-PR4812") {
         r.mmq_ops_per_sm_cycle = 0.0;
     }
     // Graphs replay batch-1 decode steps only: a prompt's passes launch
     // their kernels one by one in every build.
-    if source == "LCPP-PR4766" && w.output_tokens > 1 {
+    if matches!(source, "LCPP-PR4766" | "LCPP-PR4812") && w.output_tokens > 1 {
         r.per_layer_s += LLAMACPP_GRAPH_GAPS_S;
     }
     benchmark_speed_on(&r, w, model, gpu, count)
@@ -371,15 +371,18 @@ fn llama_bench_figure(s: &Speed, metric: &str) -> Option<f64> {
 /// `llamacpp_more_sources.md`): the Apple Silicon table of llama.cpp
 /// discussion 4167 (Llama 2 7B in F16 and Q8_0; read from copies of the
 /// table, flagged in the file), PR 4766's RTX 4090 and RTX 3090 rows
-/// (CodeLlama 7B, Llama 2 7B's shape) and llama-bench's README example
+/// (CodeLlama 7B, Llama 2 7B's shape), PR 4812's RTX 3090 Ti (slaren's
+/// January 2024 build, Llama 7B Q4_0), a Mac mini M1's Llama 2 7B Q4_0
+/// (domschl's guide) and llama-bench's README example
 /// (RTX 4080, Qwen2.5 7B Q4_K_M), and discussion 15013's CUDA scoreboard
 /// (Llama 2 7B Q4_0 on 19 NVIDIA boards, 2025 builds, FlashAttention off;
 /// read from copies of the table, flagged in the file). Chips are taken
 /// where the catalog has their variant (each tier's full GPU); the benches'
 /// pp2048/tg32 rows wait for a second look.
 fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
-    const CHIPS: [(&str, &str); 28] = [
+    const CHIPS: [(&str, &str); 29] = [
         ("Apple M1 (8-core GPU)", "apple_m1"),
+        ("Apple M1 (8-core GPU), Mac mini 16GB", "apple_m1"),
         ("Apple M1 Pro (16-core GPU)", "apple_m1_pro"),
         ("Apple M1 Max (32-core GPU)", "apple_m1_max"),
         ("Apple M1 Ultra (64-core GPU)", "apple_m1_ultra"),
@@ -416,7 +419,7 @@ fn add_other_llama_bench_rows(family: &mut Family, metric: &str) {
         let source = match row["source_id"].as_str() {
             "D4167-2ND" => "LCPP-D4167",
             "D15013-2ND" => "LCPP-D15013",
-            "LCPP-PR4766" | "LCPP-BENCH-README" => row["source_id"].as_str(),
+            "LCPP-PR4766" | "LCPP-PR4812" | "LCPP-BENCH-README" | "DOMSCHL-MAC" => row["source_id"].as_str(),
             _ => continue,
         };
         // FlashAttention on (`-fa 1`) is not the default the engine times.
