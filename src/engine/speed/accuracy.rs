@@ -53,7 +53,7 @@ pub const BANDS: [Band; 16] = [
     Band { sources: 5, ..band("TensorRT-LLM serving", 7, 136, 42) },
     band("TensorRT-LLM static batch", 15, 45, 10),
     Band { sources: 5, ..band("vLLM batch-1 generation", 9, 63, 48) },
-    Band { sources: 3, ..band("transformers batch-1 generation", 19, 53, 50) },
+    Band { sources: 3, ..band("transformers batch-1 generation", 13, 45, 50) },
     Band { sources: 5, ..band("vLLM vision-language batch 1", 16, 73, 42) },
     Band { sources: 8, ..band("LLM pretraining", 11, 31, 189) },
     Band { sources: 6, ..band("pretraining runs", 16, 45, 10) },

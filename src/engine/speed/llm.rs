@@ -70,15 +70,23 @@ pub struct RuntimeSpeed {
     /// sum; with CUDA graphs the launches are replayed and only the GPU's
     /// own per-kernel floor remains (`per_layer_s`, added).
     pub host_dispatch: bool,
-    /// Host dispatch per layer with packed (quantized) weights relative to
-    /// 16-bit ones: each quantized linear module's Python forward adds its
-    /// own ops (unpacking, reshapes, the kernel call) around the matmul.
+    /// Host dispatch per layer with quantized weights relative to 16-bit
+    /// ones, for formats whose linear module wraps its kernel in Python ops
+    /// of its own (unpacking, reshapes, the kernel call around the matmul;
+    /// `wraps_its_kernel`).
     pub packed_dispatch: f64,
     /// Passes over the KV cache per decode step: 1 to read it; HF
     /// transformers' `DynamicCache.update` appends with `torch.cat`, which
     /// writes a new copy of each layer's whole cache every step (a read and
     /// a write more).
     pub kv_passes: f64,
+    /// Attention copies the cache's KV heads once per query head that
+    /// shares them before attending (HF transformers before 4.48:
+    /// `repeat_kv` in its SDPA attention and Qwen2's FlashAttention-2
+    /// path, removed when the attention refactor passed the cache to the
+    /// kernels as it is): with n query heads per KV head, a decode step
+    /// reads the cache once more, writes n copies and reads those instead.
+    pub repeats_kv_heads: bool,
     /// Multi-GPU splits the layers over the GPUs, run one after another,
     /// rather than tensor parallelism (`Runtime::splits_by_layer`).
     pub layer_split: bool,
@@ -201,6 +209,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             host_dispatch: false,
             packed_dispatch: 1.0,
             kv_passes: 1.0,
+            repeats_kv_heads: false,
             // XDAI tg rows on Q4_K_M: the M2 Ultra decodes Llama 3 70B at
             // 12.5 tok/s, 921 G weights/s where its 800 GB/s would stream
             // 1,380 G; the M1 Max 8B at 35.7 (304 G weights/s against 650).
@@ -253,6 +262,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             host_dispatch: false,
             packed_dispatch: 1.0,
             kv_passes: 1.0,
+            repeats_kv_heads: false,
             vector_dequant_flops: 0.0,
             mmq_ops_per_sm_cycle: 0.0,
             layer_split: Runtime::Vllm.splits_by_layer(),
@@ -277,6 +287,7 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             host_dispatch: false,
             packed_dispatch: 1.0,
             kv_passes: 1.0,
+            repeats_kv_heads: false,
             vector_dequant_flops: 0.0,
             mmq_ops_per_sm_cycle: 0.0,
             layer_split: Runtime::Trtllm.splits_by_layer(),
@@ -308,9 +319,11 @@ pub const fn runtime_speed(runtime: Runtime) -> RuntimeSpeed {
             // AWQ and GPTQ-Int8 modules take 1.27–1.35 times BF16's 0.88 ms a
             // layer (Qwen2.5 0.5B on an A100, transformers 4.46), bitsandbytes'
             // NF4 1.35 times on an H100 (1.03 against 0.76 ms, Llama 3.1 8B);
-            // GPTQ-Int4 through the ExLlama kernels about the same as BF16.
+            // GPTQ-Int4 through the ExLlama kernels about the same as BF16
+            // (`wraps_its_kernel`).
             packed_dispatch: 1.3,
             kv_passes: 3.0,
+            repeats_kv_heads: false,
             vector_dequant_flops: 0.0,
             mmq_ops_per_sm_cycle: 0.0,
             layer_split: Runtime::Hf.splits_by_layer(),
@@ -356,6 +369,22 @@ fn weight_share(r: &RuntimeSpeed, precision: Precision, hbm: bool) -> f64 {
         (None, Precision::Int8) => r.weight_bandwidth * scale(|s| s.eight_bit),
         (None, Precision::Fp8) => r.weight_bandwidth * scale(|s| s.fp8),
         (None, _) => r.weight_bandwidth,
+    }
+}
+
+/// Whether a format's linear module wraps its kernel in Python ops of its
+/// own, which eager PyTorch dispatches one by one (HF transformers):
+/// AutoAWQ's `WQLinear_GEMM`, bitsandbytes' `Linear4bit` and 8-bit weights
+/// (GPTQ-Int8 through auto-gptq's CUDA `QuantLinear`, as ExLlama's kernels
+/// take 4-bit weights only) do; GPTQ-Int4 through ExLlama v2 is one call,
+/// as fast as a 16-bit layer in Qwen2.5's benchmark (GPTQ-Int4 at 1.07
+/// times BF16's speed for the 0.5B model on an A100 against AWQ's 0.78 and
+/// GPTQ-Int8's 0.74; `data/calibration/llm_batch1.csv`, QWEN25-SPEED).
+fn wraps_its_kernel(precision: Precision) -> bool {
+    match precision {
+        Precision::Gptq => false,
+        Precision::Int8 => true,
+        other => packed_bytes(other).is_some(),
     }
 }
 
@@ -427,6 +456,9 @@ struct Machine {
     /// Share of `bandwidth` the runtime's GEMMs reach streaming the
     /// weights in their format (`RuntimeSpeed::weight_bandwidth` and kin).
     weight_share: f64,
+    /// Host dispatch per layer relative to 16-bit weights' in this format
+    /// (`RuntimeSpeed::packed_dispatch`, `wraps_its_kernel`).
+    dispatch: f64,
     flops: f64,
     /// Share of `flops` the runtime's GEMMs reach on this GPU.
     compute_share: f64,
@@ -532,7 +564,9 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     let touched = a.routed.map_or(0.0, |r| r.touched_share(batch));
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     // A state-space layer reads its state and writes it back every step.
-    let kv_bytes = batch * (context * a.kv_bytes_per_token * r.kv_passes + 2.0 * a.state_bytes);
+    let shared = f64::from(a.heads) / a.kv_heads;
+    let repeats = if r.repeats_kv_heads && shared > 1.0 { 2.0 * shared } else { 0.0 };
+    let kv_bytes = batch * (context * a.kv_bytes_per_token * (r.kv_passes + repeats) + 2.0 * a.state_bytes);
     // Two kinds of kernels, run one after the other in every layer: the
     // GEMMs stream the weights and do 2 FLOPs per active parameter per
     // token, compute-bound once the batch is large; attention reads each
@@ -556,8 +590,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
         kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth),
         batch * 4.0 * a.layers * a.q_width * context / compute_split / speed,
     );
-    let dispatch = if packed.is_some() { r.packed_dispatch } else { 1.0 };
-    let (launches, host) = r.fixed_costs(a.layers * dispatch, a.moe_layers);
+    let (launches, host) = r.fixed_costs(a.layers * m.dispatch, a.moe_layers);
     PassTime::of_phases(&[gemms, attention], exchange_time(a, m, batch), launches, host + r.step_s, r.overlapped())
 }
 
@@ -769,6 +802,7 @@ pub fn serving_speed_in(
     // (Marlin and CUTLASS are CUDA kernels); other vendors' keep the
     // runtime's own.
     let weight_share = weight_share(&r, workload.weight_precision, hbm && gpu.vendor == "NVIDIA");
+    let dispatch = if wraps_its_kernel(workload.weight_precision) { r.packed_dispatch } else { 1.0 };
     let a = anatomy(workload, model, shape);
     // A group of `gpus` GPUs: inside one node, or whole nodes of the
     // cluster (stages across them).
@@ -778,6 +812,7 @@ pub fn serving_speed_in(
         Ok(Machine {
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             weight_share,
+            dispatch,
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
             fp8,

@@ -225,6 +225,32 @@ fn vllm_image_preparation_as_run(version: &str) -> Option<f64> {
 /// The speed of `w` on `count` × `gpu` as one tensor-parallel group, with
 /// vLLM as `version` ran it (`vllm_as_run`), a vision tower's encoding
 /// included.
+/// HF transformers as the release `version` ran it: before 4.48 its
+/// attention copied the KV heads for every query head that shares them
+/// each step (`RuntimeSpeed::repeats_kv_heads`); the attention refactor of
+/// 4.48 (`ALL_ATTENTION_FUNCTIONS`) hands the cache to the kernels as it
+/// is. `version` as the sources state it: "4.46.0", "transformers 4.35,
+/// AutoGPTQ 0.5.0, …".
+pub(crate) fn hf_as_run(version: &str) -> llm::RuntimeSpeed {
+    let today = llm::runtime_speed(Runtime::Hf);
+    let minor = version
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .find_map(|word| word.strip_prefix("4.")?.split('.').next()?.parse::<u32>().ok());
+    match minor {
+        Some(minor) if minor < 48 => llm::RuntimeSpeed { repeats_kv_heads: true, ..today },
+        _ => today,
+    }
+}
+
+#[test]
+fn hf_as_run_reads_each_release() {
+    assert!(hf_as_run("4.46.0").repeats_kv_heads);
+    assert!(hf_as_run("4.46.3 (bnb 0.45.0.dev)").repeats_kv_heads);
+    assert!(hf_as_run("transformers 4.35, AutoGPTQ 0.5.0, torch 2.0.1").repeats_kv_heads);
+    assert_eq!(hf_as_run("4.57.1"), llm::runtime_speed(Runtime::Hf));
+    assert_eq!(hf_as_run("not stated"), llm::runtime_speed(Runtime::Hf));
+}
+
 pub(crate) fn vllm_speed_as_run(version: &str, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
     let gpu = catalog().gpu(gpu).unwrap();
     let sized = fit(w, model, gpu, count).unwrap();

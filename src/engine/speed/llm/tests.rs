@@ -9,7 +9,8 @@
 //! left out.
 
 use super::super::calibration::{rows, Family};
-use super::super::tests::{gpu_of, vllm_speed_as_run};
+use super::super::tests::{gpu_of, hf_as_run, vllm_speed_as_run};
+use super::{serving_speed_in, Layouts};
 use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
@@ -221,12 +222,14 @@ pub(crate) fn batch_one_family(name: &'static str, software: &str, runtime: Runt
         };
         let model = catalog().model(model_id).unwrap();
         let gpu = catalog().gpu(gpu_id).unwrap();
-        // vLLM as each source's release ran it (`vllm_as_run`).
+        // Each runtime as the source's release ran it (`vllm_as_run`,
+        // `hf_as_run`).
         let s = if runtime == RuntimeChoice::Vllm {
             vllm_speed_as_run(&row["software_version"], &w, model, gpu_id, count)
         } else {
+            let r = hf_as_run(&row["software_version"]);
             let sized = fit(&w, model, gpu, count).unwrap();
-            speed(&w, model, gpu, count, &sized, &Setup::default()).unwrap()
+            serving_speed_in(&r, &w, model, model.shape().unwrap(), gpu, count, &sized, Layouts::Whole).unwrap()
         };
         let value: f64 = row["value"].parse().unwrap();
         // Each metric as the source defines it (llm_batch1_sources.md).
@@ -341,4 +344,57 @@ fn marlin_gains_less_from_packed_weights_on_hbm_than_on_gddr() {
     let (hbm, gddr) = (gain("h100_sxm"), gain("rtx_a6000"));
     assert!(hbm > 1.3 && hbm < 1.8, "{hbm}");
     assert!(gddr > 2.4 && hbm / gddr < 0.7, "{hbm} {gddr}");
+}
+
+/// A decode step in HF transformers for one sequence of `model_id` on an
+/// A100, in `precision`, at `context` tokens, with `r`.
+fn hf_step_s(r: &super::RuntimeSpeed, model_id: &str, precision: Precision, context: u32) -> f64 {
+    let w = Workload {
+        model: model_id.into(),
+        runtime: RuntimeChoice::Hf,
+        weight_precision: precision,
+        input_tokens: context,
+        output_tokens: 1,
+        concurrency: 1,
+        ..Workload::default()
+    };
+    let model = catalog().model(model_id).unwrap();
+    let gpu = catalog().gpu("a100_sxm_80gb").unwrap();
+    let sized = fit(&w, model, gpu, 1).unwrap();
+    let s = serving_speed_in(r, &w, model, model.shape().unwrap(), gpu, 1, &sized, Layouts::Whole).unwrap();
+    1.0 / s.decode_tokens_per_s().unwrap()
+}
+
+/// Issue 37: a quantized layer's Python costs what its module wraps around
+/// the kernel (`wraps_its_kernel`): in Qwen2.5's benchmark GPTQ-Int4
+/// through ExLlama ran as fast as BF16 and GPTQ-Int8 and AWQ a quarter
+/// slower, where the host sets a small model's pace.
+#[test]
+fn transformers_dispatches_each_quantized_module_as_it_wraps_its_kernel() {
+    let r = super::runtime_speed(crate::engine::Runtime::Hf);
+    let at = |precision| hf_step_s(&r, "qwen2.5-0.5b", precision, 1);
+    let bf16 = at(Precision::Bf16);
+    assert!((at(Precision::Gptq) / bf16 - 1.0).abs() < 1e-9, "ExLlama: one call, as a 16-bit layer");
+    for wrapped in [Precision::Int8, Precision::Awq, Precision::Nf4] {
+        assert!((at(wrapped) / bf16 - r.packed_dispatch).abs() < 1e-9, "{wrapped:?}");
+    }
+}
+
+/// Issue 37: transformers before 4.48 copied the cache's KV heads for each
+/// query head sharing them every step (`hf_as_run`): Qwen2.5 7B (28 query
+/// heads on 4 KV heads) reads its cache 3 + 2 × 7 times a step, not 3, so
+/// at 30,720 tokens a step takes about twice as long, as Qwen's benchmark
+/// measured (18.8 tokens/s against 40.4 at one token of prompt); at a
+/// short context nothing changes.
+#[test]
+fn old_transformers_repeats_the_kv_heads_of_a_grouped_query_model() {
+    let today = super::runtime_speed(crate::engine::Runtime::Hf);
+    let then = super::RuntimeSpeed { repeats_kv_heads: true, ..today };
+    let long = |r| hf_step_s(r, "qwen2.5-7b", Precision::Bf16, 30_720);
+    assert!(long(&then) > 1.7 * long(&today), "{} {}", long(&then), long(&today));
+    let short = |r| hf_step_s(r, "qwen2.5-7b", Precision::Bf16, 1);
+    assert!((short(&then) / short(&today) - 1.0).abs() < 0.01);
+    // A model without grouped-query attention has nothing to repeat.
+    let mha = |r| hf_step_s(r, "llama-2-13b", Precision::Bf16, 4096);
+    assert_eq!(mha(&then), mha(&today));
 }
