@@ -459,6 +459,10 @@ struct Machine {
     /// Host dispatch per layer relative to 16-bit weights' in this format
     /// (`RuntimeSpeed::packed_dispatch`, `wraps_its_kernel`).
     dispatch: f64,
+    /// Passes over the KV cache per decode step: the runtime's
+    /// (`RuntimeSpeed::kv_passes`), and twice the query heads per KV head
+    /// more where it repeats the KV heads (`RuntimeSpeed::repeats_kv_heads`).
+    kv_passes: f64,
     flops: f64,
     /// Share of `flops` the runtime's GEMMs reach on this GPU.
     compute_share: f64,
@@ -564,9 +568,7 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     let touched = a.routed.map_or(0.0, |r| r.touched_share(batch));
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     // A state-space layer reads its state and writes it back every step.
-    let shared = f64::from(a.heads) / a.kv_heads;
-    let repeats = if r.repeats_kv_heads && shared > 1.0 { 2.0 * shared } else { 0.0 };
-    let kv_bytes = batch * (context * a.kv_bytes_per_token * (r.kv_passes + repeats) + 2.0 * a.state_bytes);
+    let kv_bytes = batch * (context * a.kv_bytes_per_token * m.kv_passes + 2.0 * a.state_bytes);
     // Two kinds of kernels, run one after the other in every layer: the
     // GEMMs stream the weights and do 2 FLOPs per active parameter per
     // token, compute-bound once the batch is large; attention reads each
@@ -804,6 +806,8 @@ pub fn serving_speed_in(
     let weight_share = weight_share(&r, workload.weight_precision, hbm && gpu.vendor == "NVIDIA");
     let dispatch = if wraps_its_kernel(workload.weight_precision) { r.packed_dispatch } else { 1.0 };
     let a = anatomy(workload, model, shape);
+    let shared = f64::from(a.heads) / a.kv_heads;
+    let kv_passes = r.kv_passes + if r.repeats_kv_heads && shared > 1.0 { 2.0 * shared } else { 0.0 };
     // A group of `gpus` GPUs: inside one node, or whole nodes of the
     // cluster (stages across them).
     let machine = |gpus: u32| -> Result<Machine, Error> {
@@ -813,6 +817,7 @@ pub fn serving_speed_in(
             bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
             weight_share,
             dispatch,
+            kv_passes,
             flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
             compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
             fp8,

@@ -63,7 +63,7 @@ fn benchmark_speed(w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed 
 }
 
 /// `benchmark_speed` with the runtime's kernels as `r` has them.
-fn benchmark_speed_on(r: &llm::RuntimeSpeed, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
+pub(super) fn benchmark_speed_on(r: &llm::RuntimeSpeed, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
     let gpu = catalog().gpu(gpu).unwrap();
     let sized = fit(w, model, gpu, count).unwrap();
     llm::serving_speed_in(r, w, model, model.shape().unwrap(), gpu, count, &sized, llm::Layouts::Whole).unwrap()
@@ -89,13 +89,15 @@ const LLAMACPP_GRAPH_GAPS_S: f64 = 25e-6;
 /// May 2024 scales to (28% more bytes, 7% less bandwidth), where its
 /// January build's 127 scales to 92.
 fn llama_bench_speed(source: &str, w: &Workload, model: &Model, gpu: &str, count: u32) -> Speed {
+    // PR 4766's and PR 4812's branches, January 2024.
+    let before_graphs = matches!(source, "LCPP-PR4766" | "LCPP-PR4812");
     let mut r = llm::runtime_speed(Runtime::Llamacpp);
-    if matches!(source, "XDAI" | "LCPP-PR4766" | "LCPP-PR4812") {
+    if before_graphs || source == "XDAI" {
         r.mmq_ops_per_sm_cycle = 0.0;
     }
     // Graphs replay batch-1 decode steps only: a prompt's passes launch
     // their kernels one by one in every build.
-    if matches!(source, "LCPP-PR4766" | "LCPP-PR4812") && w.output_tokens > 1 {
+    if before_graphs && w.output_tokens > 1 {
         r.per_layer_s += LLAMACPP_GRAPH_GAPS_S;
     }
     benchmark_speed_on(&r, w, model, gpu, count)

@@ -9,8 +9,7 @@
 //! left out.
 
 use super::super::calibration::{rows, Family};
-use super::super::tests::{gpu_of, hf_as_run, vllm_speed_as_run};
-use super::{serving_speed_in, Layouts};
+use super::super::tests::{benchmark_speed_on, gpu_of, hf_as_run, vllm_speed_as_run};
 use crate::engine::memory::fit;
 use crate::engine::setup::Setup;
 use crate::engine::speed::speed;
@@ -227,9 +226,7 @@ pub(crate) fn batch_one_family(name: &'static str, software: &str, runtime: Runt
         let s = if runtime == RuntimeChoice::Vllm {
             vllm_speed_as_run(&row["software_version"], &w, model, gpu_id, count)
         } else {
-            let r = hf_as_run(&row["software_version"]);
-            let sized = fit(&w, model, gpu, count).unwrap();
-            serving_speed_in(&r, &w, model, model.shape().unwrap(), gpu, count, &sized, Layouts::Whole).unwrap()
+            benchmark_speed_on(&hf_as_run(&row["software_version"]), &w, model, gpu_id, count)
         };
         let value: f64 = row["value"].parse().unwrap();
         // Each metric as the source defines it (llm_batch1_sources.md).
@@ -358,10 +355,7 @@ fn hf_step_s(r: &super::RuntimeSpeed, model_id: &str, precision: Precision, cont
         concurrency: 1,
         ..Workload::default()
     };
-    let model = catalog().model(model_id).unwrap();
-    let gpu = catalog().gpu("a100_sxm_80gb").unwrap();
-    let sized = fit(&w, model, gpu, 1).unwrap();
-    let s = serving_speed_in(r, &w, model, model.shape().unwrap(), gpu, 1, &sized, Layouts::Whole).unwrap();
+    let s = benchmark_speed_on(r, &w, catalog().model(model_id).unwrap(), "a100_sxm_80gb", 1);
     1.0 / s.decode_tokens_per_s().unwrap()
 }
 

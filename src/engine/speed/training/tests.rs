@@ -384,6 +384,15 @@ fn whole_pretraining_runs_take_the_gpu_hours_their_reports_state() {
     family.assert_within(0.30, 0.60);
 }
 
+/// `gpus` GPUs on one machine, or in nodes of eight joined by `network`.
+fn eight_gpu_nodes(gpus: u32, network: Network) -> Placement {
+    if gpus > 8 {
+        Placement { nodes: gpus / 8, gpus_per_node: 8, network }
+    } else {
+        Placement::from(gpus)
+    }
+}
+
 #[test]
 fn a_training_speed_says_the_global_batch_it_assumes() {
     // Pretraining's default: 4M tokens a step, Llama 2's (2,048 sequences of
@@ -391,15 +400,7 @@ fn a_training_speed_says_the_global_batch_it_assumes() {
     let model = catalog().model("llama-3.1-8b").unwrap();
     let gpu = catalog().gpu("h100_sxm").unwrap();
     let timed = |w: &Workload, gpus: u32| {
-        let placement = if gpus > 8 {
-            Placement {
-                nodes: gpus / 8,
-                gpus_per_node: 8,
-                network: Network { gbps: 3200.0, kind: FabricKind::Efa, known: true },
-            }
-        } else {
-            Placement::from(gpus)
-        };
+        let placement = eight_gpu_nodes(gpus, Network { gbps: 3200.0, kind: FabricKind::Efa, known: true });
         let w = Workload { gpus, zero_stage: 3, ..w.clone() };
         training_speed(&w, model, model.shape().unwrap(), gpu, placement, AttentionKernel::Flash2).unwrap()
     };
@@ -517,15 +518,7 @@ fn mixed_precision_reduces_gradients_in_fp32() {
     let model = catalog().model("llama-3.1-8b").unwrap();
     let gpu = catalog().gpu("h100_sxm").unwrap();
     let seconds_per_token = |recipe: TrainingRecipe, gpus: u32, gbps: f64| {
-        let placement = if gpus > 8 {
-            Placement {
-                nodes: gpus / 8,
-                gpus_per_node: 8,
-                network: Network { gbps, kind: FabricKind::Ethernet, known: true },
-            }
-        } else {
-            Placement::from(gpus)
-        };
+        let placement = eight_gpu_nodes(gpus, Network { gbps, kind: FabricKind::Ethernet, known: true });
         let w = Workload {
             model: model.id.clone(),
             gpus,
