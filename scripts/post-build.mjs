@@ -1,6 +1,8 @@
 // Trunk post_build hook (Trunk.toml), run on the staging directory before
-// it becomes dist/ (issue 10). Two steps, in order:
+// it becomes dist/ (issue 10). Three steps, in order:
 //
+// 0. The module in two (issue 38, scripts/split-module.mjs): what the first
+//    result needs, and the parts drawn after it (src/ui/later.rs).
 // 1. Content-Security-Policy: moves the loader Trunk writes inline into
 //    index.html (`import init … await init(…)`) into its own file, so the
 //    page runs under its policy (index.html), which allows scripts from the
@@ -19,14 +21,24 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { splitModule } from './split-module.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) throw new Error('post-build.mjs runs as a Trunk post_build hook (TRUNK_STAGING_DIR is unset)');
 const hash = (algorithm, data) => createHash(algorithm).update(data).digest();
 
-// 1. The loader, out of index.html.
+// 0. The module in two.
 const htmlPath = path.join(staging, 'index.html');
-const html = readFileSync(htmlPath, 'utf8');
+const source = process.env.TRUNK_SOURCE_DIR ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..');
+const { html } = splitModule({
+  staging,
+  html: readFileSync(htmlPath, 'utf8'),
+  bin: 'whichgpu',
+  targetDir: process.env.CARGO_TARGET_DIR ?? path.join(source, 'target'),
+  profile: process.env.TRUNK_PROFILE === 'debug' ? 'debug' : 'release',
+});
+
+// 1. The loader, out of index.html.
 const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
 if (inline.length !== 1 || !/type="module"/.test(inline[0][1]) || !inline[0][2].includes('await init(')) {
   throw new Error(`expected exactly one inline script, Trunk's module loader; found ${inline.length}`);

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
 TWIGGY_VERSION=0.8.0
+WASM_SPLIT_VERSION=0.2.4
 ZIZMOR_VERSION=1.32.0
 WITH_TEST=false
 [[ "${1:-}" == "--test" ]] && WITH_TEST=true
@@ -49,6 +50,14 @@ fi
 if ! have wasm-opt || ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
   say "installing binaryen@$BINARYEN_VERSION (wasm-opt) from npm"
   npm install -g "binaryen@$BINARYEN_VERSION"
+fi
+
+# The page's module is cut in two after the build (scripts/split-module.mjs,
+# issue 38): wasm-split-cli, the splitter cargo-leptos uses for Leptos's
+# `#[lazy]`, from its crate on crates.io.
+if ! have wasm-split-cli || ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (about a minute, once)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 if $WITH_TEST; then

@@ -80,9 +80,12 @@ for (const item of counted) {
 const pct = (bytes) => `${((100 * bytes) / total).toFixed(1).padStart(5)}%`;
 const kb = (bytes) => String(bytes).padStart(9);
 
-// Trunk writes wasm-opt's output beside wasm-bindgen's: the same bytes as
-// dist/'s module when both come from the build in dist/.
-const optimised = path.join(path.dirname(wasm), '../../wasm-opt/release', path.basename(wasm));
+// wasm-opt's output, the same bytes as dist/'s module when both come from
+// the build in dist/: beside the module as `<name>.opt.wasm` for the split
+// modules (scripts/split-module.mjs), in Trunk's wasm-opt directory for the
+// others.
+const besides = wasm.replace(/\.wasm$/, '.opt.wasm');
+const optimised = existsSync(besides) ? besides : path.join(path.dirname(wasm), '../../wasm-opt/release', path.basename(wasm));
 const same = existsSync(optimised) && readFileSync(optimised).equals(readFileSync(shippedModule));
 const shippedBytes = statSync(shippedModule).size;
 console.log(`\nthe module by crate, from ${path.relative(process.cwd(), wasm)}: dist/'s module before wasm-opt (which drops the names twiggy reads)`);

@@ -24,8 +24,9 @@ step "clippy (host)"
 cargo clippy --all-targets --locked -- -D warnings
 step "clippy (wasm32)"
 cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
-# The page's module as index.html builds it: Spanish on demand (src/text/spanish.rs).
-cargo clippy --lib --bin whichgpu --locked --target wasm32-unknown-unknown --features lazy-spanish -- -D warnings
+# The page's module as index.html builds it: Spanish on demand (src/text/spanish.rs),
+# and cut in two (src/ui/later.rs).
+cargo clippy --lib --bin whichgpu --locked --target wasm32-unknown-unknown --features lazy-spanish,split -- -D warnings
 
 step "native tests: engine, snapshot builder (incl. public/data is fresh), URL codec, CLI"
 cargo test --locked

@@ -84,6 +84,7 @@ phrases! {
     COPY_BY_HAND = "Copy this link:", "Copia este enlace:";
     LOADING = "Loading offers…", "Cargando ofertas…";
     RETRY = "Retry", "Reintentar";
+    LATER_FAILED = "This part of the page did not load. Check the connection and reload the page: your workload is kept in its link.", "Esta parte de la página no se cargó. Comprueba la conexión y recarga la página: tu carga de trabajo se conserva en su enlace.";
     CRASH_TITLE = "Something went wrong", "Algo ha fallado";
     CRASH_BODY = "The page hit an error it cannot recover from. Your workload is kept in the link below: reload it, or start again from the defaults.", "La página ha sufrido un error del que no puede recuperarse. Tu carga de trabajo se conserva en el enlace de abajo: vuelve a cargarlo o empieza de nuevo con los valores por defecto.";
     CRASH_RELOAD = "Reload this link", "Recargar este enlace";

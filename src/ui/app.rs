@@ -1,12 +1,14 @@
 //! The page: the workload form, the memory it needs, and the offers, in
 //! the reader's language.
 
+use super::later::{later, Later};
 use super::page_header::{page_header, Copied};
 use super::ranked::Ranked;
+use super::snapshot_info::SnapshotInfoProps;
 use super::snapshot_loader::load_snapshot;
 use super::workload_form::FieldProblem;
-use super::your_gpu::YourGpu;
-use super::{document, embed_host, url_state, MemoryBar, OffersTable, SnapshotInfo, WorkloadForm};
+use super::your_gpu::YourGpuProps;
+use super::{document, embed_host, url_state, MemoryBar, OffersTable, WorkloadForm};
 use crate::engine::freshness::stale_notice;
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
@@ -299,16 +301,14 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 super::after_next_paint(move || {
                                     let _ = drawn.try_set(true);
                                 });
-                                move || drawn.get().then(|| view! {
-                                    <YourGpu catalog=catalog chosen=my_gpu detected=detected measured=measured compared=compared run=local />
-                                })
+                                move || drawn.get().then(|| later(Later::YourGpu(YourGpuProps { catalog, chosen: my_gpu, detected, measured, compared, run: local })))
                             });
                             view! {
                                 {stale}
                                 {failure}
                                 {table}
                                 {your_gpu}
-                                <SnapshotInfo snapshot=info />
+                                {later(Later::SnapshotInfo(SnapshotInfoProps { snapshot: info }))}
                             }
                                 .into_any()
                         }

@@ -22,7 +22,8 @@ enum Said {
 }
 
 /// The import's controls: a drop zone with a file picker, a paste box and
-/// the Hub's id, folded under one summary.
+/// the Hub's id, drawn inside the form's fold (`workload_form::ImportFold`)
+/// when it is first opened.
 #[component]
 pub fn ModelImport(catalog: &'static Catalog, workload: RwSignal<Workload>) -> impl IntoView {
     let lang = super::use_lang();
@@ -118,8 +119,6 @@ pub fn ModelImport(catalog: &'static Catalog, workload: RwSignal<Workload>) -> i
         })
     };
     view! {
-        <details class="model-import" data-testid="model-import">
-            <summary>{lang.t(&phrases::IMPORT_TITLE)}</summary>
             <p class="hint">{lang.t(&phrases::IMPORT_HINT)}</p>
             <div
                 class="drop-zone"
@@ -161,7 +160,6 @@ pub fn ModelImport(catalog: &'static Catalog, workload: RwSignal<Workload>) -> i
             </span>
             <p class="hint">{lang.t(&phrases::HUB_PRIVACY)}</p>
             {status}
-        </details>
     }
 }
 

@@ -3,13 +3,14 @@
 //! from the new ranking, so an edit costs text changes rather than a new
 //! table (issue 7: an update within a frame).
 
-mod excluded;
-mod exports;
+pub(super) mod excluded;
+pub(super) mod exports;
 mod pager;
 
 pub use pager::PAGE_SIZES;
 
-use super::cost_chart::{CostChart, CostChartProps};
+use super::cost_chart::CostChartProps;
+use super::later::{later, Later, Offers};
 use super::ranked::Ranked;
 use super::row_cells;
 use crate::engine::local_run::LocalRun;
@@ -157,11 +158,10 @@ pub fn OffersTable(
         let is_open = move || expanded.get().is_some() && expanded.get() == index.get();
         let detail_snapshot = Arc::clone(&row_snapshot);
         let details = move || {
-            let i = index.get()?;
-            let lines = report.with(|r| {
-                r.0.results.get(i).map(|ranked| crate::export::row_breakdown(ranked, &detail_snapshot, catalog, lang))
-            })?;
-            Some(lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view())
+            let row = index.get()?;
+            // Drawn again for each ranking.
+            report.track();
+            Some(later(Later::Breakdown { report, row, snapshot: Arc::clone(&detail_snapshot), catalog, lang }))
         };
         view! {
             <tr
@@ -263,7 +263,7 @@ pub fn OffersTable(
     let chart_snapshot = Arc::clone(&snapshot);
     let chart = move || {
         charted.get().map(|Ranked(report)| {
-            CostChart(CostChartProps { catalog, report, snapshot: Arc::clone(&chart_snapshot), selected })
+            later(Later::Chart(CostChartProps { catalog, report, snapshot: Arc::clone(&chart_snapshot), selected }))
         })
     };
     let advice = move || {
@@ -273,8 +273,9 @@ pub fn OffersTable(
             .map(|line| view! { <li>{line.render(lang)}</li> })
             .collect_view()
     };
-    let exports = exports::exports(report, Arc::clone(&snapshot), catalog, compact, lang);
-    let excluded_section = excluded::excluded(report, Arc::clone(&snapshot), catalog, compact, lang);
+    let offers = || Offers { report, snapshot: Arc::clone(&snapshot), catalog, compact, lang };
+    let exports = later(Later::Exports(offers()));
+    let excluded_section = later(Later::Excluded(offers()));
     let speed_note = move || {
         if compact {
             return None;

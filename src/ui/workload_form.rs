@@ -116,7 +116,7 @@ pub fn WorkloadForm(
             </select>
             <ModelField catalog=catalog workload=workload models=models unapplied=unapplied_model />
             <Show when=move || matches!(task.get(), Task::Infer | Task::Finetune | Task::Pretrain)>
-                <super::model_import::ModelImport catalog=catalog workload=workload />
+                <ImportFold catalog=catalog workload=workload />
             </Show>
             <Show when=custom>
                 <NumberField catalog=catalog workload=workload key=PARAMS.0 label={&phrases::FIELD_PARAMS} />
@@ -580,5 +580,19 @@ fn NumberField(
             />
             <span class="field-error" id=error_id role="alert">{move || shown.get()}</span>
         </span>
+    }
+}
+
+/// The fold "Import a model" in the form: its controls are drawn from the
+/// page's second module (`super::later`) when it is first opened, and kept.
+#[component]
+pub fn ImportFold(catalog: &'static Catalog, workload: RwSignal<Workload>) -> impl IntoView {
+    let lang = super::use_lang();
+    let opened = RwSignal::new(false);
+    view! {
+        <details class="model-import" data-testid="model-import" on:toggle=move |_| opened.set(true)>
+            <summary>{lang.t(&phrases::IMPORT_TITLE)}</summary>
+            {move || opened.get().then(|| super::later::later(super::later::Later::ModelImport(super::model_import::ModelImportProps { catalog, workload })))}
+        </details>
     }
 }

@@ -50,7 +50,11 @@ test('a host page embeds the top offers in a sandboxed iframe that sizes itself'
   await withHostPage('embed=1&form=0&model=llama-3.1-70b&wq=awq&conc=16', async ({ page, server, errors }) => {
     const frame = page.frameLocator('#frame');
     await frame.getByTestId('offer-row').first().waitFor();
-    // The top five offers, no chart, pages or exports, the form folded.
+    // The top five offers, no chart, pages or exports, the form folded;
+    // once the page's second module, which would draw the chart, is in (the
+    // exports it draws are there, hidden).
+    await frame.getByTestId('export-csv').waitFor({ state: 'attached' });
+    assert.equal(await frame.getByTestId('export-csv').isVisible(), false);
     assert.equal(await frame.getByTestId('offer-row').count(), 5);
     assert.equal(await frame.getByTestId('cost-chart').count(), 0);
     assert.equal(await frame.getByTestId('pager').count(), 0);

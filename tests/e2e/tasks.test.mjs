@@ -423,6 +423,8 @@ test('the cost-vs-speed chart marks the frontier and selects a row on click', as
   await app.waitForResults();
   const chart = app.page.getByTestId('cost-chart');
   const points = chart.getByTestId('chart-point');
+  // Drawn after the first result, from the page's second module.
+  await points.first().waitFor();
   assert.ok((await points.count()) > 50);
   const frontier = await chart.locator('circle.pareto').count();
   assert.ok(frontier >= 1);
@@ -446,6 +448,8 @@ test('the chart is one tab stop: arrows, Home and End move among its points, Ent
   await app.waitForResults();
   const chart = app.page.getByTestId('cost-chart');
   const points = chart.getByTestId('chart-point');
+  // Drawn after the first result, from the page's second module.
+  await points.first().waitFor();
   const count = await points.count();
   assert.ok(count > 50);
   // One point is in the tab order: the fastest (the page's order is the keys' order).
@@ -496,6 +500,8 @@ test('hovering or focusing a point shows its offer in a tip beside it, inside th
   await app.waitForResults();
   const chart = app.page.getByTestId('cost-chart');
   const points = chart.getByTestId('chart-point');
+  // Drawn after the first result, from the page's second module.
+  await points.first().waitFor();
   const tip = chart.getByTestId('chart-tip');
   assert.equal(await tip.isVisible(), false);
   await chart.scrollIntoViewIfNeeded();

@@ -1,0 +1,118 @@
+//! What the page draws after its first result, from its second WebAssembly
+//! module (issue 38): the chart, a row's breakdown, the exports, the offers
+//! left out, "Your GPU" and its probe, the model import's controls and the
+//! snapshot's sources. None of them is needed to show the first priced row,
+//! so the module the first result waits for leaves them out.
+//!
+//! With the `split` feature (the page's build, index.html), `draw` is a
+//! split point: wasm-split-cli (scripts/split-module.mjs) moves it, and all
+//! the code only it reaches, into `later-<hash>.wasm`, which the page fetches
+//! once the first result is painted (the table asks for its parts as it is
+//! built, and they wait for that frame), so the download never competes with
+//! the first result's. Until then each part's place is empty; once the module
+//! is in, parts draw at once. Without the feature (the browser tests,
+//! clippy's plain wasm32 build) the parts draw in place.
+
+use super::cost_chart::{CostChart, CostChartProps};
+use super::model_import::{ModelImport, ModelImportProps};
+use super::snapshot_info::{SnapshotInfo, SnapshotInfoProps};
+use super::your_gpu::{YourGpu, YourGpuProps};
+use crate::engine::{Catalog, Snapshot};
+use crate::text::Lang;
+use crate::ui::ranked::Ranked;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// A part drawn from the second module, with what it is drawn from.
+pub enum Later {
+    Chart(CostChartProps),
+    YourGpu(YourGpuProps),
+    ModelImport(ModelImportProps),
+    SnapshotInfo(SnapshotInfoProps),
+    /// The CSV and JSON downloads under the table.
+    Exports(Offers),
+    /// The offers left out, and why.
+    Excluded(Offers),
+    /// The cost breakdown of the ranking's `row`.
+    Breakdown {
+        report: Signal<Ranked>,
+        row: usize,
+        snapshot: Arc<Snapshot>,
+        catalog: &'static Catalog,
+        lang: Lang,
+    },
+}
+
+/// What the parts under the table read: the ranking and its snapshot.
+pub struct Offers {
+    pub report: Signal<Ranked>,
+    pub snapshot: Arc<Snapshot>,
+    pub catalog: &'static Catalog,
+    /// Embedded: the top rows only, without exports or the offers left out.
+    pub compact: bool,
+    pub lang: Lang,
+}
+
+/// `part`, drawn once the second module is in (at once after that).
+pub fn later(part: Later) -> impl IntoView {
+    #[cfg(feature = "split")]
+    {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        /// Whether the second module is in (a part was drawn from it).
+        static IN: AtomicBool = AtomicBool::new(false);
+        Suspend::new(leptos::__reexports::send_wrapper::SendWrapper::new(async move {
+            if !IN.load(Ordering::Relaxed) {
+                super::next_paint().await;
+            }
+            match draw(part).await {
+                Ok(view) => {
+                    IN.store(true, Ordering::Relaxed);
+                    view
+                }
+                // A module that did not download (offline on a first
+                // visit, a dropped connection) leaves the rest of the page
+                // working and says so where the part would be.
+                Err(_) => {
+                    let lang = super::use_lang();
+                    view! { <p class="field-error" role="alert" data-testid="later-failed">{lang.t(&crate::text::phrases::LATER_FAILED)}</p> }.into_any()
+                }
+            }
+        }))
+    }
+    #[cfg(not(feature = "split"))]
+    {
+        draw_now(part)
+    }
+}
+
+/// The split point: the second module's one entry; an error when the module
+/// could not be fetched (a later call tries again).
+#[cfg(feature = "split")]
+#[leptos::wasm_split::wasm_split(later, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn draw(part: Later) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(draw_now(part))
+}
+
+fn draw_now(part: Later) -> AnyView {
+    use super::offers_table::{excluded::excluded, exports::exports};
+    match part {
+        Later::Chart(props) => CostChart(props).into_any(),
+        Later::YourGpu(props) => YourGpu(props).into_any(),
+        Later::ModelImport(props) => ModelImport(props).into_any(),
+        Later::SnapshotInfo(props) => SnapshotInfo(props).into_any(),
+        Later::Exports(Offers { report, snapshot, catalog, compact, lang }) => {
+            exports(report, snapshot, catalog, compact, lang).into_any()
+        }
+        Later::Excluded(Offers { report, snapshot, catalog, compact, lang }) => {
+            excluded(report, snapshot, catalog, compact, lang).into_any()
+        }
+        Later::Breakdown { report, row, snapshot, catalog, lang } => report
+            .with_untracked(|r| {
+                r.0.results.get(row).map(|ranked| crate::export::row_breakdown(ranked, &snapshot, catalog, lang))
+            })
+            .map(|lines| {
+                lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view()
+            })
+            .into_any(),
+    }
+}

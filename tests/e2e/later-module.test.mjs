@@ -1,0 +1,96 @@
+// The page's module in two (issue 38): the first result waits for the first
+// module only; the second (later-<hash>.wasm, src/ui/later.rs) is asked for
+// once, after the first result is painted; and the first use of each part it
+// draws (the chart, a row's breakdown, the exports, the offers left out,
+// "Your GPU", the model import's controls, the snapshot's sources) asks for
+// nothing more. The requests counted are the page's own (Playwright sees
+// requests the HTTP cache answers too), not the service worker's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, serveDist, WhichGpuPage } from './harness.mjs';
+
+/** A file's name without its content hash or version query: `whichgpu-<hash>.js` → `whichgpu.js`. */
+const unhashed = (url) => new URL(url).pathname.replace(/^.*?\/(?=[^/]*$)/, '').replace(/-[0-9a-f]{16}(?=[._])/, '');
+
+/** The files of the first module and the data the first result is made of. */
+const FIRST_RESULT = ['boot.js', 'catalog.json', 'main.css', 'offers.json', 'split.js', 'whichgpu.js', 'whichgpu_bg.wasm'];
+
+test('the first result waits for the first module only; the second comes once, after it, and each part it draws asks for nothing more', async () => {
+  const server = await serveDist();
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const asked = [];
+    context.on('request', (request) => {
+      if (!request.serviceWorker()) asked.push(unhashed(request.url()));
+    });
+    const app = new WhichGpuPage(await context.newPage());
+    await app.page.goto(server.url);
+    await app.waitForResults();
+    // When the first result was painted, and what the page had started to
+    // download by then (Resource Timing; the page itself is the navigation).
+    const { painted, resources } = await app.page.evaluate(async () => ({
+      painted: await new Promise((resolve) => {
+        new PerformanceObserver((list) => {
+          const entry = list.getEntries().find((e) => e.identifier === 'offers-caption');
+          if (entry) resolve(entry.renderTime || entry.loadTime);
+        }).observe({ type: 'element', buffered: true });
+      }),
+      resources: performance.getEntriesByType('resource').map((e) => ({ name: e.name, start: e.startTime })),
+    }));
+    const before = resources.filter((r) => r.start < painted).map((r) => unhashed(r.name)).sort();
+    assert.deepEqual(before, FIRST_RESULT, 'what the page asked for before the first result');
+    // The chart is the second module's first part on screen.
+    await app.page.getByTestId('chart-point').first().waitFor();
+    const second = (await app.page.evaluate(() => performance.getEntriesByType('resource').map((e) => ({ name: e.name, start: e.startTime }))))
+      .filter((r) => /\/later-[0-9a-f]{16}\.wasm$/.test(r.name));
+    assert.equal(second.length, 1, 'the second module, asked for once');
+    assert.ok(second[0].start >= painted, `the second module asked for at ${second[0].start} ms, after the first result at ${painted} ms`);
+    assert.deepEqual(asked.sort(), [...FIRST_RESULT, 'index.html', 'later.wasm'].map((f) => (f === 'index.html' ? '' : f)).sort());
+
+    // First use of each part the second module draws.
+    const settled = asked.length;
+    await app.page.getByTestId('chart-point').first().hover();
+    await app.page.getByTestId('expand-row').first().click();
+    await app.page.getByTestId('row-details').locator('dt').first().waitFor();
+    const download = app.page.waitForEvent('download');
+    await app.page.getByTestId('export-csv').click();
+    assert.match((await download).suggestedFilename(), /\.csv$/);
+    await app.page.getByTestId('excluded').locator('summary').click();
+    await app.page.getByTestId('excluded').locator('li').first().waitFor();
+    await app.page.getByTestId('your-gpu').waitFor();
+    await app.page.getByTestId('my-gpu-select').selectOption({ index: 1 });
+    await app.page.getByTestId('local-row').waitFor();
+    await app.page.getByTestId('model-import').locator('summary').click();
+    await app.page.getByTestId('drop-zone').waitFor();
+    await app.page.getByTestId('snapshot-date').waitFor();
+    assert.deepEqual(asked.slice(settled), [], 'requests on the first use of the parts the second module draws');
+    assert.deepEqual(app.consoleErrors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('a second module that does not download leaves the first result and the form working, and says so where its parts go', async () => {
+  const server = await serveDist();
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext();
+    await context.route(/\/later-[0-9a-f]{16}\.wasm$/, (route) => route.abort());
+    const app = new WhichGpuPage(await context.newPage());
+    await app.page.goto(server.url);
+    await app.waitForResults();
+    await app.page.getByTestId('later-failed').first().waitFor();
+    // No crash: the form still ranks.
+    const before = await app.firstRowText();
+    await app.modelPicker().fill('Llama 3.1 70B');
+    await app.page.waitForFunction((was) => document.querySelector('[data-testid=offer-row]')?.textContent.trim() !== was, before);
+    assert.equal(await app.page.locator('#crash').count(), 0, 'no crash panel');
+    // The only errors: the failed download, as the browser and the loader log it.
+    assert.ok(app.consoleErrors.every((e) => /Failed to (fetch|load resource)/.test(e)), JSON.stringify(app.consoleErrors));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
