@@ -440,15 +440,10 @@ impl<'a> Job<'a> {
                 internode_gbps: on_cluster.joinable.as_ref().filter(|j| j.network.known).map(|j| j.network.gbps),
             });
         }
-        if !rows.is_empty() {
-            return Ok(rows);
+        if rows.is_empty() {
+            return Err(no_row(workload, over_budget, unverified, late));
         }
-        Err(match workload.max_price_per_hour {
-            Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
-            _ if unverified => msg!(phrases::LEFT_OUT_UNVERIFIED_PRICE),
-            _ if late => msg!(phrases::DEADLINE_SPOT_LATE),
-            _ => msg!(phrases::NO_ON_DEMAND_PRICE),
-        })
+        Ok(rows)
     }
 
     /// Why no offer runs the job, when none does: no cluster meets the
@@ -482,6 +477,18 @@ impl<'a> Job<'a> {
             });
         }
         largest_node_shortfall(workload, self.model, self.catalog, snapshot)
+    }
+}
+
+/// Why an offer whose machine holds the job has no row: its prices over the
+/// budget, unverified where verified ones are asked for, spot too slow for
+/// the deadline, or no on-demand price.
+fn no_row(workload: &Workload, over_budget: bool, unverified: bool, late: bool) -> Msg {
+    match workload.max_price_per_hour {
+        Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),
+        _ if unverified => msg!(phrases::LEFT_OUT_UNVERIFIED_PRICE),
+        _ if late => msg!(phrases::DEADLINE_SPOT_LATE),
+        _ => msg!(phrases::NO_ON_DEMAND_PRICE),
     }
 }
 
