@@ -42,7 +42,7 @@ while IFS= read -r file; do
       else total_code=$((total_code + zipped)); fi
       ;;
   esac
-done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.json' -o -name '*.html' \) | sort)
+done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.json' -o -name '*.bin' -o -name '*.html' \) | sort)
 
 baseline=$(sed -n 's/^wasm_js_gzip_bytes=\([0-9][0-9]*\)$/\1/p' "$BASELINE_FILE")
 [[ -n "$baseline" ]] || { echo "no wasm_js_gzip_bytes=<bytes> line in $BASELINE_FILE" >&2; exit 1; }

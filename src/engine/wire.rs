@@ -5,7 +5,8 @@
 //! (no names), ended by `END`, so the same derives serve JSON and this. A
 //! field serde skips when writing (`skip_serializing_if`) is written as
 //! `ABSENT`: reading it, an `Option` is `None` and any other field takes its
-//! `#[serde(default)]`. Integers are LEB128, floats 8 bytes little-endian,
+//! `#[serde(default)]`. Integers are LEB128, floats their digits and the
+//! count of decimals (8 bytes little-endian when no short form is exact),
 //! strings their UTF-8 bytes after their length, and enum variants their
 //! index. Both ends are compiled from the same types: the encoding is for a
 //! build's own files, not an exchange format (the JSON files are that).
@@ -27,6 +28,13 @@ const MAP: u8 = 9;
 const SOME: u8 = 10;
 const VARIANT: u8 = 11;
 const END: u8 = 12;
+/// A float with few decimals (a price, a size), as its digits and their
+/// count: `13.109` is 3, then 13109 (zigzag). Shorter than 8 bytes, and
+/// compresses as the JSON's text does.
+const DECIMAL: u8 = 13;
+
+/// The most decimals a float is written with as `DECIMAL`.
+const MAX_DECIMALS: u8 = 9;
 
 /// Why bytes could not be read (or a value written).
 #[derive(Debug, Clone, PartialEq)]
@@ -152,6 +160,10 @@ impl<'de> Reader<'de> {
             ABSENT | UNIT | FALSE | TRUE => Ok(()),
             UINT | NEG => self.leb().map(drop),
             FLOAT => self.take(8).map(drop),
+            DECIMAL => {
+                self.byte()?;
+                self.leb().map(drop)
+            }
             STR => self.str().map(drop),
             SOME => self.skip(),
             VARIANT => {
@@ -171,6 +183,14 @@ impl<'de> Reader<'de> {
         self.at += 1;
         Ok(())
     }
+}
+
+fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+fn unzigzag(value: u64) -> i64 {
+    ((value >> 1) as i64) ^ -((value & 1) as i64)
 }
 
 fn unknown(tag: u8) -> WireError {
@@ -202,9 +222,9 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             TRUE => visitor.visit_bool(true),
             UINT => visitor.visit_u64(self.leb()?),
             NEG => visitor.visit_i64(-1 - i64::try_from(self.leb()?).map_err(de::Error::custom)?),
-            FLOAT => {
-                let bytes: [u8; 8] = self.take(8)?.try_into().map_err(|_| truncated())?;
-                visitor.visit_f64(f64::from_le_bytes(bytes))
+            FLOAT | DECIMAL => {
+                self.at -= 1;
+                self.deserialize_f64(visitor)
             }
             STR => visitor.visit_borrowed_str(self.str()?),
             SOME => visitor.visit_some(self),
@@ -278,6 +298,14 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
                 self.at += 1;
                 let bytes: [u8; 8] = self.take(8)?.try_into().map_err(|_| truncated())?;
                 visitor.visit_f64(f64::from_le_bytes(bytes))
+            }
+            DECIMAL => {
+                self.at += 1;
+                let decimals = self.byte()?.min(MAX_DECIMALS);
+                let digits = unzigzag(self.leb()?);
+                // Exact: both are integers a double holds, and the quotient
+                // is rounded once, as parsing the decimal text is.
+                visitor.visit_f64(digits as f64 / 10_f64.powi(i32::from(decimals)))
             }
             _ => visitor.visit_i64(self.integer()?),
         }
@@ -502,8 +530,23 @@ impl ser::Serializer for &mut Writer {
         self.serialize_f64(v.into())
     }
     fn serialize_f64(self, v: f64) -> Result<(), WireError> {
-        self.0.push(FLOAT);
-        self.0.extend_from_slice(&v.to_le_bytes());
+        // The fewest decimals that give `v` back exactly, if any do.
+        let short = (0..=MAX_DECIMALS).find_map(|decimals| {
+            let scale = 10_f64.powi(i32::from(decimals));
+            let digits = (v * scale).round();
+            (digits.abs() < 9.0e15 && digits / scale == v && v.to_bits() != (-0.0_f64).to_bits())
+                .then_some((decimals, digits as i64))
+        });
+        match short {
+            Some((decimals, digits)) => {
+                self.0.extend_from_slice(&[DECIMAL, decimals]);
+                self.leb(zigzag(digits));
+            }
+            None => {
+                self.0.push(FLOAT);
+                self.0.extend_from_slice(&v.to_le_bytes());
+            }
+        }
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result<(), WireError> {
@@ -563,7 +606,13 @@ impl ser::Serializer for &mut Writer {
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Self, WireError> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_variant(self, _: &'static str, index: u32, _: &'static str, len: usize) -> Result<Self, WireError> {
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        len: usize,
+    ) -> Result<Self, WireError> {
         self.tagged(VARIANT, index.into());
         self.serialize_seq(Some(len))
     }
@@ -576,13 +625,12 @@ impl ser::Serializer for &mut Writer {
     }
     fn serialize_struct_variant(
         self,
-        _: &'static str,
+        name: &'static str,
         index: u32,
-        _: &'static str,
+        variant: &'static str,
         len: usize,
     ) -> Result<Self, WireError> {
-        self.tagged(VARIANT, index.into());
-        self.serialize_seq(Some(len))
+        self.serialize_tuple_variant(name, index, variant, len)
     }
 }
 
@@ -699,6 +747,17 @@ mod tests {
         assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::to_value(&snapshot).unwrap());
         assert_eq!(leading_uint(&bytes), Some(u64::from(snapshot.schema_version)));
         assert!(bytes.len() * 3 < json.len() * 2, "{} bytes against {} of JSON", bytes.len(), json.len());
+    }
+
+    #[test]
+    fn floats_read_back_bit_for_bit() {
+        let floats = [0.0, 1.0, -2.5, 13.109, 4.8035, 0.1 + 0.2, 1e-7, 123_456.789, f64::MAX, -1e300, 1.0 / 3.0, -0.0];
+        let back: Vec<f64> = from_bytes(&to_bytes(&floats[..]).unwrap()).unwrap();
+        assert_eq!(
+            back.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+            floats.iter().map(|f| f.to_bits()).collect::<Vec<_>>()
+        );
+        assert_eq!(to_bytes(&13.109).unwrap().len(), 5, "a price: its tag, 3 decimals and 13109, not 8 bytes");
     }
 
     #[test]

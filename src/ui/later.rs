@@ -33,7 +33,7 @@ pub enum Later {
     Exports(Offers),
     /// The offers left out, and why.
     Excluded(Offers),
-    /// The cost breakdown of the ranking's `row`.
+    /// The cost breakdown of the ranking's `row`: the table row under it.
     Breakdown {
         report: Signal<Ranked>,
         row: usize,
@@ -61,7 +61,11 @@ pub fn later(part: Later) -> impl IntoView {
         /// Whether the second module is in (a part was drawn from it).
         static IN: AtomicBool = AtomicBool::new(false);
         Suspend::new(leptos::__reexports::send_wrapper::SendWrapper::new(async move {
+            // The first time, two frames after the part was asked for: the
+            // frame with the first result has been painted and presented
+            // (the table asks for its parts as it is built).
             if !IN.load(Ordering::Relaxed) {
+                super::next_paint().await;
                 super::next_paint().await;
             }
             match draw(part).await {
@@ -111,7 +115,15 @@ fn draw_now(part: Later) -> AnyView {
                 r.0.results.get(row).map(|ranked| crate::export::row_breakdown(ranked, &snapshot, catalog, lang))
             })
             .map(|lines| {
-                lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view()
+                let lines =
+                    lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view();
+                view! {
+                    <tr class="details" data-testid="row-details">
+                        <td colspan=crate::present::row::COLUMN_COUNT.to_string()>
+                            <dl class="breakdown">{lines}</dl>
+                        </td>
+                    </tr>
+                }
             })
             .into_any(),
     }

@@ -16,7 +16,7 @@ use super::row_cells;
 use crate::engine::local_run::LocalRun;
 use crate::engine::{Catalog, Snapshot};
 use crate::msg;
-use crate::present::row::{Column, RowText, COLUMN_COUNT};
+use crate::present::row::{Column, RowText};
 use crate::present::selection::{caption, names, unlisted};
 use crate::text::{phrases, Lang};
 use crate::url_codec::OfferRef;
@@ -191,13 +191,8 @@ pub fn OffersTable(
                 // that changed (`follow`).
                 {row_cells::empty(lang)}
             </tr>
-            <Show when=is_open>
-                <tr class="details" data-testid="row-details">
-                    <td colspan=COLUMN_COUNT.to_string()>
-                        <dl class="breakdown">{details.clone()}</dl>
-                    </td>
-                </tr>
-            </Show>
+            // The breakdown's row comes whole from the second module.
+            <Show when=is_open>{details.clone()}</Show>
         }
     };
     let rows = view! { <For each=places key=|place| *place children=render_row /> };

@@ -6,7 +6,7 @@
 // src/ui/snapshot_loader.rs) and leaves `false` behind. A promise resolves
 // to the body, read in full, or to the response when the server refused; it
 // rejects when the network failed.
-for (const [property, url] of [['whichgpuOffers', 'data/offers.json'], ['whichgpuCatalog', 'data/catalog.json']]) {
+for (const [property, url] of [['whichgpuOffers', 'data/offers.bin'], ['whichgpuCatalog', 'data/catalog.bin']]) {
   if (!(property in window)) {
     window[property] = fetch(url).then((response) => (response.ok ? response.arrayBuffer() : response));
   }

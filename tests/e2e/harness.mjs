@@ -146,6 +146,8 @@ export class WhichGpuPage {
 
   /** The chart's point for the offer ranked lowest (the points go by speed, not by rank). */
   async lowestRankedPoint() {
+    // The chart is drawn after the first result, from the page's second module.
+    await this.page.getByTestId('chart-point').first().waitFor();
     const rows = await this.page.getByTestId('chart-point').evaluateAll((points) => points.map((p) => Number(p.dataset.row)));
     return this.page.locator(`[data-testid=chart-point][data-row="${Math.max(...rows)}"]`);
   }

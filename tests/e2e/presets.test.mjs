@@ -174,6 +174,7 @@ test('an instance a provider lists in several regions is selected with its regio
   assert.match(await selected.textContent(), /g4dn\.12xlarge/);
   assert.match(await selected.textContent(), /eu-west-1/);
   // Another region's row, chosen on the chart, rides in the link with its region.
+  await app.page.locator('[data-testid=chart-point]').first().waitFor();
   const labels = await app.page.locator('[data-testid=chart-point]').evaluateAll((points) =>
     points.map((p, i) => [i, p.getAttribute('aria-label') ?? '']).filter(([, l]) => l.startsWith('aws g4dn.12xlarge')));
   assert.ok(labels.length >= 2, JSON.stringify(labels));
