@@ -57,15 +57,15 @@ const versionOf = (file) => `${file}?v=${hash('sha256', readFileSync(path.join(s
 const catalogUrl = versionOf('data/catalog.bin');
 // The page's Spanish (src/text/spanish.rs) likewise: a file from another
 // build would not match the module's phrases.
-const spanishUrl = versionOf('data/es.json');
+const spanishUrl = versionOf('data/es.bin');
 const versioned = (text, quoted, file = 'data/catalog.bin', url = catalogUrl) => {
   if (!text.includes(quoted)) throw new Error(`expected ${quoted} to version the URL of ${file}`);
   return text.replace(quoted, quoted.replace(file, url));
 };
 const prefetch = versioned(
   versioned(withoutComments(readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8')), "'data/catalog.bin'"),
-  "'data/es.json'",
-  'data/es.json',
+  "'data/es.bin'",
+  'data/es.bin',
   spanishUrl,
 );
 const loader = `${prefetch.trim()}\n${body.trim()}\n`;
@@ -101,9 +101,9 @@ console.log(`post-build: the loader is now ${bootName}`);
 // one import online.
 const onDemand = (f) => f.startsWith('import_worker');
 const code = readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js');
-const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.bin', 'data/es.json', 'data/offers.bin'].sort();
+const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.bin', 'data/es.bin', 'data/offers.bin'].sort();
 const later = code.filter(onDemand).sort();
-const asked = { 'index.html': '', 'data/catalog.bin': catalogUrl, 'data/es.json': spanishUrl };
+const asked = { 'index.html': '', 'data/catalog.bin': catalogUrl, 'data/es.bin': spanishUrl };
 const files = needed.map((f) => `./${asked[f] ?? f}`);
 const contents = createHash('sha256').update(JSON.stringify(files));
 for (const file of [...needed, ...later]) contents.update(readFileSync(path.join(staging, file)));

@@ -63,7 +63,7 @@ pub fn check_link(query: &str, catalog: &Catalog) -> Decoded {
 }
 
 /// Parses `bytes` as an offer file, as JSON and as the page reads it
-/// (`engine::wire`), and as the page's catalog; a file either accepts must
+/// (`crate::wire`), and as the page's catalog; a file either accepts must
 /// rank the default workload with finite figures, and one it refuses says
 /// why in words.
 pub fn check_snapshot_bytes(bytes: &[u8], catalog: &Catalog) {

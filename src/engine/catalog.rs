@@ -495,12 +495,12 @@ impl Catalog {
     }
 
     /// Reads a catalog file in the page's encoding (`catalog.bin`:
-    /// `super::wire`), checking its version first.
+    /// `crate::wire`), checking its version first.
     pub fn from_wire(bytes: &[u8]) -> Result<Catalog, Error> {
-        if let Some(found) = super::wire::leading_uint(bytes).filter(|&v| v != u64::from(CATALOG_SCHEMA_VERSION)) {
+        if let Some(found) = crate::wire::leading_uint(bytes).filter(|&v| v != u64::from(CATALOG_SCHEMA_VERSION)) {
             return Err(Error::Catalog(format!("schema_version {found} (this build reads {CATALOG_SCHEMA_VERSION})")));
         }
-        super::wire::from_bytes(bytes).map_err(|e| Error::Catalog(e.to_string()))
+        crate::wire::from_bytes(bytes).map_err(|e| Error::Catalog(e.to_string()))
     }
 
     /// The catalog compiled into this build, parsed once (the CLI and the

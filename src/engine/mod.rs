@@ -26,7 +26,6 @@ pub mod speed;
 pub mod support;
 pub mod task;
 pub mod vision;
-pub mod wire;
 pub mod workload;
 
 pub use catalog::{Catalog, Gpu, Model};

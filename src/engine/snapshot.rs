@@ -286,14 +286,14 @@ impl Snapshot {
     }
 
     /// Reads and validates an offer file in the page's encoding
-    /// (`offers.bin`: `super::wire`, written beside the JSON by the
+    /// (`offers.bin`: `crate::wire`, written beside the JSON by the
     /// snapshot builder).
     pub fn from_wire(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
         // A file of another version may fail on any field: its version first.
-        if let Some(found) = super::wire::leading_uint(bytes).filter(|&v| v != u64::from(SCHEMA_VERSION)) {
+        if let Some(found) = crate::wire::leading_uint(bytes).filter(|&v| v != u64::from(SCHEMA_VERSION)) {
             return Err(SnapshotError::WrongVersion { found });
         }
-        super::wire::from_bytes::<Snapshot>(bytes).map_err(|e| SnapshotError::Malformed(e.to_string()))?.checked()
+        crate::wire::from_bytes::<Snapshot>(bytes).map_err(|e| SnapshotError::Malformed(e.to_string()))?.checked()
     }
 
     /// `self` if it is of this build's version and its offers name known

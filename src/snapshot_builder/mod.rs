@@ -234,21 +234,21 @@ pub fn build_with(from: &Path, offers: Option<&Path>) -> Result<Built, BuildErro
 }
 
 /// Writes `offers.json` and `catalog.json`, the same two as the page reads
-/// them (`offers.bin`, `catalog.bin`: `engine::wire`, issue 38), `es.json`
+/// them (`offers.bin`, `catalog.bin`: `crate::wire`, issue 38), `es.bin`
 /// (the page's Spanish, loaded on demand: `text::spanish`) and `SUMMARY.md`
 /// into `out`.
 pub fn write(built: &Built, out: &Path) -> Result<(), BuildError> {
     let io = |path: &Path, e: std::io::Error| BuildError::Io { path: path.to_path_buf(), message: e.to_string() };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-    let encoded = |name: &str, bytes: Result<Vec<u8>, crate::engine::wire::WireError>| {
+    let encoded = |name: &str, bytes: Result<Vec<u8>, crate::wire::WireError>| {
         bytes.map_err(|e| BuildError::Io { path: out.join(name), message: e.to_string() })
     };
     let files = [
         ("offers.json", to_json(&built.snapshot).into_bytes()),
         ("catalog.json", to_json(&built.catalog).into_bytes()),
-        ("offers.bin", encoded("offers.bin", crate::engine::wire::to_bytes(&built.snapshot))?),
-        ("catalog.bin", encoded("catalog.bin", crate::engine::wire::to_bytes(&built.catalog))?),
-        ("es.json", crate::text::spanish::table_json().into_bytes()),
+        ("offers.bin", encoded("offers.bin", crate::wire::to_bytes(&built.snapshot))?),
+        ("catalog.bin", encoded("catalog.bin", crate::wire::to_bytes(&built.catalog))?),
+        ("es.bin", crate::text::spanish::table_bytes()),
         ("SUMMARY.md", built.summary.clone().into_bytes()),
     ];
     for (name, bytes) in files {

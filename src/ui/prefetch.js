@@ -11,7 +11,7 @@ for (const [property, url] of [['whichgpuOffers', 'data/offers.bin'], ['whichgpu
     window[property] = fetch(url).then((response) => (response.ok ? response.arrayBuffer() : response));
   }
 }
-// The page's Spanish (data/es.json, src/text/spanish.rs) when the page will
+// The page's Spanish (data/es.bin, src/text/spanish.rs) when the page will
 // open in Spanish: the link's `lang=`, else the browser's first language the
 // page speaks, as the module reads them (src/ui/document.rs `page_lang`).
 {
@@ -22,6 +22,6 @@ for (const [property, url] of [['whichgpuOffers', 'data/offers.bin'], ['whichgpu
   const linked = new URLSearchParams(location.search).get('lang');
   const lang = spoken(linked) ?? (navigator.languages?.length ? navigator.languages : [navigator.language]).map(spoken).find(Boolean);
   if (lang === 'es' && !('whichgpuSpanish' in window)) {
-    window.whichgpuSpanish = fetch('data/es.json').then((response) => (response.ok ? response.arrayBuffer() : response));
+    window.whichgpuSpanish = fetch('data/es.bin').then((response) => (response.ok ? response.arrayBuffer() : response));
   }
 }

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 /// Relative to the page, so the app works from `/` and from a sub-path.
 /// The page reads the offers and the catalog in their compact encoding
-/// (`engine::wire`, issue 38), which `whichgpu snapshot` writes beside the
+/// (`crate::wire`, issue 38), which `whichgpu snapshot` writes beside the
 /// JSON files: reading it needs a fraction of serde_json's code and time.
 pub const OFFERS_URL: &str = "data/offers.bin";
 /// The catalog the page reads; the CLI has the same catalog compiled in
@@ -23,7 +23,7 @@ pub const CATALOG_URL: &str = "data/catalog.bin";
 const PARSE_HEAP_BYTES: usize = 4 << 20;
 
 /// The page's Spanish (`text::spanish`), fetched when a visitor reads it.
-pub const SPANISH_URL: &str = "data/es.json";
+pub const SPANISH_URL: &str = "data/es.bin";
 
 /// The window properties where the page's prefetch script
 /// (src/ui/prefetch.js) leaves its promises.

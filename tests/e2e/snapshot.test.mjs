@@ -9,7 +9,7 @@ import { serveDist, launchBrowser, WhichGpuPage, DIST } from './harness.mjs';
 import { withVersion } from './wire.mjs';
 
 let browser;
-// The files as the page reads them (src/engine/wire.rs), and the offers as JSON.
+// The files as the page reads them (src/wire.rs), and the offers as JSON.
 let realSnapshot;
 let realCatalog;
 let snapshotJson;

@@ -1,4 +1,4 @@
-// Reading the page's compact snapshot encoding (src/engine/wire.rs) far
+// Reading the page's compact snapshot encoding (src/wire.rs) far
 // enough to find and copy values in it, for tests and benchmarks that serve
 // the page a changed file.
 const ABSENT = 0, UNIT = 1, FALSE = 2, TRUE = 3, UINT = 4, NEG = 5, FLOAT = 6, STR = 7, SEQ = 8, MAP = 9, SOME = 10, VARIANT = 11, END = 12, DECIMAL = 13;
