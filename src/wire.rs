@@ -641,49 +641,52 @@ impl Writer {
     }
 }
 
-impl ser::SerializeSeq for &mut Writer {
-    type Ok = ();
-    type Error = WireError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), WireError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), WireError> {
-        Writer::end(self)
-    }
+/// The serializer's lists, tuples and their variants: each item in turn,
+/// then `END`.
+macro_rules! items {
+    ($($part:ident :: $item:ident),*) => {$(
+        impl ser::$part for &mut Writer {
+            type Ok = ();
+            type Error = WireError;
+            fn $item<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), WireError> {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), WireError> {
+                Writer::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Writer {
-    type Ok = ();
-    type Error = WireError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), WireError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), WireError> {
-        Writer::end(self)
-    }
+items!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+/// The serializer's structs and struct variants: each field in order, a
+/// skipped one as `ABSENT`, then `END`.
+macro_rules! fields {
+    ($($part:ident),*) => {$(
+        impl ser::$part for &mut Writer {
+            type Ok = ();
+            type Error = WireError;
+            fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<(), WireError> {
+                value.serialize(&mut **self)
+            }
+            fn skip_field(&mut self, _: &'static str) -> Result<(), WireError> {
+                self.0.push(ABSENT);
+                Ok(())
+            }
+            fn end(self) -> Result<(), WireError> {
+                Writer::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for &mut Writer {
-    type Ok = ();
-    type Error = WireError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), WireError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), WireError> {
-        Writer::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Writer {
-    type Ok = ();
-    type Error = WireError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), WireError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), WireError> {
-        Writer::end(self)
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
 
 impl ser::SerializeMap for &mut Writer {
     type Ok = ();
@@ -693,36 +696,6 @@ impl ser::SerializeMap for &mut Writer {
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), WireError> {
         value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), WireError> {
-        Writer::end(self)
-    }
-}
-
-impl ser::SerializeStruct for &mut Writer {
-    type Ok = ();
-    type Error = WireError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<(), WireError> {
-        value.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<(), WireError> {
-        self.0.push(ABSENT);
-        Ok(())
-    }
-    fn end(self) -> Result<(), WireError> {
-        Writer::end(self)
-    }
-}
-
-impl ser::SerializeStructVariant for &mut Writer {
-    type Ok = ();
-    type Error = WireError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<(), WireError> {
-        value.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<(), WireError> {
-        self.0.push(ABSENT);
-        Ok(())
     }
     fn end(self) -> Result<(), WireError> {
         Writer::end(self)
