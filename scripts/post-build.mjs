@@ -54,18 +54,18 @@ const withoutComments = (text) => text.replace(/^\s*\/\/.*\n/gm, '');
 // never pairs it with this build's module. The page reads it before it
 // builds the form, and a new field would fail an old file's parse.
 const versionOf = (file) => `${file}?v=${hash('sha256', readFileSync(path.join(staging, file))).toString('hex').slice(0, 16)}`;
-const catalogUrl = versionOf('data/catalog.bin');
+const catalogUrl = versionOf('data/catalog.json');
 // The page's Spanish (src/text/spanish.rs) likewise: a file from another
 // build would not match the module's phrases.
-const spanishUrl = versionOf('data/es.bin');
-const versioned = (text, quoted, file = 'data/catalog.bin', url = catalogUrl) => {
+const spanishUrl = versionOf('data/es.json');
+const versioned = (text, quoted, file = 'data/catalog.json', url = catalogUrl) => {
   if (!text.includes(quoted)) throw new Error(`expected ${quoted} to version the URL of ${file}`);
   return text.replace(quoted, quoted.replace(file, url));
 };
 const prefetch = versioned(
-  versioned(withoutComments(readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8')), "'data/catalog.bin'"),
-  "'data/es.bin'",
-  'data/es.bin',
+  versioned(withoutComments(readFileSync(path.join(here, '../src/ui/prefetch.js'), 'utf8')), "'data/catalog.json'"),
+  "'data/es.json'",
+  'data/es.json',
   spanishUrl,
 );
 const loader = `${prefetch.trim()}\n${body.trim()}\n`;
@@ -83,7 +83,7 @@ const icon = `href="data:image/svg+xml,${svg.replace(/[%#<>]/g, encodeURICompone
 if (!html.includes('href="favicon.svg"')) throw new Error('expected the icon at href="favicon.svg" in index.html');
 writeFileSync(
   htmlPath,
-  versioned(html, 'href="data/catalog.bin"')
+  versioned(html, 'href="data/catalog.json"')
     .replace('href="favicon.svg"', icon)
     .replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`),
 );
@@ -101,9 +101,9 @@ console.log(`post-build: the loader is now ${bootName}`);
 // one import online.
 const onDemand = (f) => f.startsWith('import_worker');
 const code = readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js');
-const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.bin', 'data/es.bin', 'data/offers.bin'].sort();
+const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.json', 'data/es.json', 'data/offers.json'].sort();
 const later = code.filter(onDemand).sort();
-const asked = { 'index.html': '', 'data/catalog.bin': catalogUrl, 'data/es.bin': spanishUrl };
+const asked = { 'index.html': '', 'data/catalog.json': catalogUrl, 'data/es.json': spanishUrl };
 const files = needed.map((f) => `./${asked[f] ?? f}`);
 const contents = createHash('sha256').update(JSON.stringify(files));
 for (const file of [...needed, ...later]) contents.update(readFileSync(path.join(staging, file)));

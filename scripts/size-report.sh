@@ -42,7 +42,7 @@ while IFS= read -r file; do
       else total_code=$((total_code + zipped)); fi
       ;;
   esac
-done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.json' -o -name '*.bin' -o -name '*.html' \) | sort)
+done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.json' -o -name '*.html' \) | sort)
 
 baseline=$(sed -n 's/^wasm_js_gzip_bytes=\([0-9][0-9]*\)$/\1/p' "$BASELINE_FILE")
 [[ -n "$baseline" ]] || { echo "no wasm_js_gzip_bytes=<bytes> line in $BASELINE_FILE" >&2; exit 1; }
@@ -60,9 +60,9 @@ printf '%-44s %10s %10d  (%s)\n' "  hard ceiling" "" "$CEILING_BYTES" \
   "$( ((room >= 0)) && echo "$room bytes below it" || echo "$((-room)) bytes above it")"
 # A page that opens in Spanish also waits for its words, fetched beside the
 # module (src/text/spanish.rs); an English page never downloads them.
-if [[ -f "$DIST/data/es.bin" ]]; then
-  spanish=$(gz "$DIST/data/es.bin")
-  printf '%-44s %10s %10d  (%d with them)\n' "  a Spanish page adds data/es.bin" "" "$spanish" "$((total_code + spanish))"
+if [[ -f "$DIST/data/es.json" ]]; then
+  spanish=$(gz "$DIST/data/es.json")
+  printf '%-44s %10s %10d  (%d with them)\n' "  a Spanish page adds data/es.json" "" "$spanish" "$((total_code + spanish))"
 fi
 later_room=$((LATER_CEILING_BYTES - later_code))
 printf '%-44s %10s %10d\n' "wasm + js after the first result ($LATER)" "" "$later_code"

@@ -11,7 +11,6 @@
 //! - [`sorting`]: stable sorts that cost the page little WebAssembly.
 //! - [`text`]: the page's words in English and Spanish, and numbers per language.
 //! - [`units`]: bytes, seconds and counts, declared once.
-//! - [`wire`]: the compact encoding the page reads its data files in.
 //! - `snapshot_builder` and `cli` (native only): `whichgpu snapshot|rank`.
 //! - `golden` (native only): committed outputs that refactors must keep.
 //! - [`hardening`]: the oracles the property tests and fuzzers check.
@@ -32,7 +31,6 @@ pub mod sorting;
 pub mod text;
 pub mod units;
 pub mod url_codec;
-pub mod wire;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

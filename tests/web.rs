@@ -344,7 +344,7 @@ async fn the_form_validates_in_spanish() {
 
 #[wasm_bindgen_test]
 async fn without_offer_data_the_app_says_why_and_still_sizes_the_weights() {
-    // The test page serves no data/offers.bin: the app must show the error
+    // The test page serves no data/offers.json: the app must show the error
     // with a retry, and the memory sizing must still work.
     let root = container();
     let catalog = Ok(Catalog::bundled().unwrap());

@@ -494,15 +494,6 @@ impl Catalog {
         serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))
     }
 
-    /// Reads a catalog file in the page's encoding (`catalog.bin`:
-    /// `crate::wire`), checking its version first.
-    pub fn from_wire(bytes: &[u8]) -> Result<Catalog, Error> {
-        if let Some(found) = crate::wire::leading_uint(bytes).filter(|&v| v != u64::from(CATALOG_SCHEMA_VERSION)) {
-            return Err(Error::Catalog(format!("schema_version {found} (this build reads {CATALOG_SCHEMA_VERSION})")));
-        }
-        crate::wire::from_bytes(bytes).map_err(|e| Error::Catalog(e.to_string()))
-    }
-
     /// The catalog compiled into this build, parsed once (the CLI and the
     /// tests; the page, which does not call it, ships without it).
     pub fn bundled() -> Result<&'static Catalog, Error> {

@@ -282,28 +282,11 @@ impl Snapshot {
                 });
             }
         };
-        snapshot.checked()
-    }
-
-    /// Reads and validates an offer file in the page's encoding
-    /// (`offers.bin`: `crate::wire`, written beside the JSON by the
-    /// snapshot builder).
-    pub fn from_wire(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
-        // A file of another version may fail on any field: its version first.
-        if let Some(found) = crate::wire::leading_uint(bytes).filter(|&v| v != u64::from(SCHEMA_VERSION)) {
-            return Err(SnapshotError::WrongVersion { found });
+        if snapshot.schema_version != SCHEMA_VERSION {
+            return Err(SnapshotError::WrongVersion { found: u64::from(snapshot.schema_version) });
         }
-        crate::wire::from_bytes::<Snapshot>(bytes).map_err(|e| SnapshotError::Malformed(e.to_string()))?.checked()
-    }
-
-    /// `self` if it is of this build's version and its offers name known
-    /// providers and sources, with sane prices and sizes.
-    fn checked(self) -> Result<Snapshot, SnapshotError> {
-        if self.schema_version != SCHEMA_VERSION {
-            return Err(SnapshotError::WrongVersion { found: u64::from(self.schema_version) });
-        }
-        self.validate()?;
-        Ok(self)
+        snapshot.validate()?;
+        Ok(snapshot)
     }
 
     fn validate(&self) -> Result<(), SnapshotError> {

@@ -233,27 +233,20 @@ pub fn build_with(from: &Path, offers: Option<&Path>) -> Result<Built, BuildErro
     Ok(Built { snapshot, catalog, summary, anomalies })
 }
 
-/// Writes `offers.json` and `catalog.json`, the same two as the page reads
-/// them (`offers.bin`, `catalog.bin`: `crate::wire`, issue 38), `es.bin`
-/// (the page's Spanish, loaded on demand: `text::spanish`) and `SUMMARY.md`
-/// into `out`.
+/// Writes `offers.json`, `catalog.json`, `es.json` (the page's Spanish,
+/// loaded on demand: `text::spanish`) and `SUMMARY.md` into `out`.
 pub fn write(built: &Built, out: &Path) -> Result<(), BuildError> {
     let io = |path: &Path, e: std::io::Error| BuildError::Io { path: path.to_path_buf(), message: e.to_string() };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-    let encoded = |name: &str, bytes: Result<Vec<u8>, crate::wire::WireError>| {
-        bytes.map_err(|e| BuildError::Io { path: out.join(name), message: e.to_string() })
-    };
     let files = [
-        ("offers.json", to_json(&built.snapshot).into_bytes()),
-        ("catalog.json", to_json(&built.catalog).into_bytes()),
-        ("offers.bin", encoded("offers.bin", crate::wire::to_bytes(&built.snapshot))?),
-        ("catalog.bin", encoded("catalog.bin", crate::wire::to_bytes(&built.catalog))?),
-        ("es.bin", crate::text::spanish::table_bytes()),
-        ("SUMMARY.md", built.summary.clone().into_bytes()),
+        ("offers.json", to_json(&built.snapshot)),
+        ("catalog.json", to_json(&built.catalog)),
+        ("es.json", crate::text::spanish::table_json()),
+        ("SUMMARY.md", built.summary.clone()),
     ];
-    for (name, bytes) in files {
+    for (name, text) in files {
         let path = out.join(name);
-        std::fs::write(&path, bytes).map_err(|e| io(&path, e))?;
+        std::fs::write(&path, text).map_err(|e| io(&path, e))?;
     }
     Ok(())
 }

@@ -1,8 +1,7 @@
 //! The page's Spanish, loaded on demand (issue 38): the page's module is
 //! built with the `lazy-spanish` feature (index.html), so the WebAssembly
 //! that paints the first result carries English only, and a visitor who
-//! reads Spanish downloads `data/es.bin` beside it (in `crate::wire`'s
-//! encoding, so that the page carries no JSON parser). Every other build (the
+//! reads Spanish downloads `data/es.json` beside it. Every other build (the
 //! CLI, the tests, the model-import worker) carries both languages in every
 //! [`Phrase`].
 //!
@@ -19,20 +18,13 @@ pub fn fingerprint() -> String {
     format!("{:016x}", phrases::FINGERPRINT)
 }
 
-/// What `data/es.bin` holds: the fingerprint of the phrases, and every
-/// phrase's Spanish in [`phrases::ALL`]'s order.
-#[derive(serde::Serialize, serde::Deserialize)]
-pub struct File<S> {
-    pub phrases: String,
-    pub es: Vec<S>,
-}
-
-/// `data/es.bin`, encoded.
+/// `data/es.json`: `{"phrases": fingerprint, "es": [every phrase's Spanish]}`.
 #[cfg(not(feature = "lazy-spanish"))]
-pub fn table_bytes() -> Vec<u8> {
-    let file = File { phrases: fingerprint(), es: phrases::ALL.iter().map(|p| p.es).collect() };
-    // Strings and a list: encoding them cannot fail.
-    crate::wire::to_bytes(&file).unwrap_or_default()
+pub fn table_json() -> String {
+    let es: Vec<&str> = phrases::ALL.iter().map(|p| p.es).collect();
+    let mut text = serde_json::json!({ "phrases": fingerprint(), "es": es }).to_string();
+    text.push('\n');
+    text
 }
 
 /// A phrase's Spanish.
@@ -58,18 +50,24 @@ pub use loaded::{install, installed, of};
 
 #[cfg(feature = "lazy-spanish")]
 mod loaded {
-    use super::{fingerprint, phrases, File, Phrase};
+    use super::{fingerprint, phrases, Phrase};
     use std::sync::OnceLock;
 
     /// Each phrase's address and its Spanish, sorted by address.
     static TABLE: OnceLock<Vec<(usize, &'static str)>> = OnceLock::new();
 
-    /// Reads `data/es.bin` and keeps its Spanish for the page's life.
+    #[derive(serde::Deserialize)]
+    struct File {
+        phrases: String,
+        es: Vec<String>,
+    }
+
+    /// Reads `data/es.json` and keeps its Spanish for the page's life.
     /// Fails (and keeps English) where the file is not this build's.
     pub fn install(body: &[u8]) -> Result<(), String> {
-        let file: File<String> = crate::wire::from_bytes(body).map_err(|e| e.to_string())?;
+        let file: File = serde_json::from_slice(body).map_err(|e| e.to_string())?;
         if file.phrases != fingerprint() || file.es.len() != phrases::ALL.len() {
-            return Err(format!("data/es.bin is for other phrases ({})", file.phrases));
+            return Err(format!("data/es.json is for other phrases ({})", file.phrases));
         }
         let mut table: Vec<(usize, &'static str)> = phrases::ALL
             .iter()

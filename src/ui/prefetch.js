@@ -6,12 +6,12 @@
 // src/ui/snapshot_loader.rs) and leaves `false` behind. A promise resolves
 // to the body, read in full, or to the response when the server refused; it
 // rejects when the network failed.
-for (const [property, url] of [['whichgpuOffers', 'data/offers.bin'], ['whichgpuCatalog', 'data/catalog.bin']]) {
+for (const [property, url] of [['whichgpuOffers', 'data/offers.json'], ['whichgpuCatalog', 'data/catalog.json']]) {
   if (!(property in window)) {
     window[property] = fetch(url).then((response) => (response.ok ? response.arrayBuffer() : response));
   }
 }
-// The page's Spanish (data/es.bin, src/text/spanish.rs) when the page will
+// The page's Spanish (data/es.json, src/text/spanish.rs) when the page will
 // open in Spanish: the link's `lang=`, else the browser's first language the
 // page speaks, as the module reads them (src/ui/document.rs `page_lang`).
 {
@@ -22,6 +22,6 @@ for (const [property, url] of [['whichgpuOffers', 'data/offers.bin'], ['whichgpu
   const linked = new URLSearchParams(location.search).get('lang');
   const lang = spoken(linked) ?? (navigator.languages?.length ? navigator.languages : [navigator.language]).map(spoken).find(Boolean);
   if (lang === 'es' && !('whichgpuSpanish' in window)) {
-    window.whichgpuSpanish = fetch('data/es.bin').then((response) => (response.ok ? response.arrayBuffer() : response));
+    window.whichgpuSpanish = fetch('data/es.json').then((response) => (response.ok ? response.arrayBuffer() : response));
   }
 }

@@ -9,13 +9,10 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// Relative to the page, so the app works from `/` and from a sub-path.
-/// The page reads the offers and the catalog in their compact encoding
-/// (`crate::wire`, issue 38), which `whichgpu snapshot` writes beside the
-/// JSON files: reading it needs a fraction of serde_json's code and time.
-pub const OFFERS_URL: &str = "data/offers.bin";
-/// The catalog the page reads; the CLI has the same catalog compiled in
-/// (`Catalog::bundled`, from `catalog.json`).
-pub const CATALOG_URL: &str = "data/catalog.bin";
+pub const OFFERS_URL: &str = "data/offers.json";
+/// The catalog the page reads (`whichgpu snapshot` writes it beside the
+/// offers); the CLI has the same file compiled in (`Catalog::bundled`).
+pub const CATALOG_URL: &str = "data/catalog.json";
 
 /// Heap the parse of the snapshot touches: the offers, their strings and
 /// serde's buffers peak at 1.7 MiB for 2,470 offers (measured natively with
@@ -23,7 +20,7 @@ pub const CATALOG_URL: &str = "data/catalog.bin";
 const PARSE_HEAP_BYTES: usize = 4 << 20;
 
 /// The page's Spanish (`text::spanish`), fetched when a visitor reads it.
-pub const SPANISH_URL: &str = "data/es.bin";
+pub const SPANISH_URL: &str = "data/es.json";
 
 /// The window properties where the page's prefetch script
 /// (src/ui/prefetch.js) leaves its promises.
@@ -50,9 +47,10 @@ pub async fn load_spanish() -> bool {
 /// module loaded.
 pub async fn load_catalog() -> Result<&'static Catalog, Msg> {
     let bytes = download(CATALOG_PREFETCH, CATALOG_URL, &phrases::CATALOG_DOWNLOAD_FAILED).await?;
+    let text = String::from_utf8(bytes).map_err(|e| crate::engine::Error::Catalog(e.to_string()).message())?;
     // Leaked once: the page holds one catalog for its whole life, as the
     // CLI's compiled-in one.
-    Catalog::from_wire(&bytes).map(|catalog| &*Box::leak(Box::new(catalog))).map_err(|e| e.message())
+    Catalog::from_json(&text).map(|catalog| &*Box::leak(Box::new(catalog))).map_err(|e| e.message())
 }
 
 /// Downloads and validates the snapshot; the error is a message to show.
@@ -70,7 +68,7 @@ pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
     // (`prefetch_settled`), so the parse starts as soon as that frame is
     // painted.
     super::next_paint().await;
-    super::timing::measure("parse-offers", || Snapshot::from_wire(&bytes).map(Arc::new).map_err(|e| e.message()))
+    super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
 }
 
 /// The body of `url`: the prefetch script's download left at the window

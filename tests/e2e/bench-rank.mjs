@@ -10,7 +10,6 @@
 //   node tests/e2e/bench-rank.mjs [edits]
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { offerRanges, withOffers } from './wire.mjs';
 import { serveDist, launchBrowser, WhichGpuPage, DIST } from './harness.mjs';
 
 const edits = Number(process.argv[2] ?? 15);
@@ -99,12 +98,15 @@ async function updateTimes(browser, url, field, values) {
   await server.close();
 }
 
-// 100,000 offers: the real ones, copied over and over.
-const realBytes = await fs.readFile(path.join(DIST, 'data/offers.bin'));
-const ranges = offerRanges(realBytes);
-const body = withOffers(realBytes, Array.from({ length: 100000 }, (_, i) => ranges[i % ranges.length]));
+const synthetic = { ...real, offers: [] };
+for (let i = 0; synthetic.offers.length < 100000; i++) {
+  const offer = real.offers[i % real.offers.length];
+  const copy = Math.floor(i / real.offers.length);
+  synthetic.offers.push({ ...offer, regions: [`synthetic-${copy}`], price: offer.price && offer.price * (1 + copy * 0.001) });
+}
+const body = JSON.stringify(synthetic);
 const big = await serveDist({
-  routes: { 'data/offers.bin': (req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body) },
+  routes: { 'data/offers.json': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body) },
 });
 const bigTimes = await measure(browser, big.url);
 console.log(

@@ -81,9 +81,9 @@ test('a first visit through a link asks for each URL once, and downloads each fi
 test('a first visit in Spanish asks for its words once, beside the module, and downloads each file once (issue 38)', async () => {
   const link = '?lang=es';
   const { downloads, asked } = await firstVisit(link);
-  const spanish = asked.filter((url) => url.includes('data/es.bin'));
+  const spanish = asked.filter((url) => url.includes('data/es.json'));
   assert.equal(spanish.length, 1, `the page's Spanish, once: ${spanish}`);
-  assert.match(spanish[0], /data\/es\.bin\?v=[0-9a-f]{16}$/, "under the build's version, as the worker keeps it");
+  assert.match(spanish[0], /data\/es\.json\?v=[0-9a-f]{16}$/, "under the build's version, as the worker keeps it");
   assert.deepEqual(repeated(asked.map((url) => [url, url])), [], 'URLs the page asked for more than once');
   assert.deepEqual(repeated(downloads.filter((r) => r.file !== 'index.html').map((r) => [r.file, r.url])), [], 'files downloaded more than once');
 });

@@ -102,7 +102,7 @@ test('an English page loads its Spanish only when switched to it, then reads in 
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?conc=8`, { locale: 'en-US' });
   const spanish = [];
   app.page.on('request', (request) => {
-    if (request.url().includes('data/es.bin')) spanish.push(request.url());
+    if (request.url().includes('data/es.json')) spanish.push(request.url());
   });
   await app.waitForResults();
   assert.match(await app.memory(), /^Memory on one GPU/);

@@ -13,7 +13,7 @@ import { launchBrowser, serveDist, WhichGpuPage } from './harness.mjs';
 const unhashed = (url) => new URL(url).pathname.replace(/^.*?\/(?=[^/]*$)/, '').replace(/-[0-9a-f]{16}(?=[._])/, '');
 
 /** The files of the first module and the data the first result is made of. */
-const FIRST_RESULT = ['boot.js', 'catalog.bin', 'main.css', 'offers.bin', 'split.js', 'whichgpu.js', 'whichgpu_bg.wasm'];
+const FIRST_RESULT = ['boot.js', 'catalog.json', 'main.css', 'offers.json', 'split.js', 'whichgpu.js', 'whichgpu_bg.wasm'];
 
 test('the first result waits for the first module only; the second comes once, after it, and each part it draws asks for nothing more', async () => {
   const server = await serveDist();

@@ -14,12 +14,12 @@ test('the built service worker lists every file the page needs, as the page asks
   const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   // With their query: the catalog's URL carries its version.
   const referenced = [...html.matchAll(/(?:src|href)="(?!data:)\.?\/?([^"]+)"/g)].map((m) => `./${m[1]}`);
-  assert.ok(referenced.some((file) => /^\.\/data\/catalog\.bin\?v=[0-9a-f]{16}$/.test(file)), 'the versioned catalog');
+  assert.ok(referenced.some((file) => /^\.\/data\/catalog\.json\?v=[0-9a-f]{16}$/.test(file)), 'the versioned catalog');
   // The page's second module (issue 38) is fetched by its link script, not
   // named in the page: kept at install too, so that its parts draw offline.
   const later = readdirSync(DIST).filter((f) => /^later-[0-9a-f]{16}\.wasm$/.test(f)).map((f) => `./${f}`);
   assert.equal(later.length, 1, 'one second module in dist/');
-  for (const file of ['./', './data/offers.bin', ...referenced, ...later]) assert.ok(files.includes(file), file);
+  for (const file of ['./', './data/offers.json', ...referenced, ...later]) assert.ok(files.includes(file), file);
   // The page once: the worker answers ./index.html with ./ (below).
   assert.ok(!files.includes('./index.html'));
   assert.match(worker, /const CACHE = 'whichgpu-[0-9a-f]{16}';/);

@@ -6,19 +6,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { serveDist, launchBrowser, WhichGpuPage, DIST } from './harness.mjs';
-import { withVersion } from './wire.mjs';
 
 let browser;
-// The files as the page reads them (src/wire.rs), and the offers as JSON.
 let realSnapshot;
 let realCatalog;
-let snapshotJson;
 
 before(async () => {
   browser = await launchBrowser();
-  realSnapshot = await fs.readFile(path.join(DIST, 'data/offers.bin'));
-  realCatalog = await fs.readFile(path.join(DIST, 'data/catalog.bin'));
-  snapshotJson = JSON.parse(await fs.readFile(path.join(DIST, 'data/offers.json'), 'utf8'));
+  realSnapshot = await fs.readFile(path.join(DIST, 'data/offers.json'), 'utf8');
+  realCatalog = await fs.readFile(path.join(DIST, 'data/catalog.json'), 'utf8');
 });
 
 after(async () => {
@@ -34,22 +30,22 @@ async function withRoute(file, handler, body) {
     await server.close();
   }
 }
-const withOffers = (handler, body) => withRoute('data/offers.bin', handler, body);
-const withCatalog = (handler, body) => withRoute('data/catalog.bin', handler, body);
+const withOffers = (handler, body) => withRoute('data/offers.json', handler, body);
+const withCatalog = (handler, body) => withRoute('data/catalog.json', handler, body);
 
-const file = (bytes, status = 200) => (req, res) => {
-  res.writeHead(status, { 'content-type': 'application/octet-stream' });
-  res.end(bytes);
+const json = (text, status = 200) => (req, res) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(text);
 };
 
 /** Panics and script errors, but not the failed request a fault test causes on purpose. */
 const scriptErrors = (app) => app.consoleErrors.filter((e) => !/Failed to load resource|^\d{3} http/.test(e));
 
 test('the page shows the snapshot date and, per provider, how old its prices are', async () => {
-  await withOffers(file(realSnapshot), async (server) => {
+  await withOffers(json(realSnapshot), async (server) => {
     const app = await WhichGpuPage.open(browser, server.url);
     await app.waitForResults();
-    const snapshot = snapshotJson;
+    const snapshot = JSON.parse(realSnapshot);
     assert.equal(await app.snapshotDate(), snapshot.snapshot_date);
     await app.page.getByText('Sources and dates per provider').click();
     const rows = app.page.getByTestId('provider-freshness').locator('tbody tr');
@@ -70,7 +66,7 @@ test('the page shows the snapshot date and, per provider, how old its prices are
 
 test('a missing snapshot says so, keeps sizing and the link, and retries', async () => {
   let fail = true;
-  const handler = (req, res) => (fail ? file('not here', 404) : file(realSnapshot))(req, res);
+  const handler = (req, res) => (fail ? json('not here', 404) : json(realSnapshot))(req, res);
   await withOffers(handler, async (server) => {
     const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4');
     const error = app.page.getByTestId('load-error');
@@ -88,7 +84,7 @@ test('a missing snapshot says so, keeps sizing and the link, and retries', async
 });
 
 test('a truncated snapshot is reported as damaged, not a blank page', async () => {
-  await withOffers(file(realSnapshot.subarray(0, realSnapshot.length / 2)), async (server) => {
+  await withOffers(json(realSnapshot.slice(0, realSnapshot.length / 2)), async (server) => {
     const app = await WhichGpuPage.open(browser, server.url);
     const error = app.page.getByTestId('load-error');
     await error.waitFor();
@@ -99,8 +95,8 @@ test('a truncated snapshot is reported as damaged, not a blank page', async () =
 });
 
 test('a snapshot of another schema version is refused with its version', async () => {
-  const future = withVersion(realSnapshot, 3);
-  await withOffers(file(future), async (server) => {
+  const future = realSnapshot.replace('"schema_version":2', '"schema_version":3');
+  await withOffers(json(future), async (server) => {
     const app = await WhichGpuPage.open(browser, server.url);
     const error = app.page.getByTestId('load-error');
     await error.waitFor();
@@ -110,7 +106,7 @@ test('a snapshot of another schema version is refused with its version', async (
 });
 
 test('a slow snapshot shows the loading state, then the results', async () => {
-  const slow = (req, res) => setTimeout(() => file(realSnapshot)(req, res), 1500);
+  const slow = (req, res) => setTimeout(() => json(realSnapshot)(req, res), 1500);
   await withOffers(slow, async (server) => {
     const app = await WhichGpuPage.open(browser, server.url);
     await app.page.getByTestId('loading').waitFor();
@@ -128,13 +124,13 @@ test('a slow snapshot shows the loading state, then the results', async () => {
 const builtAndOffersArrived = (page) =>
   page.evaluate(() => [
     performance.getEntriesByName('whichgpu:mount')[0].startTime,
-    performance.getEntriesByType('resource').find((e) => e.name.endsWith('data/offers.bin')).responseEnd,
+    performance.getEntriesByType('resource').find((e) => e.name.endsWith('data/offers.json')).responseEnd,
   ]);
 
 test('offers a little later than the module are waited for; the form is painted, then they are parsed', async () => {
   // 300 ms late: after the module is ready here (about 150-250 ms into the
   // load), well inside the half second the page waits.
-  const late = (req, res) => setTimeout(() => file(realSnapshot)(req, res), 300);
+  const late = (req, res) => setTimeout(() => json(realSnapshot)(req, res), 300);
   await withOffers(late, async (server) => {
     const context = await browser.newContext();
     // What each frame is about to paint: an animation frame callback runs
@@ -170,7 +166,7 @@ async function openNotingOfferFetches(url) {
     const fetch = window.fetch;
     window.offersAskedAt = [];
     window.fetch = function (resource, ...rest) {
-      if (String(resource).endsWith('data/offers.bin')) window.offersAskedAt.push(performance.now());
+      if (String(resource).endsWith('data/offers.json')) window.offersAskedAt.push(performance.now());
       return fetch.call(this, resource, ...rest);
     };
   });
@@ -184,7 +180,7 @@ test('the offers are downloaded once and read while the module loads', async () 
   let requests = 0;
   const counted = (req, res) => {
     requests += 1;
-    file(realSnapshot)(req, res);
+    json(realSnapshot)(req, res);
   };
   await withOffers(counted, async (server) => {
     const page = await openNotingOfferFetches(server.url);
@@ -211,7 +207,7 @@ test('a missing catalog says so in the link\'s language, and Retry opens the sam
   const handler = (req, res) => {
     requests += 1;
     asked = req.url;
-    (fail ? file('not here', 404) : file(realCatalog))(req, res);
+    (fail ? json('not here', 404) : json(realCatalog))(req, res);
   };
   await withCatalog(handler, async (server) => {
     const app = await WhichGpuPage.open(browser, server.url + '?model=llama-3.1-70b&wq=int4&lang=es');
@@ -222,7 +218,7 @@ test('a missing catalog says so in the link\'s language, and Retry opens the sam
     // The preload and the loader's read share one request, which names the
     // build's catalog by its hash (a cached older one is never used).
     assert.equal(requests, 1);
-    assert.match(asked, /^\/data\/catalog\.bin\?v=[0-9a-f]{16}$/);
+    assert.match(asked, /^\/data\/catalog\.json\?v=[0-9a-f]{16}$/);
     fail = false;
     await error.getByRole('button', { name: 'Reintentar' }).click();
     await app.waitForResults();
@@ -234,13 +230,13 @@ test('a missing catalog says so in the link\'s language, and Retry opens the sam
 
 test('a damaged catalog, or one of another version, is refused with a message, not a blank page', async () => {
   const cases = [
-    [realCatalog.subarray(0, realCatalog.length / 2), /^the GPU and model catalog could not be read: the file ends in the middle of a value$/],
-    [withVersion(realCatalog, 9), /^the GPU and model catalog could not be read: schema_version 9 \(this build reads 2\)$/],
+    [realCatalog.slice(0, realCatalog.length / 2), /^the GPU and model catalog could not be read: EOF while parsing/],
+    [realCatalog.replace('"schema_version":2', '"schema_version":9'), /^the GPU and model catalog could not be read: schema_version 9 \(this build reads 2\)$/],
     // The catalog before the support matrix (issue 23), as a stale cache could serve it.
-    [withVersion(realCatalog, 1), /^the GPU and model catalog could not be read: schema_version 1 \(this build reads 2\)$/],
+    [realCatalog.replace('"schema_version":2', '"schema_version":1'), /^the GPU and model catalog could not be read: schema_version 1 \(this build reads 2\)$/],
   ];
   for (const [body, said] of cases) {
-    await withCatalog(file(body), async (server) => {
+    await withCatalog(json(body), async (server) => {
       const app = await WhichGpuPage.open(browser, server.url);
       const error = app.page.getByTestId('catalog-error');
       await error.waitFor();
@@ -267,7 +263,7 @@ test('until the page is built it says it is loading, in both languages; after 8 
       assert.equal(await slow.isVisible(), false);
       await slow.waitFor({ state: 'visible', timeout: 15000 });
       assert.equal(await note.getByText('Sigue cargando. Si no aparece nada, recarga la página').isVisible(), true);
-      file(realCatalog)(null, held);
+      json(realCatalog)(null, held);
       await app.waitForResults();
       assert.equal(await note.count(), 0);
       assert.equal(await app.page.locator('h1').count(), 1);
