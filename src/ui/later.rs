@@ -13,6 +13,9 @@
 //! is in, parts draw at once. Without the feature (the browser tests,
 //! clippy's plain wasm32 build) the parts draw in place.
 
+mod excluded;
+mod exports;
+
 use super::cost_chart::{CostChart, CostChartProps};
 use super::model_import::{ModelImport, ModelImportProps};
 use super::snapshot_info::{SnapshotInfo, SnapshotInfoProps};
@@ -35,11 +38,8 @@ pub enum Later {
     Excluded(Offers),
     /// The cost breakdown of the ranking's `row`: the table row under it.
     Breakdown {
-        report: Signal<Ranked>,
+        of: Offers,
         row: usize,
-        snapshot: Arc<Snapshot>,
-        catalog: &'static Catalog,
-        lang: Lang,
     },
 }
 
@@ -98,7 +98,7 @@ fn draw(part: Later) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
 }
 
 fn draw_now(part: Later) -> AnyView {
-    use super::offers_table::{excluded::excluded, exports::exports};
+    use self::{excluded::excluded, exports::exports};
     match part {
         Later::Chart(props) => CostChart(props).into_any(),
         Later::YourGpu(props) => YourGpu(props).into_any(),
@@ -110,7 +110,7 @@ fn draw_now(part: Later) -> AnyView {
         Later::Excluded(Offers { report, snapshot, catalog, compact, lang }) => {
             excluded(report, snapshot, catalog, compact, lang).into_any()
         }
-        Later::Breakdown { report, row, snapshot, catalog, lang } => report
+        Later::Breakdown { of: Offers { report, snapshot, catalog, lang, .. }, row } => report
             .with_untracked(|r| {
                 r.0.results.get(row).map(|ranked| crate::export::row_breakdown(ranked, &snapshot, catalog, lang))
             })

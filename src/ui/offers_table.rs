@@ -3,8 +3,6 @@
 //! from the new ranking, so an edit costs text changes rather than a new
 //! table (issue 7: an update within a frame).
 
-pub(super) mod excluded;
-pub(super) mod exports;
 mod pager;
 
 pub use pager::PAGE_SIZES;
@@ -161,7 +159,8 @@ pub fn OffersTable(
             let row = index.get()?;
             // Drawn again for each ranking.
             report.track();
-            Some(later(Later::Breakdown { report, row, snapshot: Arc::clone(&detail_snapshot), catalog, lang }))
+            let of = Offers { report, snapshot: Arc::clone(&detail_snapshot), catalog, compact, lang };
+            Some(later(Later::Breakdown { of, row }))
         };
         view! {
             <tr
