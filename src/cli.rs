@@ -381,6 +381,9 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
         ),
         None => None,
     };
+    // The cheapest hosted API for the same model and traffic (issue 39).
+    let hosted = crate::engine::hosted_api::HostedPrices::bundled().map_err(|e| format!("hosted.json: {e}"))?;
+    let hosted_api = crate::engine::hosted_api::compare(&decoded.workload, &report, hosted, &snapshot.snapshot_date);
     if flags.has("--json") {
         let excluded: Vec<_> = report
             .excluded
@@ -407,6 +410,7 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
             "reliable_first": report.reliable_first,
             "no_single_node": report.no_single_node,
             "local": local,
+            "hosted_api": hosted_api,
             "notes": notes_json(&decoded),
         });
         let _ = writeln!(out, "{document:#}");

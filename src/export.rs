@@ -4,6 +4,7 @@
 use crate::engine::cost::{Assumed, Fallback, Unit};
 use crate::engine::fabric::Fabric;
 use crate::engine::ranking::Badge;
+use crate::engine::serving_plan::SloPlan;
 use crate::engine::speed::Speed;
 use crate::engine::{Catalog, Offer, PriceKind, RankedOffer, Report, Runtime, Snapshot};
 use crate::msg;
@@ -56,6 +57,10 @@ pub struct ResultRow<'a> {
     internode_gbps: Option<f64>,
     job_cost: Option<f64>,
     job_hours: Option<f64>,
+    /// Serving to latency targets: the command that starts the plan's
+    /// server (issue 39; `slo.launch` says its release).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    launch: Option<&'a str>,
     max_concurrency: Option<u32>,
     monthly_cost: Option<f64>,
     /// Instances joined into the job's cluster (1: one machine).
@@ -68,6 +73,9 @@ pub struct ResultRow<'a> {
     /// Serving: the runtime that serves it on this offer (issue 23).
     #[serde(skip_serializing_if = "Option::is_none")]
     runtime: Option<Runtime>,
+    /// Serving to latency targets: the set-up that meets them (issue 39).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slo: Option<&'a SloPlan>,
     speed: Option<&'a Speed>,
     spot: bool,
     storage_cost: Option<f64>,
@@ -104,6 +112,7 @@ pub fn row_json<'a>(
         internode_gbps: ranked.internode_gbps,
         job_cost: cost.map(|c| c.job_cost),
         job_hours: cost.map(|c| c.job_hours),
+        launch: ranked.slo.as_ref().and_then(|p| p.launch.as_ref()).map(|l| l.command.as_str()),
         max_concurrency: ranked.max_concurrency,
         monthly_cost: cost.map(|c| c.monthly_cost),
         nodes: ranked.nodes,
@@ -113,6 +122,7 @@ pub fn row_json<'a>(
         region: region_of(offer, region_filter),
         regions: &offer.regions,
         runtime: ranked.runtime,
+        slo: ranked.slo.as_ref(),
         speed: ranked.speed.as_deref(),
         spot: ranked.spot,
         storage_cost: cost.map(|c| c.storage_cost),

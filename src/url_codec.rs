@@ -18,8 +18,9 @@ use crate::engine::workload::{
     WINDOW, WINDOW_LAYERS,
 };
 use crate::engine::workload::{
-    BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR,
-    REQUESTS_PER_DAY, RUNS_PER_MONTH, UPTIME_HOURS,
+    BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, ITL_TARGET,
+    LATENCY_PERCENTILE, MAX_GPUS, MAX_PRICE_PER_HOUR, PEAK_RPS, REQUESTS_PER_DAY, RUNS_PER_MONTH, TTFT_TARGET,
+    UPTIME_HOURS,
 };
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
@@ -373,7 +374,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 76] = [
+const FIELDS: [Field; 80] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -487,6 +488,11 @@ const FIELDS: [Field; 76] = [
     optional_amount_field!(GOODPUT_PCT, goodput_pct),
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
+    // Serving to latency targets (issue 39).
+    optional_amount_field!(PEAK_RPS, peak_rps),
+    optional_amount_field!(TTFT_TARGET, ttft_target_s),
+    optional_amount_field!(ITL_TARGET, itl_target_s),
+    count_field!(LATENCY_PERCENTILE, latency_percentile),
     count_field!(BATCH_REQUESTS, batch_requests),
     count_field!(RUNS_PER_MONTH, runs_per_month),
     optional_amount_field!(DEADLINE_DAYS, deadline_days),

@@ -683,3 +683,42 @@ fn estimate_says_which_training_recipe_its_memory_assumes() {
     let text = whichgpu(&["estimate", "--config", "task=finetune&method=full", "--gpu", "h100_sxm", "--count", "1"]);
     assert!(stdout(&text).contains("recipe       Mixed precision: FP32 master weights"), "{}", stdout(&text));
 }
+
+/// Issue 39's command: only set-ups that meet the targets, each with its
+/// plan and month, and the cheapest hosted API beside them.
+#[test]
+fn rank_to_latency_targets_lists_only_plans_that_meet_them_and_the_hosted_api() {
+    let query = "model=llama-3.3-70b&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95";
+    let output = whichgpu(&["rank", "--config", query, "--top", "50", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert!(results.len() >= 10, "{}", results.len());
+    let mut last = 0.0;
+    for row in results {
+        let slo = &row["slo"];
+        assert_eq!(slo["percentile"], 95);
+        assert!(slo["ttft_s"]["at_percentile"].as_f64().unwrap() <= 1.0, "{row}");
+        assert!(slo["itl_s"]["at_percentile"].as_f64().unwrap() <= 0.05, "{row}");
+        assert!(slo["ttft_s"]["p50"].as_f64().unwrap() <= slo["ttft_s"]["at_percentile"].as_f64().unwrap());
+        for key in ["replicas", "tensor_parallel", "max_batch", "weights", "kv_cache"] {
+            assert!(!slo[key].is_null(), "{key}: {row}");
+        }
+        // The replicas fit the instances rented.
+        let per_instance = row["gpu_count"].as_u64().unwrap() / slo["gpus_per_replica"].as_u64().unwrap();
+        assert_eq!(slo["instances"].as_u64().unwrap(), slo["replicas"].as_u64().unwrap().div_ceil(per_instance));
+        assert_eq!(row["instances"], slo["instances"]);
+        // Ranked by the cost of the stated traffic.
+        let per_unit = row["cost_per_unit"].as_f64().unwrap();
+        assert!(per_unit >= last && row["monthly_cost"].as_f64().unwrap() > 0.0);
+        last = per_unit;
+    }
+    // Offers that cannot meet them are left out, saying why.
+    let excluded = json["excluded"].as_array().unwrap();
+    assert!(excluded.iter().any(|e| e["reason"].as_str().unwrap().contains("even with one request at a time")));
+    let api = &json["hosted_api"];
+    assert_eq!(api["source"]["package"], "litellm");
+    assert!(api["input_usd_per_mtok"].as_f64().unwrap() > 0.0 && api["output_usd_per_mtok"].as_f64().unwrap() > 0.0);
+    assert!(api["break_even_requests_per_day"].as_f64().unwrap() > 0.0);
+    assert!(!api["provider"].as_str().unwrap().is_empty());
+}

@@ -40,6 +40,10 @@ pub struct Model {
     /// The released weights' exact size, where a file header or the Hub's
     /// index gives it (imported models).
     pub checkpoint: Option<Checkpoint>,
+    /// Where its weights are published (models.csv `hf_or_repo_id`): a
+    /// Hugging Face repo id such as `meta-llama/Llama-3.3-70B-Instruct`,
+    /// which a launch command names.
+    pub repo: Option<String>,
     /// How the model is built, which decides the family of the engine that
     /// sizes and times it.
     pub kind: ModelKind,
@@ -189,6 +193,8 @@ struct ModelRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     checkpoint: Option<Checkpoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    repo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     shape: Option<Shape>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     diffusion: Option<Diffusion>,
@@ -210,8 +216,8 @@ impl TryFrom<ModelRecord> for Model {
             (None, None, None, None) => ModelKind::Unsized,
             _ => return Err(format!("model {} has the structure of more than one kind", r.id)),
         };
-        let ModelRecord { id, name, family, modality, params, active_params, checkpoint, .. } = r;
-        Ok(Model { id, name, family, modality, params, active_params, checkpoint, kind })
+        let ModelRecord { id, name, family, modality, params, active_params, checkpoint, repo, .. } = r;
+        Ok(Model { id, name, family, modality, params, active_params, checkpoint, repo, kind })
     }
 }
 
@@ -233,6 +239,7 @@ impl From<Model> for ModelRecord {
             params: m.params,
             active_params: m.active_params,
             checkpoint: m.checkpoint,
+            repo: m.repo,
             shape,
             diffusion,
             speech,

@@ -330,7 +330,7 @@ struct Work {
 /// The work `workload` makes at `speed`, from the model's own bytes and
 /// the memory it was sized with. `None` when the speed lacks the figure the
 /// task needs.
-fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Speed) -> Option<Work> {
+fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Speed, rental: Rental) -> Option<Work> {
     let weights = model_bytes(workload, model);
     Some(match workload.task {
         Task::Infer if workload.is_batch() => {
@@ -348,10 +348,14 @@ fn work(workload: &Workload, model: &Model, memory: &MemoryBreakdown, speed: &Sp
         Task::Infer => {
             let per_instance = speed.output_tokens_per_s()?;
             let uptime_s = workload.uptime_hours * SECONDS_PER_HOUR;
-            // Replicas for the stated load; one when none is stated.
-            let daily_tokens = f64::from(workload.requests_per_day) * f64::from(workload.output_tokens);
-            let instances =
-                if daily_tokens > 0.0 { (daily_tokens / (per_instance * uptime_s)).ceil().max(1.0) } else { 1.0 };
+            // Replicas for the stated load (or as the latency plan sized
+            // them); one when none is stated.
+            let daily_tokens = workload.daily_requests() * f64::from(workload.output_tokens);
+            let instances = match rental.instances {
+                Some(planned) => f64::from(planned.max(1)),
+                None if daily_tokens > 0.0 => (daily_tokens / (per_instance * uptime_s)).ceil().max(1.0),
+                None => 1.0,
+            };
             // Tokens a month: the stated load, else the instances running flat out.
             let monthly_tokens = if daily_tokens > 0.0 {
                 daily_tokens * DAYS_PER_MONTH
@@ -451,6 +455,10 @@ pub struct Rental {
     pub spot: bool,
     pub nodes: u32,
     pub startup_s: f64,
+    /// Serving to latency targets: the instances the plan sized
+    /// (`serving_plan`), instead of those the stated daily load needs at
+    /// full throughput.
+    pub instances: Option<u32>,
 }
 
 /// A job's wall-clock seconds on a rental, and the seconds of them that
@@ -470,7 +478,7 @@ fn run(
     speed: &Speed,
     rental: Rental,
 ) -> Option<(Work, Run)> {
-    let work = work(workload, model, memory, speed)?;
+    let work = work(workload, model, memory, speed, rental)?;
     if !work.seconds.is_finite() || work.seconds < 0.0 {
         return None;
     }

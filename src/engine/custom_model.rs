@@ -198,6 +198,7 @@ impl CustomModel {
             name,
             family: "custom".to_string(),
             modality: "text LLM".to_string(),
+            repo: None,
             params: self.params,
             active_params: self.active_params,
             checkpoint: match (self.weight_bytes, self.weight_format) {

@@ -123,7 +123,15 @@ pub fn run_locally(
     };
     let speed_found = timed.as_ref().and_then(|t| t.as_ref().ok());
     let cost = speed_found.and_then(|s| {
-        cost(workload, model, &sized.memory, s, &offer, &rules, Rental { spot: false, nodes: 1, startup_s: 0.0 })
+        cost(
+            workload,
+            model,
+            &sized.memory,
+            s,
+            &offer,
+            &rules,
+            Rental { spot: false, nodes: 1, startup_s: 0.0, instances: None },
+        )
     });
 
     let mut verdict = Vec::new();

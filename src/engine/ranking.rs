@@ -10,11 +10,13 @@ mod shape;
 
 pub use report::{weighed_as_job, Badge, Exclusion, RankedOffer, ReliableFirst, Report};
 
+use super::catalog::Family;
 use super::cost::{self, cost, rented_startup_s, spot_allowed, Costed, Fallback, Rental, Rules};
 use super::fabric::{FabricIndex, Placement};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::price_check::{Capacity, PriceCheck};
+use super::serving_plan::{self, ReplicaPlan, SloPlan, Targets};
 use super::setup::{on_gpu, OnGpu, Setup};
 use super::{
     Catalog, Error, Gpu, Objective, Offer, PriceFilter, PriceKind, PriceTrust, Provider, Snapshot, Task, Workload,
@@ -201,6 +203,8 @@ struct Job<'a> {
     snapshot: &'a Snapshot,
     terms: &'a Terms,
     spot_ok: Result<(), &'static crate::text::Phrase>,
+    /// Serving to latency targets: what every row must meet (`serving_plan`).
+    targets: Option<Targets>,
     startup_s: f64,
     deadline: Option<f64>,
     fabrics: FabricIndex<'a>,
@@ -216,6 +220,8 @@ struct OfGpu {
     single_fits: Option<bool>,
     set_up: Option<Result<OnGpu, Msg>>,
     shapes: Vec<(ShapeKey, Shape)>,
+    /// With latency targets, each replica grouping planned (by GPUs per replica).
+    plans: Vec<(u32, Result<ReplicaPlan, Msg>)>,
 }
 
 /// What offers left out say about the job as a whole, for the advice and
@@ -242,6 +248,7 @@ impl<'a> Job<'a> {
             snapshot,
             terms,
             spot_ok: spot_allowed(workload),
+            targets: Targets::of(workload),
             startup_s: rented_startup_s(workload, model),
             deadline: cluster::deadline_hours(workload),
             fabrics: FabricIndex::new(&snapshot.fabrics),
@@ -250,7 +257,8 @@ impl<'a> Job<'a> {
         }
     }
 
-    /// `offer`'s rows, or why it has none: admitted, set up, placed, priced.
+    /// `offer`'s rows, or why it has none: admitted, set up, placed,
+    /// planned to the latency targets where there are some, priced.
     fn rows_of(
         &self,
         index: usize,
@@ -259,17 +267,35 @@ impl<'a> Job<'a> {
         shortfalls: &mut Shortfalls,
     ) -> Result<Vec<RankedOffer>, Msg> {
         let (g, gpu, provider) = self.admit(offer)?;
-        let OfGpu { single_fits, set_up, shapes } = &mut of_gpus[g];
+        let OfGpu { single_fits, set_up, shapes, plans } = &mut of_gpus[g];
         let (setup, runs) = self.set_up(set_up, gpu)?;
         let single_gpu_fits = *single_fits.get_or_insert_with(|| fit(runs, self.model, gpu, 1).is_ok_and(|f| f.fits));
         let here = OnThisGpu { runs, model: self.model, gpu, setup, single_gpu_fits, startup_s: self.startup_s };
         let (at, on_cluster) = self.place(index, offer, provider, &here, shapes, shortfalls)?;
         let shape = &shapes[at].1;
         match &shape.fit {
-            Ok(f) if f.fits => self.price(index, offer, provider, &here, shape, f, &on_cluster, shortfalls),
+            Ok(f) if f.fits => {
+                let planned = self.plan(offer, &here, plans)?;
+                self.price(index, offer, provider, &here, shape, f, &on_cluster, planned, shortfalls)
+            }
             Ok(f) => f.reason.clone().map_or(Ok(Vec::new()), Err),
             Err(reason) => Err(reason.clone()),
         }
+    }
+
+    /// With latency targets, the set-up on `offer`'s GPUs that meets them
+    /// at the stated traffic, or why none does (`serving_plan::plan`); each
+    /// replica grouping is planned once per GPU. `None` without targets.
+    fn plan(
+        &self,
+        offer: &Offer,
+        here: &OnThisGpu<'_>,
+        plans: &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
+    ) -> Result<Option<SloPlan>, Msg> {
+        let (Some(targets), Ok(Family::Serving(shape))) = (&self.targets, self.model.family(Task::Infer)) else {
+            return Ok(None);
+        };
+        serving_plan::plan(here.runs, self.model, shape, here.gpu, offer.gpu_count, targets, plans).map(Some)
     }
 
     /// `offer`'s GPU (with its index in the catalog) and provider, or why
@@ -377,6 +403,7 @@ impl<'a> Job<'a> {
         shape: &Shape,
         f: &Fit,
         on_cluster: &OnCluster<'_>,
+        planned: Option<SloPlan>,
         shortfalls: &mut Shortfalls,
     ) -> Result<Vec<RankedOffer>, Msg> {
         let (workload, nodes) = (self.workload, on_cluster.nodes);
@@ -401,7 +428,8 @@ impl<'a> Job<'a> {
                 over_budget = true;
                 continue;
             }
-            let rental = Rental { spot, nodes, startup_s: self.startup_s };
+            let instances = planned.as_ref().map(|p| p.instances);
+            let rental = Rental { spot, nodes, startup_s: self.startup_s, instances };
             let costed =
                 shape.speed.as_ref().and_then(|s| cost(here.runs, self.model, &f.memory, s, offer, billing, rental));
             // A spot row slower than the deadline is not listed.
@@ -438,6 +466,7 @@ impl<'a> Job<'a> {
                 total_gpus: nodes * offer.gpu_count,
                 fabric: on_cluster.joinable.as_ref().map(|j| j.index),
                 internode_gbps: on_cluster.joinable.as_ref().filter(|j| j.network.known).map(|j| j.network.gbps),
+                slo: planned.clone(),
             });
         }
         if rows.is_empty() {

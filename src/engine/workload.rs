@@ -146,6 +146,15 @@ impl Runtime {
         Split { tp, stages: gpus / tp }
     }
 
+    /// Whether the runtime is a server that batches requests as they come
+    /// (continuous batching): vLLM, TensorRT-LLM (in-flight batching) and
+    /// llama.cpp's `llama-server` (one slot per `--parallel`, continuous
+    /// batching on by default) are; transformers' `generate` runs the batch
+    /// it is given.
+    pub const fn serves_requests(self) -> bool {
+        !matches!(self, Runtime::Hf)
+    }
+
     /// Whether the runtime serves one model across several nodes: vLLM
     /// (Ray or multiprocessing across nodes, "Distributed inference and
     /// serving") and TensorRT-LLM (MPI across nodes) do; llama.cpp's RPC
@@ -538,6 +547,22 @@ pub struct Workload {
     /// Serving: requests a day the endpoint must answer; 0 when not stated.
     /// URL key `rpd`.
     pub requests_per_day: u32,
+    /// Serving to latency targets (issue 39): the peak requests per second
+    /// the endpoint must take while meeting them. URL key `rps`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rps: Option<f64>,
+    /// The time to first token every request must get, in seconds, at
+    /// `latency_percentile`. URL key `ttft`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttft_target_s: Option<f64>,
+    /// The inter-token latency, the gap between two consecutive tokens of a
+    /// request, in seconds, at `latency_percentile`. URL key `itl`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub itl_target_s: Option<f64>,
+    /// The percentile the latency targets hold at (95: 95 of 100 requests'
+    /// first tokens and token gaps within them). URL key `pct`.
+    #[serde(default = "default_percentile", skip_serializing_if = "is_default_percentile")]
+    pub latency_percentile: u32,
     /// Serving as a batch job instead of an endpoint: this many requests run
     /// once (a run; `runs_per_month` of them a month), as many at once as
     /// the runtime and the KV cache take, priced per 1,000 requests; 0 for
@@ -628,6 +653,10 @@ impl Default for Workload {
             goodput_pct: None,
             uptime_hours: 24.0,
             requests_per_day: 0,
+            peak_rps: None,
+            ttft_target_s: None,
+            itl_target_s: None,
+            latency_percentile: DEFAULT_PERCENTILE,
             batch_requests: 0,
             runs_per_month: 1,
             deadline_days: None,
@@ -674,6 +703,18 @@ pub const CHECKPOINT_MINUTES: (&str, u32, u32) = ("ckpt_every", 1, 10_080);
 /// From six minutes to the whole day.
 pub const UPTIME_HOURS: (&str, f64, f64) = ("uptime", 0.1, 24.0);
 pub const REQUESTS_PER_DAY: (&str, u32, u32) = ("rpd", 0, 1_000_000_000);
+/// From one request every 17 minutes to a hundred thousand a second.
+pub const PEAK_RPS: (&str, f64, f64) = ("rps", 0.001, 100_000.0);
+/// From 10 ms (a cached prompt on a fast GPU) to an hour.
+pub const TTFT_TARGET: (&str, f64, f64) = ("ttft", 0.01, 3_600.0);
+/// From half a millisecond (2,000 tokens a second) to a minute.
+pub const ITL_TARGET: (&str, f64, f64) = ("itl", 0.0005, 60.0);
+/// The median up to the 99th percentile.
+pub const LATENCY_PERCENTILE: (&str, u32, u32) = ("pct", 50, 99);
+/// Latency targets hold for 95 of 100 requests unless `pct` says otherwise:
+/// the percentile of the issue's own example (`pct=95`), between the p90
+/// and p99 that serving benchmarks print (vLLM's `--metric-percentiles`).
+pub const DEFAULT_PERCENTILE: u32 = 95;
 pub const RUNS_PER_MONTH: (&str, u32, u32) = ("runs", 1, 1_000);
 pub const BATCH_REQUESTS: (&str, u32, u32) = ("reqs", 0, 1_000_000_000);
 pub const MAX_PRICE_PER_HOUR: (&str, f64, f64) = ("max_ph", 0.01, 10_000.0);
@@ -693,6 +734,14 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+fn default_percentile() -> u32 {
+    DEFAULT_PERCENTILE
+}
+
+fn is_default_percentile(p: &u32) -> bool {
+    *p == DEFAULT_PERCENTILE
+}
+
 impl Workload {
     /// Serving as a batch job of `batch_requests` requests, not an endpoint.
     pub fn is_batch(&self) -> bool {
@@ -703,6 +752,15 @@ impl Workload {
     /// month, not a job billed by its run.
     pub fn is_endpoint(&self) -> bool {
         self.task == Task::Infer && self.batch_requests == 0
+    }
+
+    /// Requests an endpoint answers a day: those stated (`rpd`), else the
+    /// peak rate (`rps`) held all day; 0 when neither is stated.
+    pub fn daily_requests(&self) -> f64 {
+        match (self.requests_per_day, self.peak_rps) {
+            (0, Some(rps)) => rps * crate::units::SECONDS_PER_DAY as f64,
+            (stated, _) => f64::from(stated),
+        }
     }
 
     /// The workload whose memory is sized: a batch job needs room for one

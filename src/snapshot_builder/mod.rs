@@ -27,6 +27,7 @@ pub use build_error::{Anomaly, BuildError};
 pub use gpu_names::catalog_gpu_id;
 
 use crate::engine::catalog::{Architecture, AudioGenerator, Catalog, Gpu, ModelKind, Segment, CATALOG_SCHEMA_VERSION};
+use crate::engine::hosted_api::{HostedPrice, HostedPrices, PriceSource, HOSTED_SCHEMA_VERSION};
 use crate::engine::snapshot::{PriceKind, Provider, Snapshot, Source, SCHEMA_VERSION};
 use crate::units::BILLION;
 use csv_table::CsvTable;
@@ -46,6 +47,10 @@ const MODELS_EXTRA_CSV: &str = include_str!("../../data/models_extra.csv");
 const PROVIDER_RULES_CSV: &str = include_str!("../../data/provider_rules.csv");
 /// Providers that stopped selling their offers publicly, dated and sourced.
 const PROVIDER_CLOSURES_CSV: &str = include_str!("../../data/provider_closures.csv");
+/// Hosted APIs' prices for the catalog's models, from a pinned LiteLLM
+/// release (issue 39), and that release.
+const HOSTED_API_ALIASES_CSV: &str = include_str!("../../data/hosted_api_aliases.csv");
+const HOSTED_API_SOURCE_CSV: &str = include_str!("../../data/hosted_api_source.csv");
 /// Resellers that pass their underlying cloud's billing rules through, and
 /// how they name each cloud.
 const BILLING_PASSTHROUGH_CSV: &str = include_str!("../../data/billing_passthrough.csv");
@@ -57,6 +62,7 @@ const OFFER_CORRECTIONS_CSV: &str = include_str!("../../data/offer_corrections.c
 pub struct Built {
     pub snapshot: Snapshot,
     pub catalog: Catalog,
+    pub hosted: HostedPrices,
     pub summary: String,
     pub anomalies: Vec<Anomaly>,
 }
@@ -230,17 +236,20 @@ pub fn build_with(from: &Path, offers: Option<&Path>) -> Result<Built, BuildErro
         fabrics::read(from, &offers)?.into_iter().filter(|f| providers.iter().any(|p| p.id == f.provider)).collect();
     let snapshot = Snapshot { schema_version: SCHEMA_VERSION, snapshot_date, sources, providers, offers, fabrics };
     let summary = summary::render(&snapshot, &anomalies, &collected.rows_read, &collected.skipped);
-    Ok(Built { snapshot, catalog, summary, anomalies })
+    let hosted = hosted_prices(&catalog)?;
+    Ok(Built { snapshot, catalog, hosted, summary, anomalies })
 }
 
-/// Writes `offers.json`, `catalog.json`, `es.json` (the page's Spanish,
-/// loaded on demand: `text::spanish`) and `SUMMARY.md` into `out`.
+/// Writes `offers.json`, `catalog.json`, `hosted.json` (hosted APIs'
+/// prices), `es.json` (the page's Spanish, loaded on demand:
+/// `text::spanish`) and `SUMMARY.md` into `out`.
 pub fn write(built: &Built, out: &Path) -> Result<(), BuildError> {
     let io = |path: &Path, e: std::io::Error| BuildError::Io { path: path.to_path_buf(), message: e.to_string() };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let files = [
         ("offers.json", to_json(&built.snapshot)),
         ("catalog.json", to_json(&built.catalog)),
+        ("hosted.json", to_json(&built.hosted)),
         ("es.json", crate::text::spanish::table_json()),
         ("SUMMARY.md", built.summary.clone()),
     ];
@@ -249,6 +258,46 @@ pub fn write(built: &Built, out: &Path) -> Result<(), BuildError> {
         std::fs::write(&path, text).map_err(|e| io(&path, e))?;
     }
     Ok(())
+}
+
+/// The hosted APIs' prices (`data/hosted_api_aliases.csv`) with their
+/// source (`data/hosted_api_source.csv`), for the models the catalog holds
+/// (the CSV matches `models_more.csv` rows the catalog may leave out).
+fn hosted_prices(catalog: &Catalog) -> Result<HostedPrices, BuildError> {
+    let sources = CsvTable::from_text("data/hosted_api_source.csv", HOSTED_API_SOURCE_CSV)?;
+    let row = sources.rows().next().ok_or_else(|| BuildError::Csv {
+        path: "data/hosted_api_source.csv".into(),
+        line: 2,
+        message: "no row".into(),
+    })?;
+    let source = PriceSource {
+        package: row.text("package")?.into(),
+        version: row.text("version")?.into(),
+        published: row.text("published")?.into(),
+        file: row.text("file")?.into(),
+        json_sha256: row.text("json_sha256")?.into(),
+    };
+    let table = CsvTable::from_text("data/hosted_api_aliases.csv", HOSTED_API_ALIASES_CSV)?;
+    let mut prices = Vec::new();
+    for row in table.rows() {
+        let model = row.text("model_id")?;
+        if catalog.model(model).is_err() {
+            continue;
+        }
+        let price = |column: &str| match row.number(column)? {
+            Some(usd) if usd > 0.0 => Ok(usd),
+            _ => Err(row.invalid(format!("{column} must be a price above 0"))),
+        };
+        prices.push(HostedPrice {
+            model: model.into(),
+            provider: row.text("provider")?.into(),
+            key: row.text("litellm_key")?.into(),
+            input_usd_per_mtok: price("input_usd_per_mtok")?,
+            output_usd_per_mtok: price("output_usd_per_mtok")?,
+            deprecated_on: row.optional("deprecation_date").unwrap_or_default().into(),
+        });
+    }
+    Ok(HostedPrices { schema_version: HOSTED_SCHEMA_VERSION, source, prices })
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> String {

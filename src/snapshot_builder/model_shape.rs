@@ -23,6 +23,11 @@ pub fn model(row: &Row<'_>, params: f64, kind: ModelKind) -> Result<Model, Build
         params,
         active_params,
         checkpoint: None,
+        // Only repo ids: some rows name a paper or a GitHub repository.
+        repo: row
+            .optional("hf_or_repo_id")
+            .filter(|id| id.split('/').count() == 2 && !id.contains(' '))
+            .map(String::from),
         kind,
     })
 }

@@ -714,4 +714,11 @@ phrases! {
     NOTE_FALLBACK_AS = "{gpu}: {stack} runs {feature} as {format}, with {format}'s memory", "{gpu}: {stack} ejecuta los {feature} en {format}, con la memoria de {format}";
     NOTE_FALLBACK_EMULATED = "{gpu} has no BF16: {stack} emulates it, much slower than this estimate; load the model in FP16 (Weight precision \"FP16 (16-bit)\", wq=fp16)", "{gpu} no tiene BF16: {stack} lo emula, mucho más lento que esta estimación; carga el modelo en FP16 (Precisión de los pesos «FP16 (16 bits)», wq=fp16)";
     NOTE_FALLBACK_SDPA = "{gpu} has no FlashAttention-2: attention runs in PyTorch's memory-efficient kernel, with the same memory, at about half the speed", "{gpu} no admite FlashAttention-2: la atención usa el kernel de memoria eficiente de PyTorch, con la misma memoria y a la mitad de velocidad aproximadamente";
+    // ---- Serving to latency targets (issue 39) ----
+    SLO_ITL_ALONE = "inter-token latency {ms} ms > {target} ms even with one request at a time on {gpus}× {gpu}", "latencia entre tokens de {ms} ms > {target} ms incluso con una sola petición a la vez en {gpus}× {gpu}";
+    SLO_TTFT_ALONE = "first token after {seconds} s > {target} s even for a lone request on {gpus}× {gpu}", "primer token a los {seconds} s > {target} s incluso para una petición sola en {gpus}× {gpu}";
+    SLO_TOO_MANY_REPLICAS = "meeting the targets at {rps} requests/s takes more than {most} replicas of {gpus}× {gpu}", "cumplir los objetivos a {rps} peticiones/s requiere más de {most} réplicas de {gpus}× {gpu}";
+    SLO_NO_FLOPS = "{gpu} has no published arithmetic rate: the time to first token cannot be planned on it", "{gpu} no tiene un ritmo aritmético publicado: el tiempo hasta el primer token no se puede planificar en ella";
+    SLO_NOT_A_SERVER = "{runtime} does not batch requests as a server: latency targets are planned for vLLM, TensorRT-LLM and llama.cpp (runtime=vllm)", "{runtime} no agrupa peticiones como servidor: los objetivos de latencia se planifican para vLLM, TensorRT-LLM y llama.cpp (runtime=vllm)";
+    SLO_NO_GROUP = "no group of this instance's {gpus} GPUs holds the model with room for one request", "ningún grupo de las {gpus} GPU de esta instancia contiene el modelo con sitio para una petición";
 }

@@ -91,8 +91,16 @@ fn costed(workload: &Workload, offer: &Offer, provider: &Provider, spot: bool) -
     let sized = fit(workload, &model, gpu, offer.gpu_count).unwrap();
     let timed = speed(workload, &model, gpu, offer.gpu_count, &sized, &Setup::default()).unwrap();
     let startup_s = rented_startup_s(workload, &model);
-    cost(workload, &model, &sized.memory, &timed, offer, &rules(provider), Rental { spot, nodes: 1, startup_s })
-        .unwrap()
+    cost(
+        workload,
+        &model,
+        &sized.memory,
+        &timed,
+        offer,
+        &rules(provider),
+        Rental { spot, nodes: 1, startup_s, instances: None },
+    )
+    .unwrap()
 }
 
 #[test]
@@ -273,7 +281,8 @@ fn a_cluster_bills_every_node_keeps_its_data_once_and_loses_more_to_spot() {
     let node = offer("h100_sxm", 8, 30.0, Some(12.0));
     let shared = Provider { network_storage_usd_per_gb_month: Some(0.07), ..provider(Some(1), Some(60)) };
     let on = |spot, nodes, p: &Provider| {
-        cost(&w, &model, &sized.memory, &timed, &node, &rules(p), Rental { spot, nodes, startup_s }).unwrap()
+        cost(&w, &model, &sized.memory, &timed, &node, &rules(p), Rental { spot, nodes, startup_s, instances: None })
+            .unwrap()
     };
     let cluster = on(false, 4, &shared);
     assert_eq!(cluster.nodes, 4);
@@ -326,7 +335,16 @@ fn a_pretraining_runs_gpu_hours_grow_with_its_gpu_count_and_goodput_is_its_own_l
         let sized = fit(&w, model, gpu, placement).unwrap();
         let timed = speed(&w, model, gpu, placement, &sized, &Setup::default()).unwrap();
         let startup_s = rented_startup_s(&w, model);
-        cost(&w, model, &sized.memory, &timed, &node, &rules(&p), Rental { spot: false, nodes, startup_s }).unwrap()
+        cost(
+            &w,
+            model,
+            &sized.memory,
+            &timed,
+            &node,
+            &rules(&p),
+            Rental { spot: false, nodes, startup_s, instances: None },
+        )
+        .unwrap()
     };
     let runs: Vec<Costed> = [32, 128, 512].into_iter().map(run).collect();
     let gpu_hours: Vec<f64> = runs.iter().map(|c| c.gpu_hours).collect();

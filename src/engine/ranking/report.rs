@@ -3,6 +3,7 @@
 
 use crate::engine::cost::Costed;
 use crate::engine::memory::MemoryBreakdown;
+use crate::engine::serving_plan::SloPlan;
 use crate::engine::speed::Speed;
 use crate::engine::{Objective, Runtime, Task, TrainingRecipe};
 use crate::text::{phrases, Msg, Phrase};
@@ -134,6 +135,10 @@ pub struct RankedOffer {
     pub recipe: Option<TrainingRecipe>,
     /// Serving: concurrent sequences of the requested length the instance holds.
     pub max_concurrency: Option<u32>,
+    /// Serving to latency targets: the set-up that meets them on this
+    /// offer, and the instances it takes (`serving_plan`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slo: Option<SloPlan>,
     /// How fast it runs there; `None` where the GPU lacks the figures.
     /// Shared by every offer of the same GPU shape.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -105,7 +105,7 @@ impl OnThisGpu<'_> {
     /// Hours the job takes on `shape` over `nodes`, where it fits and is timed.
     pub fn hours(&self, shape: &Shape, nodes: u32, spot: bool) -> Option<f64> {
         let f = shape.fit.as_ref().ok().filter(|f| f.fits)?;
-        let rental = Rental { spot, nodes, startup_s: self.startup_s };
+        let rental = Rental { spot, nodes, startup_s: self.startup_s, instances: None };
         cost::job_hours(self.runs, self.model, &f.memory, shape.speed.as_deref()?, rental)
     }
 }

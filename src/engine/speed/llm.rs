@@ -553,6 +553,54 @@ impl PassTime {
 
 /// Seconds for one decode step of `batch` sequences at `context` tokens each.
 fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, batch: f64, context: f64) -> PassTime {
+    scheduler_step(a, m, r, packed, batch, context, Chunk::NONE)
+}
+
+/// Prompt tokens prefilled in a scheduler step beside the sequences it
+/// decodes (chunked prefill: vLLM's `max_num_batched_tokens` budget per
+/// step, TensorRT-LLM's `max_num_tokens`), from one prompt or several.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Chunk {
+    /// Prompt tokens in the step.
+    pub tokens: f64,
+    /// Token–context pairs their causal attention scores: a chunk of `t`
+    /// tokens after `c` of its prompt already cached scores t × (c + t/2).
+    pub pairs: f64,
+    /// Cache tokens the chunks read or write: each prompt's cache so far
+    /// and its chunk.
+    pub cache: f64,
+}
+
+impl Chunk {
+    pub const NONE: Chunk = Chunk { tokens: 0.0, pairs: 0.0, cache: 0.0 };
+
+    /// `tokens` of a prompt after `cached` of it.
+    pub fn of(tokens: f64, cached: f64) -> Chunk {
+        Chunk { tokens, pairs: tokens * (cached + tokens / 2.0), cache: cached + tokens }
+    }
+
+    /// This and `other` in one step.
+    pub fn and(self, other: Chunk) -> Chunk {
+        Chunk { tokens: self.tokens + other.tokens, pairs: self.pairs + other.pairs, cache: self.cache + other.cache }
+    }
+}
+
+/// Seconds for one scheduler step of continuous batching: `batch` sequences
+/// each decode a token at `context` tokens, and `chunk` of a prompt is
+/// prefilled in the same forward pass, whose GEMMs take every token of the
+/// step at once (vLLM V1's unified batch of prefill and decode tokens,
+/// TensorRT-LLM's in-flight batching), so the chunk shares the step's one
+/// read of the weights.
+fn scheduler_step(
+    a: &Anatomy,
+    m: &Machine,
+    r: &RuntimeSpeed,
+    packed: Option<f64>,
+    batch: f64,
+    context: f64,
+    chunk: Chunk,
+) -> PassTime {
+    let tokens = batch + chunk.tokens;
     // Tensor parallelism splits weights, KV heads and arithmetic. llama.cpp's
     // layer split runs the GPUs one after another, so one step sees one
     // GPU's bandwidth for all. Pipeline stages (vLLM) work on different
@@ -560,15 +608,17 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // every micro-batch streams every stage's weights, so for the weights
     // a step sees the bandwidth of one stage's `tp` GPUs.
     // Fewer sequences than stages leave some stages idle.
-    let busy = m.stages.min(batch.max(1.0));
+    let busy = m.stages.min(tokens.max(1.0));
     let (weight_split, kv_split, compute_split) =
         if r.layer_split { (1.0, 1.0, 1.0) } else { (m.tp, m.tp.min(a.kv_heads) * busy, m.tp * busy) };
     // Experts touched by a batch: each of E is missed by all B tokens' k
     // picks with probability (1 − k/E)^B.
-    let touched = a.routed.map_or(0.0, |r| r.touched_share(batch));
+    let touched = a.routed.map_or(0.0, |r| r.touched_share(tokens));
     let weight_bytes = a.dense_bytes + a.expert_bytes * touched;
     // A state-space layer reads its state and writes it back every step.
-    let kv_bytes = batch * (context * a.kv_bytes_per_token * m.kv_passes + 2.0 * a.state_bytes);
+    // A chunk reads the cache of its prompt so far once and writes its own.
+    let chunk_kv = if chunk.tokens > 0.0 { chunk.cache * a.kv_bytes_per_token + 2.0 * a.state_bytes } else { 0.0 };
+    let kv_bytes = batch * (context * a.kv_bytes_per_token * m.kv_passes + 2.0 * a.state_bytes) + chunk_kv;
     // Two kinds of kernels, run one after the other in every layer: the
     // GEMMs stream the weights and do 2 FLOPs per active parameter per
     // token, compute-bound once the batch is large; attention reads each
@@ -577,23 +627,31 @@ fn decode_step(a: &Anatomy, m: &Machine, r: &RuntimeSpeed, packed: Option<f64>, 
     // batch ("the attention layers ... remain memory-bound" even at large
     // batch: Recasens et al. 2025, Mind the Memory Gap, arXiv:2503.08311).
     // A step is the sum of the two, not the larger of their totals.
-    let skinny = if m.fp8 { fp8_gemm_share(batch) / FP8_LARGE_GEMM_SHARE } else { 1.0 };
+    let skinny = if m.fp8 { fp8_gemm_share(tokens) / FP8_LARGE_GEMM_SHARE } else { 1.0 };
     let speed = m.flops * m.compute_share * skinny;
     // Unpacking each weight read, once per step whatever the batch.
     let unpack = match (packed, m.dequant_flops) {
         (Some(_), Some(alu)) => weight_bytes / a.bytes_per_param * r.vector_dequant_flops / weight_split / alu,
         _ => 0.0,
     };
+    // A chunk's pass unpacks packed weights to 16 bits as a prompt's does
+    // (`prefill_time`): read the packed weight, write and read back its copy.
+    let chunk_unpack = match (packed, m.quantized_gemm_flops) {
+        (Some(bytes), None) if chunk.tokens > 0.0 => a.active_params * (bytes + 4.0) / weight_split / m.bandwidth,
+        _ => 0.0,
+    };
     let gemms = (
         weight_bytes / weight_split / (m.bandwidth * m.weight_share),
-        (batch * 2.0 * a.active_params / compute_split / speed).max(unpack),
+        (tokens * 2.0 * a.active_params / compute_split / speed).max(unpack) + chunk_unpack,
     );
+    // A chunk's causal attention: each of its tokens over its prompt so far.
+    let chunk_attention = 4.0 * a.layers * a.q_width * chunk.pairs / r.attention;
     let attention = (
         kv_bytes / kv_split / (m.bandwidth * r.kv_bandwidth),
-        batch * 4.0 * a.layers * a.q_width * context / compute_split / speed,
+        (batch * 4.0 * a.layers * a.q_width * context + chunk_attention) / compute_split / speed,
     );
     let (launches, host) = r.fixed_costs(a.layers * m.dispatch, a.moe_layers);
-    PassTime::of_phases(&[gemms, attention], exchange_time(a, m, batch), launches, host + r.step_s, r.overlapped())
+    PassTime::of_phases(&[gemms, attention], exchange_time(a, m, tokens), launches, host + r.step_s, r.overlapped())
 }
 
 /// What the GPUs exchange for `tokens` × hidden 16-bit values: one
@@ -745,6 +803,98 @@ fn time_replica(
     }
 }
 
+/// What timing a model's passes on one kind of GPU with one runtime's
+/// kernels reads, whatever the group of GPUs: the model's anatomy, the
+/// GPU's arithmetic at the weights' precision, and the shares of its
+/// bandwidth the kernels reach.
+struct PassTimer<'w> {
+    r: RuntimeSpeed,
+    workload: &'w Workload,
+    gpu: &'w Gpu,
+    a: Anatomy,
+    compute: ComputePrecision,
+    /// Peak FLOP/s at `compute`; without the figure decode is still timed
+    /// by memory alone, and prefill is not estimated.
+    flops: Result<f64, ()>,
+    fp8: bool,
+    hbm: bool,
+    weight_share: f64,
+    dispatch: f64,
+    kv_passes: f64,
+    packed: Option<f64>,
+}
+
+impl<'w> PassTimer<'w> {
+    /// The timer, with what it could not find said in `notes`.
+    fn new(
+        r: &RuntimeSpeed,
+        workload: &'w Workload,
+        model: &Model,
+        shape: &Shape,
+        gpu: &'w Gpu,
+        notes: &mut Vec<crate::text::Msg>,
+    ) -> PassTimer<'w> {
+        let compute = compute_precision(workload.weight_precision, gpu);
+        let flops = peak_of(gpu, compute, notes).map(|peak| match (compute, r.fp16_accumulate) {
+            (ComputePrecision::Fp16, true) => fp16_accumulate_peak(gpu, peak),
+            (ComputePrecision::Fp8, _) => peak * FP8_LARGE_GEMM_SHARE,
+            _ => peak,
+        });
+        let flops = flops.map_err(|e| notes.push(e.message()));
+        let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
+        let a = anatomy(workload, model, shape);
+        let shared = f64::from(a.heads) / a.kv_heads;
+        PassTimer {
+            r: *r,
+            workload,
+            gpu,
+            compute,
+            flops,
+            fp8: compute == ComputePrecision::Fp8,
+            hbm,
+            // The quantized kernels' shares were measured on NVIDIA's HBM
+            // GPUs (Marlin and CUTLASS are CUDA kernels); other vendors' keep
+            // the runtime's own.
+            weight_share: weight_share(r, workload.weight_precision, hbm && gpu.vendor == "NVIDIA"),
+            dispatch: if wraps_its_kernel(workload.weight_precision) { r.packed_dispatch } else { 1.0 },
+            kv_passes: r.kv_passes + if r.repeats_kv_heads && shared > 1.0 { 2.0 * shared } else { 0.0 },
+            packed: packed_bytes(workload.weight_precision),
+            a,
+        }
+    }
+
+    /// A group of `gpus` GPUs of `placement`: inside one node, or whole
+    /// nodes of the cluster (stages across them).
+    fn machine(&self, placement: Placement, gpus: u32) -> Result<Machine, Error> {
+        let (r, gpu) = (&self.r, self.gpu);
+        let within = placement.group(gpus);
+        let split = self.workload.serving_runtime().split(within, self.a.heads);
+        let flops = self.flops.ok();
+        Ok(Machine {
+            bandwidth: bandwidth_of(gpu)? * if self.hbm { r.hbm_scale } else { 1.0 },
+            weight_share: self.weight_share,
+            dispatch: self.dispatch,
+            kv_passes: self.kv_passes,
+            flops: flops.unwrap_or(f64::INFINITY),
+            compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
+            fp8: self.fp8,
+            // llama.cpp runs on Apple GPUs through Metal, the only backend
+            // here that unpacks k-quants to floats in its mat-vec kernels.
+            dequant_flops: (gpu.architecture == Some(Architecture::AppleGpu) && r.vector_dequant_flops > 0.0)
+                .then_some(flops)
+                .flatten(),
+            quantized_gemm_flops: (r.mmq_ops_per_sm_cycle > 0.0 && has_int8_mma(gpu))
+                .then(|| sm_cycles_per_s(gpu).map(|cycles| cycles * r.mmq_ops_per_sm_cycle))
+                .flatten(),
+            link: link(gpu),
+            tp: f64::from(split.tp),
+            stages: f64::from(split.stages),
+            node_boundaries: f64::from(within.nodes - 1),
+            network: within.network,
+        })
+    }
+}
+
 /// Serving on `gpu_count` GPUs: every split into replicas of a tensor-
 /// parallel group that holds the model is timed (8 GPUs as 8 replicas, 4 of
 /// TP2, 2 of TP4 or 1 of TP8), and the one with the most output tokens/s
@@ -786,71 +936,18 @@ pub fn serving_speed_in(
 ) -> Result<Speed, Error> {
     let (r, placement) = (*r, placement.into());
     let gpu_count = placement.total_gpus();
-    let compute = compute_precision(workload.weight_precision, gpu);
     let mut notes = Vec::new();
-    // Without a throughput figure decode is still timed by memory alone;
-    // prefill is not estimated.
-    let fp8 = compute == ComputePrecision::Fp8;
-    let flops = peak_of(gpu, compute, &mut notes).map(|peak| match (compute, r.fp16_accumulate) {
-        (ComputePrecision::Fp16, true) => fp16_accumulate_peak(gpu, peak),
-        (ComputePrecision::Fp8, _) => peak * FP8_LARGE_GEMM_SHARE,
-        _ => peak,
-    });
-    if let Err(e) = &flops {
-        notes.push(e.message());
-    }
-    let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.starts_with("HBM"));
-    // The quantized kernels' shares were measured on NVIDIA's HBM GPUs
-    // (Marlin and CUTLASS are CUDA kernels); other vendors' keep the
-    // runtime's own.
-    let weight_share = weight_share(&r, workload.weight_precision, hbm && gpu.vendor == "NVIDIA");
-    let dispatch = if wraps_its_kernel(workload.weight_precision) { r.packed_dispatch } else { 1.0 };
-    let a = anatomy(workload, model, shape);
-    let shared = f64::from(a.heads) / a.kv_heads;
-    let kv_passes = r.kv_passes + if r.repeats_kv_heads && shared > 1.0 { 2.0 * shared } else { 0.0 };
-    // A group of `gpus` GPUs: inside one node, or whole nodes of the
-    // cluster (stages across them).
-    let machine = |gpus: u32| -> Result<Machine, Error> {
-        let within = placement.group(gpus);
-        let split = workload.serving_runtime().split(within, a.heads);
-        Ok(Machine {
-            bandwidth: bandwidth_of(gpu)? * if hbm { r.hbm_scale } else { 1.0 },
-            weight_share,
-            dispatch,
-            kv_passes,
-            flops: flops.as_ref().copied().unwrap_or(f64::INFINITY),
-            compute_share: if has_matrix_units(gpu) { r.compute } else { VECTOR_GEMM_SHARE },
-            fp8,
-            // llama.cpp runs on Apple GPUs through Metal, the only backend
-            // here that unpacks k-quants to floats in its mat-vec kernels.
-            dequant_flops: (gpu.architecture == Some(Architecture::AppleGpu) && r.vector_dequant_flops > 0.0)
-                .then(|| flops.as_ref().ok().copied())
-                .flatten(),
-            quantized_gemm_flops: (r.mmq_ops_per_sm_cycle > 0.0 && has_int8_mma(gpu))
-                .then(|| sm_cycles_per_s(gpu).map(|cycles| cycles * r.mmq_ops_per_sm_cycle))
-                .flatten(),
-            link: link(gpu),
-            tp: f64::from(split.tp),
-            stages: f64::from(split.stages),
-            node_boundaries: f64::from(within.nodes - 1),
-            network: within.network,
-        })
-    };
-    let packed = packed_bytes(workload.weight_precision);
+    let timer = PassTimer::new(&r, workload, model, shape, gpu, &mut notes);
+    let (a, compute, flops) = (&timer.a, timer.compute, timer.flops);
+    let machine = |gpus: u32| timer.machine(placement, gpus);
+    let packed = timer.packed;
     let count = gpu_count.max(1);
     let offered = workload.concurrency;
 
     // The whole group as one replica always counts (a workload that does
     // not fit is still timed as one sequence; the ranking says why).
-    let whole = time_replica(
-        workload,
-        &a,
-        &machine(count)?,
-        &r,
-        packed,
-        offered,
-        fit.max_concurrency.unwrap_or(offered).max(1),
-    );
+    let whole =
+        time_replica(workload, a, &machine(count)?, &r, packed, offered, fit.max_concurrency.unwrap_or(offered).max(1));
     let mut best = (count, 1, whole);
     let smaller_groups = if layouts == Layouts::Best { 1..count } else { 0..0 };
     let node = placement.gpus_per_node.max(1);
@@ -864,7 +961,7 @@ pub fn serving_speed_in(
         // Requests spread over the replicas; with fewer requests than
         // replicas some stand idle.
         let busy = (count / group).min(offered);
-        let timed = time_replica(workload, &a, &machine(group)?, &r, packed, offered.div_ceil(busy), kv_cap);
+        let timed = time_replica(workload, a, &machine(group)?, &r, packed, offered.div_ceil(busy), kv_cap);
         if f64::from(busy) * timed.output_tokens_per_s > f64::from(best.1) * best.2.output_tokens_per_s * 1.001 {
             best = (group, busy, timed);
         }
@@ -898,7 +995,7 @@ pub fn serving_speed_in(
     let roofline = (0..=16)
         .map(|power| 2f64.powi(power))
         .find(|&b| {
-            let step = decode_step(&a, &m, &r, packed, b, context);
+            let step = decode_step(a, &m, &r, packed, b, context);
             step.compute >= step.memory
         })
         .map(|b| b as u32);
@@ -928,6 +1025,9 @@ pub fn serving_speed_in(
     };
     Ok(Speed::of(timed.step.bound(), compute, Figures::Serving(serving), notes))
 }
+
+mod replica;
+pub use replica::ReplicaSteps;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(super) mod tests;

@@ -1,0 +1,434 @@
+//! Serving to latency targets (issue 39): on one offer's GPUs, the set-up
+//! that meets a time to first token and an inter-token latency at a
+//! percentile while the stated peak traffic arrives, and the instances it
+//! takes.
+//!
+//! For each way to group the instance's GPUs into replicas (1, 2, 4, 8 GPUs
+//! each, tensor-parallel as the runtime splits them):
+//! 1. the group must hold the model with room for one request (`memory::fit`);
+//! 2. one request alone must meet the targets (else no traffic can);
+//! 3. an analytical screen, the steady state of continuous batching by
+//!    Little's law, gives the most requests per second a replica takes with
+//!    its mean inter-token gap within the target, and so the fewest replicas
+//!    worth simulating;
+//! 4. a seeded simulation of the replica's scheduler (`simulate`) at the
+//!    peak rate shared by that many replicas measures the latencies at the
+//!    percentile, and the replicas grow until the targets hold.
+//!
+//! The offer then needs enough instances for the replicas; the grouping
+//! with the fewest instances wins, the smallest group on a tie.
+
+mod launch;
+pub mod simulate;
+
+pub use launch::{launch, Launch};
+
+use self::simulate::{simulate, Limits, Load, Outcome, Run};
+use super::catalog::Shape;
+use super::fabric::Placement;
+use super::memory::{fit, runtime_memory};
+use super::speed::llm::{Chunk, ReplicaSteps};
+use super::{Gpu, KvPrecision, Model, Precision, Runtime, Workload};
+use crate::msg;
+use crate::text::{phrases, Arg, Msg};
+use crate::units::SECONDS_PER_DAY;
+use serde::Serialize;
+
+/// Replicas a plan grows to at most on one offer before it says the
+/// traffic is too much for it.
+pub const MOST_REPLICAS: u32 = 512;
+
+/// What the endpoint must meet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Targets {
+    pub ttft_s: Option<f64>,
+    pub itl_s: Option<f64>,
+    pub percentile: u32,
+    /// Requests per second at the peak: the link's `rps`, else the stated
+    /// requests a day spread evenly over it (0: one request at a time).
+    pub peak_rps: f64,
+}
+
+impl Targets {
+    /// The targets `workload` sets: an endpoint, not a batch job, with a
+    /// time to first token or an inter-token latency to meet.
+    pub fn of(workload: &Workload) -> Option<Targets> {
+        let stated = workload.ttft_target_s.is_some() || workload.itl_target_s.is_some();
+        (workload.is_endpoint() && stated).then(|| Targets {
+            ttft_s: workload.ttft_target_s,
+            itl_s: workload.itl_target_s,
+            percentile: workload.latency_percentile,
+            peak_rps: workload
+                .peak_rps
+                .unwrap_or_else(|| f64::from(workload.requests_per_day) / SECONDS_PER_DAY as f64),
+        })
+    }
+
+    fn percentile(&self) -> f64 {
+        f64::from(self.percentile)
+    }
+
+    /// Which target `outcome` misses first, if any: the time to first token,
+    /// then the inter-token latency.
+    fn missed(&self, outcome: &Outcome) -> Option<Limit> {
+        let p = self.percentile();
+        if self.ttft_s.is_some_and(|t| outcome.ttft(p) > t) {
+            Some(Limit::FirstToken)
+        } else if self.itl_s.is_some_and(|t| outcome.itl(p) > t) {
+            Some(Limit::InterToken)
+        } else {
+            None
+        }
+    }
+}
+
+/// A latency at the targets' percentile and at the median, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Latency {
+    pub at_percentile: f64,
+    pub p50: f64,
+}
+
+/// What sets the number of replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// One replica meets the targets at this traffic.
+    OneReplica,
+    /// With one replica fewer, the time to first token at the percentile
+    /// would miss its target (requests queue, or prompts wait for the step
+    /// budget).
+    FirstToken,
+    /// With one replica fewer, the running batch would make the
+    /// inter-token latency miss its target.
+    InterToken,
+}
+
+/// The set-up that meets the targets on an offer: the JSON's `slo`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SloPlan {
+    pub percentile: u32,
+    /// Time to first token, queueing included.
+    pub ttft_s: Latency,
+    /// Inter-token latency: the gap between two consecutive tokens of a
+    /// request, over all such gaps.
+    pub itl_s: Latency,
+    /// Time per output token: (end-to-end − time to first token) /
+    /// (output − 1), over requests.
+    pub tpot_s: Latency,
+    pub replicas: u32,
+    pub gpus_per_replica: u32,
+    pub tensor_parallel: u32,
+    pub pipeline_parallel: u32,
+    /// Instances of the offer the replicas take.
+    pub instances: u32,
+    /// Requests running at once at most (`--max-num-seqs`).
+    pub max_batch: u32,
+    /// Tokens per scheduler step, decodes and prompt chunks together
+    /// (`--max-num-batched-tokens`).
+    pub step_tokens: u32,
+    pub weights: Precision,
+    pub kv_cache: KvPrecision,
+    pub runtime: Runtime,
+    /// The peak rate each replica takes.
+    pub requests_per_s_per_replica: f64,
+    pub limit: Limit,
+    /// The most requests the simulation saw running at once on a replica.
+    pub most_running: u32,
+    /// How to start it (`launch`); `None` for a runtime without a server.
+    pub launch: Option<Launch>,
+}
+
+/// One replica grouping, planned: what offers of one GPU kind share
+/// (`plan` keeps one per group size and catalog GPU).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaPlan {
+    gpus: u32,
+    split: (u32, u32),
+    replicas: u32,
+    rate: f64,
+    limits: Limits,
+    outcome: Outcome,
+    limit: Limit,
+}
+
+/// Group sizes tried on an instance of `gpu_count` GPUs: powers of two
+/// that divide it.
+fn group_sizes(gpu_count: u32) -> impl Iterator<Item = u32> {
+    (0..8).map(|k| 1u32 << k).filter(move |&g| g <= gpu_count && gpu_count.is_multiple_of(g))
+}
+
+/// The cheapest plan for serving `workload` to `targets` on an instance of
+/// `gpu_count` GPUs of `gpu`: the grouping that needs the fewest instances.
+/// `planned` keeps each group size's replica plan for the offers of the
+/// same GPU.
+pub fn plan(
+    workload: &Workload,
+    model: &Model,
+    shape: &Shape,
+    gpu: &Gpu,
+    gpu_count: u32,
+    targets: &Targets,
+    planned: &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
+) -> Result<SloPlan, Msg> {
+    let runtime = workload.serving_runtime();
+    if !runtime.serves_requests() {
+        return Err(msg!(phrases::SLO_NOT_A_SERVER, runtime = Arg::Phrase(runtime.label())));
+    }
+    let mut best: Option<(u32, &ReplicaPlan)> = None;
+    let mut first_reason = None;
+    for group in group_sizes(gpu_count) {
+        if !planned.iter().any(|(g, _)| *g == group) {
+            let made = plan_replicas(workload, model, shape, gpu, group, targets);
+            planned.push((group, made));
+        }
+    }
+    for group in group_sizes(gpu_count) {
+        let Some((_, made)) = planned.iter().find(|(g, _)| *g == group) else { continue };
+        match made {
+            Ok(replicas) => {
+                // Groups come smallest first: on a tie, the fewest GPUs per
+                // replica, as the guide says ("one fast GPU per replica
+                // generally beats splitting a model over many GPUs").
+                let instances = replicas.replicas.div_ceil(gpu_count / group);
+                if best.is_none_or(|(n, _)| instances < n) {
+                    best = Some((instances, replicas));
+                }
+            }
+            // The largest grouping's reason says the most (a model that
+            // needs more GPUs, a target no GPU count meets).
+            Err(reason) => first_reason = Some(reason.clone()),
+        }
+    }
+    let Some((instances, replicas)) = best else {
+        return Err(first_reason.unwrap_or_else(|| msg!(phrases::SLO_NO_GROUP, gpus = gpu_count)));
+    };
+    let p = targets.percentile();
+    let o = &replicas.outcome;
+    let latency = |f: fn(&Outcome, f64) -> f64| Latency { at_percentile: f(o, p), p50: f(o, 50.0) };
+    let mut planned = SloPlan {
+        percentile: targets.percentile,
+        ttft_s: latency(Outcome::ttft),
+        itl_s: latency(Outcome::itl),
+        tpot_s: latency(Outcome::tpot),
+        replicas: replicas.replicas,
+        gpus_per_replica: replicas.gpus,
+        tensor_parallel: replicas.split.0,
+        pipeline_parallel: replicas.split.1,
+        instances,
+        max_batch: replicas.limits.max_running.min(replicas.limits.kv_sequences),
+        step_tokens: replicas.limits.step_tokens,
+        weights: workload.weight_precision,
+        kv_cache: workload.kv_precision,
+        runtime,
+        requests_per_s_per_replica: replicas.rate,
+        limit: replicas.limit,
+        most_running: o.most_running,
+        launch: None,
+    };
+    planned.launch = launch(&planned, model, workload, gpu_count);
+    Ok(planned)
+}
+
+/// The fewest replicas of `group` GPUs of `gpu` that meet `targets`, or
+/// why none do.
+fn plan_replicas(
+    workload: &Workload,
+    model: &Model,
+    shape: &Shape,
+    gpu: &Gpu,
+    group: u32,
+    targets: &Targets,
+) -> Result<ReplicaPlan, Msg> {
+    let sized = fit(workload, model, gpu, Placement::node(group)).map_err(|e| e.message())?;
+    let kv_sequences = sized.max_concurrency.unwrap_or(0);
+    if !sized.fits || kv_sequences == 0 {
+        return Err(sized.reason.unwrap_or_else(|| msg!(phrases::SLO_NO_GROUP, gpus = group)));
+    }
+    let steps = ReplicaSteps::new(workload, model, shape, gpu, group).map_err(|e| e.message())?;
+    if !steps.times_prefill() {
+        return Err(msg!(phrases::SLO_NO_FLOPS, gpu = &gpu.name));
+    }
+    let runtime = workload.serving_runtime();
+    let (prompt, output) = (workload.input_tokens, workload.output_tokens);
+    let limits = Limits {
+        // llama.cpp's server runs one request at a time unless launched
+        // with more slots (`--parallel`); the plan launches it with as
+        // many as its cache holds.
+        max_running: steps.runtime_max_batch().filter(|&cap| cap > 1).unwrap_or(kv_sequences),
+        step_tokens: runtime_memory(runtime).tokens_per_pass.map_or(prompt, |t| t as u32),
+        kv_sequences,
+    };
+    let step_s = |decodes: u32, context: f64, chunk: Chunk| steps.step_s(decodes, context, chunk);
+    let on = |gpus: u32| (gpus, gpu.name.as_str());
+    // One request alone: its prompt in chunks of the step budget, then a
+    // token a step.
+    let alone_ttft = lone_prompt_s(prompt, limits.step_tokens, &step_s);
+    let alone_itl = step_s(1, f64::from(prompt) + f64::from(output) / 2.0, Chunk::NONE);
+    if let Some(target) = targets.itl_s.filter(|&t| alone_itl > t) {
+        let (gpus, name) = on(group);
+        let (ms, target) = (Arg::Num(alone_itl * 1e3, 1), Arg::Num(target * 1e3, 1));
+        return Err(msg!(phrases::SLO_ITL_ALONE, ms = ms, target = target, gpus = gpus, gpu = name));
+    }
+    if let Some(target) = targets.ttft_s.filter(|&t| alone_ttft > t) {
+        let (gpus, name) = on(group);
+        let (seconds, target) = (Arg::Num(alone_ttft, 2), Arg::Num(target, 2));
+        return Err(msg!(phrases::SLO_TTFT_ALONE, seconds = seconds, target = target, gpus = gpus, gpu = name));
+    }
+    let load = |rate: f64| Load { rate, prompt_tokens: prompt, output_tokens: output };
+    let peak = targets.peak_rps;
+    // No stated traffic: one request at a time (a request a minute).
+    if peak <= 0.0 {
+        let rate = 1.0 / 60.0;
+        let outcome = simulate(load(rate), limits, Run::DEFAULT, step_s);
+        return Ok(ReplicaPlan {
+            gpus: group,
+            split: steps.split(),
+            replicas: 1,
+            rate,
+            limits,
+            outcome,
+            limit: Limit::OneReplica,
+        });
+    }
+    let simulated = |replicas: u32| simulate(load(peak / f64::from(replicas)), limits, Run::DEFAULT, step_s);
+    // The screen: no fewer replicas than the steady state allows.
+    let most_per_replica = steady_capacity(load(0.0), limits, targets.itl_s, &step_s);
+    let fewest = if most_per_replica > 0.0 { (peak / most_per_replica).ceil().max(1.0) } else { 1.0 };
+    let too_many = || {
+        let (gpus, name) = on(group);
+        msg!(phrases::SLO_TOO_MANY_REPLICAS, rps = Arg::Num(peak, 2), most = MOST_REPLICAS, gpus = gpus, gpu = name)
+    };
+    if fewest > f64::from(MOST_REPLICAS) {
+        return Err(too_many());
+    }
+    // Grow from the screen's count until the simulation meets the targets,
+    // then take back what is not needed.
+    let (mut low, mut high) = (0u32, fewest as u32);
+    let mut outcome = simulated(high);
+    let mut missed = targets.missed(&outcome);
+    let mut binding = Limit::OneReplica;
+    while let Some(why) = missed {
+        binding = why;
+        low = high;
+        high = (high + (high / 4).max(1)).min(MOST_REPLICAS + 1);
+        if high > MOST_REPLICAS {
+            return Err(too_many());
+        }
+        outcome = simulated(high);
+        missed = targets.missed(&outcome);
+    }
+    if low == 0 && high > 1 {
+        // The screen's count met the targets: one fewer may too.
+        let fewer = simulated(high - 1);
+        match targets.missed(&fewer) {
+            Some(why) => binding = why,
+            None => {
+                (outcome, high) = (fewer, high - 1);
+                low = 0;
+                binding = Limit::FirstToken;
+                // Keep halving the gap while fewer replicas still meet them.
+                let mut lower = 1;
+                while lower < high {
+                    let mid = (lower + high) / 2;
+                    let tried = simulated(mid);
+                    match targets.missed(&tried) {
+                        Some(why) => {
+                            lower = mid + 1;
+                            binding = why;
+                        }
+                        None => (outcome, high) = (tried, mid),
+                    }
+                }
+            }
+        }
+    }
+    // Between the last count that missed and the first that met.
+    while high - low > 1 {
+        let mid = (low + high) / 2;
+        let tried = simulated(mid);
+        match targets.missed(&tried) {
+            Some(why) => {
+                low = mid;
+                binding = why;
+            }
+            None => (outcome, high) = (tried, mid),
+        }
+    }
+    if high == 1 {
+        binding = Limit::OneReplica;
+    }
+    Ok(ReplicaPlan {
+        gpus: group,
+        split: steps.split(),
+        replicas: high,
+        rate: peak / f64::from(high),
+        limits,
+        outcome,
+        limit: binding,
+    })
+}
+
+/// Seconds to a lone prompt's first token: its chunks of `budget` tokens,
+/// one step each.
+fn lone_prompt_s(prompt: u32, budget: u32, step_s: &impl Fn(u32, f64, Chunk) -> f64) -> f64 {
+    let (mut done, mut seconds) = (0u32, 0.0);
+    while done < prompt {
+        let take = (prompt - done).min(budget.max(1));
+        seconds += step_s(0, 0.0, Chunk::of(f64::from(take), f64::from(done)));
+        done += take;
+    }
+    seconds
+}
+
+/// The most requests per second one replica takes in the steady state of
+/// continuous batching with its mean inter-token gap within `itl` (any gap
+/// without one): at `rate`, a step of t seconds decodes n = rate × output
+/// × t running requests (Little's law) and prefills rate × prompt × t
+/// prompt tokens, and t is the step time of that batch; the rate is
+/// bisected for the largest one whose step stays within the target, the
+/// running cap and the step's token budget. An optimistic bound (means, not
+/// percentiles), so no fewer replicas are worth simulating.
+fn steady_capacity(load: Load, limits: Limits, itl: Option<f64>, step_s: &impl Fn(u32, f64, Chunk) -> f64) -> f64 {
+    let (prompt, output) = (f64::from(load.prompt_tokens), f64::from(load.output_tokens));
+    let context = prompt + output / 2.0;
+    let cap = f64::from(limits.max_running.min(limits.kv_sequences));
+    let steady = |rate: f64| -> Option<f64> {
+        let mut t = step_s(1, context, Chunk::NONE);
+        for _ in 0..40 {
+            let running = rate * output * t;
+            let chunk = rate * prompt * t;
+            if running > cap || running + chunk > f64::from(limits.step_tokens) {
+                return None;
+            }
+            let prompt_part = Chunk { tokens: chunk, pairs: chunk * prompt / 2.0, cache: chunk * 1.5 };
+            let next = step_s(running.ceil().max(1.0) as u32, context, prompt_part);
+            if (next - t).abs() < 1e-9 * t {
+                break;
+            }
+            t = next;
+        }
+        itl.is_none_or(|target| t <= target).then_some(t)
+    };
+    let (mut low, mut high) = (0.0, 1.0 / (output * step_s(1, context, Chunk::NONE)));
+    // Double until the steady state breaks.
+    for _ in 0..40 {
+        if steady(high).is_none() {
+            break;
+        }
+        low = high;
+        high *= 2.0;
+    }
+    for _ in 0..40 {
+        let mid = (low + high) / 2.0;
+        if steady(mid).is_some() {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    low
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

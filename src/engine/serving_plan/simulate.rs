@@ -1,0 +1,381 @@
+//! A seeded, deterministic simulation of one replica serving requests
+//! that arrive at random (a Poisson process) through a continuous-batching
+//! scheduler with chunked prefill, as vLLM V1 and TensorRT-LLM schedule:
+//! - every step, each running request decodes one token;
+//! - the step's token budget left after the decodes goes to prompts, first
+//!   come first served, a prompt split over several steps where it does
+//!   not fit (chunked prefill);
+//! - a request is admitted while fewer than the cap run and the KV cache
+//!   holds its whole sequence, and waits otherwise;
+//! - a prompt's last chunk yields the first token at the end of its step.
+//!
+//! How long a step takes is the caller's (the engine's per-step time for
+//! that many decodes and prompt tokens), so the simulation holds no
+//! figure of its own.
+
+use crate::engine::speed::llm::Chunk;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// What one replica is asked to serve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Load {
+    /// Requests per second reaching this replica (a Poisson process: a
+    /// load balancer that spreads a Poisson stream at random over the
+    /// replicas gives each one).
+    pub rate: f64,
+    pub prompt_tokens: u32,
+    pub output_tokens: u32,
+}
+
+/// The scheduler's limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Requests running at once at most (vLLM's `--max-num-seqs`).
+    pub max_running: u32,
+    /// Tokens per step, decodes and prompt chunks together (vLLM's
+    /// `--max-num-batched-tokens`).
+    pub step_tokens: u32,
+    /// Sequences of the request's whole length the KV cache holds.
+    pub kv_sequences: u32,
+}
+
+/// How many requests a simulation runs, and which it measures: those after
+/// the first tenth (the replica starts empty) and before the last tenth
+/// (the arrivals stop and the replica drains).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Run {
+    pub requests: u32,
+    pub seed: u64,
+}
+
+impl Run {
+    /// Enough requests for a 99th percentile from about 16 of them beyond it.
+    pub const DEFAULT: Run = Run { requests: 2_000, seed: 0x5eed_1a7e_9c1e_0001 };
+
+    fn measured(self, index: usize) -> bool {
+        let n = self.requests as usize;
+        index >= n / 10 && index < n - n / 10
+    }
+}
+
+/// Latencies of the measured requests, in seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// Time to first token of each request, sorted.
+    ttft: Vec<f64>,
+    /// (Step seconds, tokens decoded in it): every running request makes a
+    /// token per step, so the gap between two of a request's tokens is the
+    /// step between them; sorted by seconds.
+    gaps: Vec<(f64, u32)>,
+    /// Time per output token of each request after its first,
+    /// (end-to-end − TTFT) / (output − 1), sorted.
+    tpot: Vec<f64>,
+    /// The most requests that ran at once.
+    pub most_running: u32,
+    /// Whether admissions ever waited for the running cap or the KV cache.
+    pub capped: bool,
+}
+
+impl Outcome {
+    /// The time to first token at `percentile` (0–100).
+    pub fn ttft(&self, percentile: f64) -> f64 {
+        at(&self.ttft, percentile)
+    }
+
+    /// The inter-token latency at `percentile`: of all gaps between two
+    /// consecutive tokens of a request.
+    pub fn itl(&self, percentile: f64) -> f64 {
+        let total: u64 = self.gaps.iter().map(|&(_, n)| u64::from(n)).sum();
+        if total == 0 {
+            return 0.0;
+        }
+        let rank = (percentile / 100.0 * total as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for &(seconds, n) in &self.gaps {
+            seen += u64::from(n);
+            if seen >= rank {
+                return seconds;
+            }
+        }
+        self.gaps.last().map_or(0.0, |g| g.0)
+    }
+
+    /// Time per output token at `percentile`, over requests.
+    pub fn tpot(&self, percentile: f64) -> f64 {
+        at(&self.tpot, percentile)
+    }
+}
+
+/// The value at `percentile` of sorted `values` (nearest rank); 0 when empty.
+fn at(values: &[f64], percentile: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let rank = (percentile / 100.0 * values.len() as f64).ceil().max(1.0) as usize;
+    values[rank.min(values.len()) - 1]
+}
+
+/// SplitMix64: a small, seeded generator, so that a plan is the same on
+/// every machine and every run.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// An exponential variate of mean `mean`.
+    fn exponential(&mut self, mean: f64) -> f64 {
+        // A uniform in (0, 1]: the top 53 bits, plus one.
+        let u = ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64;
+        -u.ln() * mean
+    }
+}
+
+/// A request while it is in the replica.
+struct Request {
+    arrival: f64,
+    /// Prompt tokens prefilled so far.
+    prefilled: u32,
+    first_token: f64,
+}
+
+/// The replica's clock and the requests it is decoding.
+struct Replica {
+    now: f64,
+    step: u64,
+    /// Requests decoding, and the sum of their contexts.
+    decoding: u32,
+    context_sum: f64,
+    /// When each decoding request makes its last token (by step number).
+    finishes: BinaryHeap<Reverse<(u64, usize)>>,
+    done: usize,
+}
+
+impl Replica {
+    fn mean_context(&self) -> f64 {
+        if self.decoding > 0 {
+            self.context_sum / f64::from(self.decoding)
+        } else {
+            0.0
+        }
+    }
+
+    /// Runs `steps` steps of `seconds` each, in which every decoding
+    /// request makes a token; returns the requests whose last token came,
+    /// each now `length` tokens long, and leaves them out.
+    fn advance(&mut self, steps: u64, seconds: f64, length: u32) -> Vec<usize> {
+        self.now += seconds * steps as f64;
+        self.step += steps;
+        self.context_sum += f64::from(self.decoding) * steps as f64;
+        let mut finished = Vec::new();
+        while let Some(&Reverse((last, r))) = self.finishes.peek() {
+            if last > self.step {
+                break;
+            }
+            self.finishes.pop();
+            self.decoding -= 1;
+            self.context_sum -= f64::from(length);
+            self.done += 1;
+            finished.push(r);
+        }
+        finished
+    }
+}
+
+/// Runs `run.requests` requests of `load` through a replica with `limits`,
+/// each step taking `step_s(decodes, mean context, prompt chunk)` seconds.
+pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, Chunk) -> f64) -> Outcome {
+    let n = run.requests as usize;
+    let (prompt, output) = (load.prompt_tokens.max(1), load.output_tokens.max(1));
+    let mut random = SplitMix(run.seed);
+    let mut arrivals = Vec::with_capacity(n);
+    let mut t = 0.0;
+    for _ in 0..n {
+        t += random.exponential(1.0 / load.rate.max(f64::MIN_POSITIVE));
+        arrivals.push(t);
+    }
+    let cap = limits.max_running.max(1).min(limits.kv_sequences.max(1));
+    let budget = limits.step_tokens.max(1);
+    let mut requests: Vec<Request> =
+        arrivals.iter().map(|&arrival| Request { arrival, prefilled: 0, first_token: 0.0 }).collect();
+    let (mut next_arrival, mut waiting, mut prefilling) = (0usize, VecDeque::new(), VecDeque::new());
+    let mut replica =
+        Replica { now: 0.0, step: 0, decoding: 0, context_sum: 0.0, finishes: BinaryHeap::new(), done: 0 };
+    let mut outcome = Outcome { ttft: Vec::new(), gaps: Vec::new(), tpot: Vec::new(), most_running: 0, capped: false };
+    let (window_start, window_end) = (arrivals[n / 10], arrivals[n - 1 - n / 10]);
+    while replica.done < n {
+        while next_arrival < n && requests[next_arrival].arrival <= replica.now {
+            waiting.push_back(next_arrival);
+            next_arrival += 1;
+        }
+        // Admit while the cap and the cache allow.
+        while let Some(&next) = waiting.front() {
+            if replica.decoding + prefilling.len() as u32 >= cap {
+                outcome.capped = true;
+                break;
+            }
+            prefilling.push_back(next);
+            waiting.pop_front();
+        }
+        if replica.decoding == 0 && prefilling.is_empty() {
+            // Idle until the next request.
+            if next_arrival < n {
+                replica.now = replica.now.max(requests[next_arrival].arrival);
+            }
+            continue;
+        }
+        // Decodes first, then prompts in order with what is left.
+        let mut left = budget.saturating_sub(replica.decoding);
+        let mut chunk = Chunk::NONE;
+        let mut finished_prompts = 0;
+        for &r in &prefilling {
+            if left == 0 {
+                break;
+            }
+            let request = &mut requests[r];
+            let take = (prompt - request.prefilled).min(left);
+            chunk = chunk.and(Chunk::of(f64::from(take), f64::from(request.prefilled)));
+            request.prefilled += take;
+            left -= take;
+            if request.prefilled == prompt {
+                finished_prompts += 1;
+            }
+        }
+        let seconds = step_s(replica.decoding, replica.mean_context(), chunk);
+        // Only decodes until the next arrival or the next request done: the
+        // steps differ by one token of context each, so they go at once at
+        // the step time of the middle one (as many steps, far fewer calls).
+        let (steps, seconds) = if prefilling.is_empty() {
+            let to_finish = replica.finishes.peek().map_or(1, |&Reverse((last, _))| last.saturating_sub(replica.step));
+            let to_arrival = match requests.get(next_arrival) {
+                Some(r) => ((r.arrival - replica.now) / seconds).ceil().max(1.0) as u64,
+                None => u64::MAX,
+            };
+            match to_finish.min(to_arrival).max(1) {
+                1 => (1, seconds),
+                steps => {
+                    (steps, step_s(replica.decoding, replica.mean_context() + (steps - 1) as f64 / 2.0, Chunk::NONE))
+                }
+            }
+        } else {
+            (1, seconds)
+        };
+        let running = replica.decoding;
+        outcome.most_running = outcome.most_running.max(running + prefilling.len() as u32);
+        for r in replica.advance(steps, seconds, prompt + output) {
+            if run.measured(r) && output > 1 {
+                outcome.tpot.push((replica.now - requests[r].first_token) / f64::from(output - 1));
+            }
+        }
+        if running > 0 && replica.now > window_start && replica.now <= window_end {
+            outcome.gaps.push((seconds, running.saturating_mul(steps.min(u64::from(u32::MAX)) as u32)));
+        }
+        // Prompts done this step yield their first token and start decoding.
+        for _ in 0..finished_prompts {
+            let Some(r) = prefilling.pop_front() else { break };
+            requests[r].first_token = replica.now;
+            if run.measured(r) {
+                outcome.ttft.push(replica.now - requests[r].arrival);
+            }
+            if output > 1 {
+                replica.decoding += 1;
+                replica.context_sum += f64::from(prompt + 1);
+                replica.finishes.push(Reverse((replica.step + u64::from(output - 1), r)));
+            } else {
+                replica.done += 1;
+            }
+        }
+    }
+    outcome.ttft.sort_by(f64::total_cmp);
+    outcome.tpot.sort_by(f64::total_cmp);
+    outcome.gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A step of 10 ms plus 0.1 ms per decode and 0.05 ms per prompt token:
+    /// at most 10,000 tokens a second of decode.
+    fn linear(decodes: u32, _context: f64, chunk: Chunk) -> f64 {
+        0.010 + 0.0001 * f64::from(decodes) + 0.00005 * chunk.tokens
+    }
+
+    const LIMITS: Limits = Limits { max_running: 256, step_tokens: 2048, kv_sequences: 1_000 };
+
+    #[test]
+    fn a_lone_request_waits_for_its_prompt_then_one_step_a_token() {
+        // One request an hour, done in about a second: never two at once.
+        let load = Load { rate: 1.0 / 3600.0, prompt_tokens: 1000, output_tokens: 101 };
+        let outcome = simulate(load, LIMITS, Run { requests: 50, seed: 1 }, linear);
+        // The prompt in one step: 10 ms + 50 ms.
+        assert!((outcome.ttft(50.0) - 0.060).abs() < 1e-9, "{}", outcome.ttft(50.0));
+        assert!((outcome.ttft(99.0) - 0.060).abs() < 1e-9);
+        // Then 100 steps of one decode: 10.1 ms each.
+        assert!((outcome.itl(50.0) - 0.0101).abs() < 1e-9);
+        assert!((outcome.tpot(99.0) - 0.0101).abs() < 1e-9);
+        assert_eq!(outcome.most_running, 1);
+        assert!(!outcome.capped);
+    }
+
+    #[test]
+    fn a_prompt_longer_than_the_budget_takes_several_steps() {
+        let load = Load { rate: 1.0 / 3600.0, prompt_tokens: 5000, output_tokens: 10 };
+        let outcome = simulate(load, LIMITS, Run { requests: 20, seed: 2 }, linear);
+        // 2048 + 2048 + 904 tokens: three steps of 10 ms plus 0.25 s of tokens.
+        assert!((outcome.ttft(50.0) - (0.030 + 0.25)).abs() < 1e-9, "{}", outcome.ttft(50.0));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_latencies_and_more_load_gives_longer_ones() {
+        let load = |rate| Load { rate, prompt_tokens: 500, output_tokens: 200 };
+        let run = Run { requests: 1_000, seed: 7 };
+        let a = simulate(load(2.0), LIMITS, run, linear);
+        assert_eq!(a, simulate(load(2.0), LIMITS, run, linear));
+        let b = simulate(load(8.0), LIMITS, run, linear);
+        assert!(b.itl(50.0) > a.itl(50.0) && b.ttft(90.0) > a.ttft(90.0));
+        assert!(b.most_running > a.most_running);
+        // Percentiles rise with the percentile asked.
+        for o in [&a, &b] {
+            assert!(o.ttft(50.0) <= o.ttft(90.0) && o.ttft(90.0) <= o.ttft(99.0));
+            assert!(o.itl(50.0) <= o.itl(99.0) && o.tpot(50.0) <= o.tpot(99.0));
+        }
+    }
+
+    #[test]
+    fn a_running_cap_makes_requests_queue() {
+        // 8 a second would run about 25 at once; 8 at once serve about 3.5.
+        let load = Load { rate: 8.0, prompt_tokens: 500, output_tokens: 200 };
+        let run = Run { requests: 1_000, seed: 3 };
+        let free = simulate(load, LIMITS, run, linear);
+        let capped = simulate(load, Limits { max_running: 8, ..LIMITS }, run, linear);
+        assert!(capped.capped && !free.capped);
+        assert!(capped.most_running <= 8);
+        // Fewer at once: shorter gaps, but a long wait for the first token.
+        assert!(capped.itl(50.0) < free.itl(50.0));
+        assert!(capped.ttft(90.0) > 10.0 * free.ttft(90.0));
+    }
+
+    #[test]
+    fn the_kv_cache_caps_running_requests_as_the_cap_does() {
+        let load = Load { rate: 8.0, prompt_tokens: 500, output_tokens: 200 };
+        let run = Run { requests: 500, seed: 4 };
+        let by_cache = simulate(load, Limits { kv_sequences: 8, ..LIMITS }, run, linear);
+        let by_cap = simulate(load, Limits { max_running: 8, ..LIMITS }, run, linear);
+        assert_eq!(by_cache, by_cap);
+    }
+
+    #[test]
+    fn arrivals_average_the_rate_asked() {
+        let mut random = SplitMix(9);
+        let mean: f64 = (0..100_000).map(|_| random.exponential(0.25)).sum::<f64>() / 100_000.0;
+        assert!((mean - 0.25).abs() < 0.005, "{mean}");
+    }
+}

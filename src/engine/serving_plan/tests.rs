@@ -1,0 +1,105 @@
+use super::*;
+use crate::engine::catalog::Family;
+use crate::engine::{Catalog, Task};
+use crate::url_codec;
+
+/// The workload of link `query` on the bundled catalog.
+fn workload(query: &str) -> Workload {
+    let catalog = Catalog::bundled().unwrap();
+    let decoded = url_codec::decode(query, catalog);
+    assert!(decoded.notes.is_empty(), "{query}: {:?}", decoded.notes);
+    decoded.workload
+}
+
+/// `query` planned on an instance of `count` GPUs `gpu`.
+fn planned(query: &str, gpu: &str, count: u32) -> Result<SloPlan, Msg> {
+    let catalog = Catalog::bundled().unwrap();
+    let w = workload(query);
+    let model = catalog.model(&w.model).unwrap();
+    let Ok(Family::Serving(shape)) = model.family(Task::Infer) else { panic!("not an LLM") };
+    let targets = Targets::of(&w).expect("targets");
+    plan(&w, model, shape, catalog.gpu(gpu).unwrap(), count, &targets, &mut Vec::new())
+}
+
+const CHAT_8B: &str = "model=llama-3.1-8b&in=1000&out=300&ttft=1&itl=0.05&pct=95";
+
+#[test]
+fn targets_are_read_only_for_an_endpoint_that_states_one() {
+    assert_eq!(Targets::of(&workload("model=llama-3.1-8b")), None);
+    assert_eq!(Targets::of(&workload("model=llama-3.1-8b&rps=3")), None);
+    let t = Targets::of(&workload("model=llama-3.1-8b&itl=0.04&rpd=86400")).unwrap();
+    assert_eq!((t.ttft_s, t.itl_s, t.percentile, t.peak_rps), (None, Some(0.04), 95, 1.0));
+    let t = Targets::of(&workload("model=llama-3.1-8b&ttft=2&rps=5&pct=99")).unwrap();
+    assert_eq!((t.ttft_s, t.peak_rps, t.percentile), (Some(2.0), 5.0, 99));
+    // A batch job has no latency to meet.
+    assert_eq!(Targets::of(&workload("model=llama-3.1-8b&ttft=2&reqs=1000")), None);
+}
+
+#[test]
+fn light_traffic_is_one_replica_within_the_targets() {
+    let plan = planned(&format!("{CHAT_8B}&rps=1"), "h100_sxm", 1).unwrap();
+    assert_eq!((plan.replicas, plan.instances, plan.tensor_parallel, plan.limit), (1, 1, 1, Limit::OneReplica));
+    assert!(plan.ttft_s.at_percentile <= 1.0 && plan.itl_s.at_percentile <= 0.05, "{plan:?}");
+    assert!(plan.ttft_s.p50 <= plan.ttft_s.at_percentile && plan.itl_s.p50 <= plan.itl_s.at_percentile);
+    assert_eq!((plan.percentile, plan.runtime, plan.step_tokens), (95, Runtime::Vllm, 2048));
+}
+
+#[test]
+fn more_traffic_takes_more_replicas_each_within_the_targets() {
+    let mut last = 0;
+    for rps in [5, 40, 160] {
+        let plan = planned(&format!("{CHAT_8B}&rps={rps}"), "h100_sxm", 8).unwrap();
+        assert!(plan.replicas >= last, "{rps}: {plan:?}");
+        assert!(plan.ttft_s.at_percentile <= 1.0 && plan.itl_s.at_percentile <= 0.05, "{rps}: {plan:?}");
+        assert_eq!(plan.instances, plan.replicas.div_ceil(8 / plan.gpus_per_replica));
+        last = plan.replicas;
+    }
+    assert!(last > 1);
+}
+
+#[test]
+fn the_fewest_replicas_are_found_one_fewer_misses_a_target() {
+    let query = format!("{CHAT_8B}&rps=60");
+    let plan = planned(&query, "l40s", 1).unwrap();
+    assert!(plan.replicas > 1 && matches!(plan.limit, Limit::FirstToken | Limit::InterToken), "{plan:?}");
+    // One replica fewer, simulated as the plan does, misses.
+    let catalog = Catalog::bundled().unwrap();
+    let w = workload(&query);
+    let model = catalog.model(&w.model).unwrap();
+    let Ok(Family::Serving(shape)) = model.family(Task::Infer) else { panic!() };
+    let targets = Targets::of(&w).unwrap();
+    let steps = ReplicaSteps::new(&w, model, shape, catalog.gpu("l40s").unwrap(), 1).unwrap();
+    let limits = Limits { max_running: 256, step_tokens: 2048, kv_sequences: plan.max_batch.max(1) };
+    let load = Load { rate: 60.0 / f64::from(plan.replicas - 1), prompt_tokens: 1000, output_tokens: 300 };
+    let fewer = simulate(load, limits, Run::DEFAULT, |n, c, k| steps.step_s(n, c, k));
+    assert!(targets.missed(&fewer).is_some());
+}
+
+#[test]
+fn targets_one_request_alone_misses_say_so_with_the_figures() {
+    let err = planned(&format!("{CHAT_8B}&itl=0.001&rps=1"), "h100_sxm", 1).unwrap_err();
+    let said = err.render(crate::text::Lang::En);
+    assert!(said.starts_with("inter-token latency") && said.contains("> 1.0 ms") && said.contains("1× H100"), "{said}");
+    let err = planned("model=llama-3.1-8b&in=100000&ttft=0.5&rps=1", "h100_sxm", 1).unwrap_err();
+    assert!(err.render(crate::text::Lang::En).starts_with("first token after"), "{err:?}");
+}
+
+#[test]
+fn a_model_one_gpu_cannot_hold_is_planned_on_groups_of_the_instance() {
+    let plan = planned("model=llama-3.3-70b&in=1000&out=300&ttft=1&itl=0.05&rps=2", "h100_sxm", 8).unwrap();
+    assert!(plan.gpus_per_replica >= 2 && plan.tensor_parallel == plan.gpus_per_replica, "{plan:?}");
+    assert_eq!(plan.instances, 1);
+    assert!(planned("model=llama-3.3-70b&in=1000&out=300&ttft=1&itl=0.05&rps=2", "h100_sxm", 1).is_err());
+}
+
+#[test]
+fn plans_are_the_same_on_every_run() {
+    let query = format!("{CHAT_8B}&rps=30");
+    assert_eq!(planned(&query, "a100_sxm_80gb", 4), planned(&query, "a100_sxm_80gb", 4));
+}
+
+#[test]
+fn hf_transformers_is_not_planned_as_a_server() {
+    let err = planned(&format!("{CHAT_8B}&rps=1&runtime=hf"), "h100_sxm", 1).unwrap_err();
+    assert!(err.render(crate::text::Lang::En).contains("does not batch requests"));
+}
