@@ -210,6 +210,8 @@ mod tests {
             limit: Limit::FirstToken,
             most_running: 20,
             launch: None,
+            ttft_band: None,
+            itl_band: None,
         }
     }
 

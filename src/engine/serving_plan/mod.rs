@@ -23,16 +23,22 @@ pub mod simulate;
 
 pub use launch::{launch, Launch};
 
-use self::simulate::{simulate, Limits, Load, Outcome, Run};
+use self::simulate::{simulate, Arrivals, Limits, Load, Outcome, Run};
 use super::catalog::Shape;
 use super::fabric::Placement;
 use super::memory::{fit, runtime_memory};
+use super::speed::accuracy::{band_of, Band};
 use super::speed::llm::{Chunk, ReplicaSteps};
 use super::{Gpu, KvPrecision, Model, Precision, Runtime, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
 use crate::units::SECONDS_PER_DAY;
 use serde::Serialize;
+
+/// The calibration families whose errors are the plans' latency bands
+/// (`speed::accuracy::BANDS`, measured by this module's calibration test).
+pub const FIRST_TOKEN_FAMILY: &str = "serving time to first token under load";
+pub const BETWEEN_TOKENS_FAMILY: &str = "serving inter-token latency under load";
 
 /// Replicas a plan grows to at most on one offer before it says the
 /// traffic is too much for it.
@@ -122,7 +128,9 @@ pub struct SloPlan {
     pub pipeline_parallel: u32,
     /// Instances of the offer the replicas take.
     pub instances: u32,
-    /// Requests running at once at most (`--max-num-seqs`).
+    /// Requests running at once at most (`--max-num-seqs`): the runtime's
+    /// cap, or llama.cpp's slots; the KV cache may hold fewer, as many as
+    /// its pages allow.
     pub max_batch: u32,
     /// Tokens per scheduler step, decodes and prompt chunks together
     /// (`--max-num-batched-tokens`).
@@ -137,6 +145,10 @@ pub struct SloPlan {
     pub most_running: u32,
     /// How to start it (`launch`); `None` for a runtime without a server.
     pub launch: Option<Launch>,
+    /// How far the latencies above err on published serving results
+    /// (time to first token; inter-token latency and time per token).
+    pub ttft_band: Option<&'static Band>,
+    pub itl_band: Option<&'static Band>,
 }
 
 /// One replica grouping, planned: what offers of one GPU kind share
@@ -175,24 +187,27 @@ pub fn plan(
     if !runtime.serves_requests() {
         return Err(msg!(phrases::SLO_NOT_A_SERVER, runtime = Arg::Phrase(runtime.label())));
     }
-    let mut best: Option<(u32, &ReplicaPlan)> = None;
+    // The fewest instances, and where in `planned` the grouping is.
+    let mut best: Option<(u32, usize)> = None;
     let mut first_reason = None;
     for group in group_sizes(gpu_count) {
+        // One instance is the fewest: larger groups cannot do better.
+        if best.is_some_and(|(instances, _)| instances == 1) {
+            break;
+        }
         if !planned.iter().any(|(g, _)| *g == group) {
             let made = plan_replicas(workload, model, shape, gpu, group, targets);
             planned.push((group, made));
         }
-    }
-    for group in group_sizes(gpu_count) {
-        let Some((_, made)) = planned.iter().find(|(g, _)| *g == group) else { continue };
-        match made {
+        let Some(at) = planned.iter().position(|(g, _)| *g == group) else { continue };
+        match &planned[at].1 {
             Ok(replicas) => {
                 // Groups come smallest first: on a tie, the fewest GPUs per
                 // replica, as the guide says ("one fast GPU per replica
                 // generally beats splitting a model over many GPUs").
                 let instances = replicas.replicas.div_ceil(gpu_count / group);
                 if best.is_none_or(|(n, _)| instances < n) {
-                    best = Some((instances, replicas));
+                    best = Some((instances, at));
                 }
             }
             // The largest grouping's reason says the most (a model that
@@ -200,9 +215,10 @@ pub fn plan(
             Err(reason) => first_reason = Some(reason.clone()),
         }
     }
-    let Some((instances, replicas)) = best else {
+    let Some((instances, at)) = best else {
         return Err(first_reason.unwrap_or_else(|| msg!(phrases::SLO_NO_GROUP, gpus = gpu_count)));
     };
+    let Ok(replicas) = &planned[at].1 else { unreachable!("the best grouping was planned") };
     let p = targets.percentile();
     let o = &replicas.outcome;
     let latency = |f: fn(&Outcome, f64) -> f64| Latency { at_percentile: f(o, p), p50: f(o, 50.0) };
@@ -216,7 +232,7 @@ pub fn plan(
         tensor_parallel: replicas.split.0,
         pipeline_parallel: replicas.split.1,
         instances,
-        max_batch: replicas.limits.max_running.min(replicas.limits.kv_sequences),
+        max_batch: replicas.limits.max_running,
         step_tokens: replicas.limits.step_tokens,
         weights: workload.weight_precision,
         kv_cache: workload.kv_precision,
@@ -225,6 +241,8 @@ pub fn plan(
         limit: replicas.limit,
         most_running: o.most_running,
         launch: None,
+        ttft_band: band_of(FIRST_TOKEN_FAMILY),
+        itl_band: band_of(BETWEEN_TOKENS_FAMILY),
     };
     planned.launch = launch(&planned, model, workload, gpu_count);
     Ok(planned)
@@ -275,7 +293,7 @@ fn plan_replicas(
         let (seconds, target) = (Arg::Num(alone_ttft, 2), Arg::Num(target, 2));
         return Err(msg!(phrases::SLO_TTFT_ALONE, seconds = seconds, target = target, gpus = gpus, gpu = name));
     }
-    let load = |rate: f64| Load { rate, prompt_tokens: prompt, output_tokens: output };
+    let load = |rate: f64| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: prompt, output_tokens: output };
     let peak = targets.peak_rps;
     // No stated traffic: one request at a time (a request a minute).
     if peak <= 0.0 {
@@ -291,9 +309,9 @@ fn plan_replicas(
             limit: Limit::OneReplica,
         });
     }
-    let simulated = |replicas: u32| simulate(load(peak / f64::from(replicas)), limits, Run::DEFAULT, step_s);
+    let simulated = |replicas: u32, run: Run| simulate(load(peak / f64::from(replicas)), limits, run, step_s);
     // The screen: no fewer replicas than the steady state allows.
-    let most_per_replica = steady_capacity(load(0.0), limits, targets.itl_s, &step_s);
+    let most_per_replica = steady_capacity(prompt, output, limits, targets.itl_s, &step_s);
     let fewest = if most_per_replica > 0.0 { (peak / most_per_replica).ceil().max(1.0) } else { 1.0 };
     let too_many = || {
         let (gpus, name) = on(group);
@@ -302,71 +320,52 @@ fn plan_replicas(
     if fewest > f64::from(MOST_REPLICAS) {
         return Err(too_many());
     }
-    // Grow from the screen's count until the simulation meets the targets,
-    // then take back what is not needed.
-    let (mut low, mut high) = (0u32, fewest as u32);
-    let mut outcome = simulated(high);
-    let mut missed = targets.missed(&outcome);
-    let mut binding = Limit::OneReplica;
-    while let Some(why) = missed {
-        binding = why;
-        low = high;
-        high = (high + (high / 4).max(1)).min(MOST_REPLICAS + 1);
-        if high > MOST_REPLICAS {
+    // Searched on short runs, then confirmed on a full one.
+    let (mut replicas, mut binding) =
+        fewest_meeting(fewest as u32, |r| targets.missed(&simulated(r, Run::SEARCH))).ok_or_else(too_many)?;
+    let mut outcome = simulated(replicas, Run::DEFAULT);
+    while let Some(why) = targets.missed(&outcome) {
+        if replicas >= MOST_REPLICAS {
             return Err(too_many());
         }
-        outcome = simulated(high);
-        missed = targets.missed(&outcome);
+        (replicas, binding) = (replicas + 1, why);
+        outcome = simulated(replicas, Run::DEFAULT);
     }
-    if low == 0 && high > 1 {
-        // The screen's count met the targets: one fewer may too.
-        let fewer = simulated(high - 1);
-        match targets.missed(&fewer) {
-            Some(why) => binding = why,
-            None => {
-                (outcome, high) = (fewer, high - 1);
-                low = 0;
-                binding = Limit::FirstToken;
-                // Keep halving the gap while fewer replicas still meet them.
-                let mut lower = 1;
-                while lower < high {
-                    let mid = (lower + high) / 2;
-                    let tried = simulated(mid);
-                    match targets.missed(&tried) {
-                        Some(why) => {
-                            lower = mid + 1;
-                            binding = why;
-                        }
-                        None => (outcome, high) = (tried, mid),
-                    }
-                }
-            }
+    let (rate, limit) = (peak / f64::from(replicas), if replicas == 1 { Limit::OneReplica } else { binding });
+    Ok(ReplicaPlan { gpus: group, split: steps.split(), replicas, rate, limits, outcome, limit })
+}
+
+/// The fewest replicas, from `start` (the screen's count) to
+/// `MOST_REPLICAS`, for which `missed` says no target is missed, and the
+/// target one fewer misses (`Limit::OneReplica` for one): doubling from
+/// `start` until one count meets them, then halving the gap below it.
+/// `None` when even `MOST_REPLICAS` miss.
+fn fewest_meeting(start: u32, missed: impl Fn(u32) -> Option<Limit>) -> Option<(u32, Limit)> {
+    let (mut low, mut high) = (0u32, start.max(1));
+    let mut binding = Limit::OneReplica;
+    while let Some(why) = missed(high) {
+        if high >= MOST_REPLICAS {
+            return None;
+        }
+        (low, high, binding) = (high, (high * 2).min(MOST_REPLICAS), why);
+    }
+    if low == 0 {
+        // The screen's count meets them; the screen is optimistic, so fewer
+        // rarely do, but may (a target it does not screen).
+        match (high > 1).then(|| missed(high - 1)) {
+            Some(Some(why)) => return Some((high, why)),
+            Some(None) => high -= 1,
+            None => return Some((1, Limit::OneReplica)),
         }
     }
-    // Between the last count that missed and the first that met.
     while high - low > 1 {
         let mid = (low + high) / 2;
-        let tried = simulated(mid);
-        match targets.missed(&tried) {
-            Some(why) => {
-                low = mid;
-                binding = why;
-            }
-            None => (outcome, high) = (tried, mid),
+        match missed(mid) {
+            Some(why) => (low, binding) = (mid, why),
+            None => high = mid,
         }
     }
-    if high == 1 {
-        binding = Limit::OneReplica;
-    }
-    Ok(ReplicaPlan {
-        gpus: group,
-        split: steps.split(),
-        replicas: high,
-        rate: peak / f64::from(high),
-        limits,
-        outcome,
-        limit: binding,
-    })
+    Some((high, binding))
 }
 
 /// Seconds to a lone prompt's first token: its chunks of `budget` tokens,
@@ -389,8 +388,14 @@ fn lone_prompt_s(prompt: u32, budget: u32, step_s: &impl Fn(u32, f64, Chunk) -> 
 /// bisected for the largest one whose step stays within the target, the
 /// running cap and the step's token budget. An optimistic bound (means, not
 /// percentiles), so no fewer replicas are worth simulating.
-fn steady_capacity(load: Load, limits: Limits, itl: Option<f64>, step_s: &impl Fn(u32, f64, Chunk) -> f64) -> f64 {
-    let (prompt, output) = (f64::from(load.prompt_tokens), f64::from(load.output_tokens));
+fn steady_capacity(
+    prompt: u32,
+    output: u32,
+    limits: Limits,
+    itl: Option<f64>,
+    step_s: &impl Fn(u32, f64, Chunk) -> f64,
+) -> f64 {
+    let (prompt, output) = (f64::from(prompt), f64::from(output));
     let context = prompt + output / 2.0;
     let cap = f64::from(limits.max_running.min(limits.kv_sequences));
     let steady = |rate: f64| -> Option<f64> {
@@ -430,5 +435,7 @@ fn steady_capacity(load: Load, limits: Limits, itl: Option<f64>, step_s: &impl F
     low
 }
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod calibration;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -20,12 +20,22 @@ use std::collections::{BinaryHeap, VecDeque};
 /// What one replica is asked to serve.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Load {
-    /// Requests per second reaching this replica (a Poisson process: a
-    /// load balancer that spreads a Poisson stream at random over the
-    /// replicas gives each one).
-    pub rate: f64,
+    pub arrivals: Arrivals,
     pub prompt_tokens: u32,
     pub output_tokens: u32,
+}
+
+/// How requests arrive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Arrivals {
+    /// This many a second, at random (a Poisson process: a load balancer
+    /// that spreads a Poisson stream at random over the replicas gives
+    /// each one), as users of an endpoint send them and as vLLM's
+    /// `--request-rate` benchmarks do.
+    Poisson(f64),
+    /// This many clients, each sending its next request as soon as its
+    /// last one ends (benchmarks' `--max-concurrency`).
+    Closed(u32),
 }
 
 /// The scheduler's limits.
@@ -51,7 +61,10 @@ pub struct Run {
 
 impl Run {
     /// Enough requests for a 99th percentile from about 16 of them beyond it.
-    pub const DEFAULT: Run = Run { requests: 2_000, seed: 0x5eed_1a7e_9c1e_0001 };
+    pub const DEFAULT: Run = Run { requests: 1_000, seed: 0x5eed_1a7e_9c1e_0001 };
+    /// A quarter of that, for searching (a 95th percentile from about 20
+    /// beyond it); the count found is confirmed on a `DEFAULT` run.
+    pub const SEARCH: Run = Run { requests: 300, seed: 0x5eed_1a7e_9c1e_0002 };
 
     fn measured(self, index: usize) -> bool {
         let n = self.requests as usize;
@@ -105,6 +118,15 @@ impl Outcome {
     pub fn tpot(&self, percentile: f64) -> f64 {
         at(&self.tpot, percentile)
     }
+
+    /// The means of the time to first token, the inter-token latency (over
+    /// all gaps) and the time per output token (over requests).
+    pub fn means(&self) -> (f64, f64, f64) {
+        let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
+        let (sum, count) =
+            self.gaps.iter().fold((0.0, 0.0), |(s, c), &(t, n)| (s + t * f64::from(n), c + f64::from(n)));
+        (mean(&self.ttft), if count > 0.0 { sum / count } else { 0.0 }, mean(&self.tpot))
+    }
 }
 
 /// The value at `percentile` of sorted `values` (nearest rank); 0 when empty.
@@ -140,20 +162,42 @@ impl SplitMix {
 /// A request while it is in the replica.
 struct Request {
     arrival: f64,
-    /// Prompt tokens prefilled so far.
+    /// Tokens of its prefill done: its prompt, and after a preemption the
+    /// output it had made too (recomputed).
     prefilled: u32,
+    /// Output tokens made so far, the first included; while it decodes,
+    /// as of `since`.
+    made: u32,
+    since: u64,
     first_token: f64,
+    /// Bumped when it is preempted, so that its place in the finish queue
+    /// lapses.
+    epoch: u32,
 }
 
-/// The replica's clock and the requests it is decoding.
+impl Request {
+    /// Tokens its prefill covers: the prompt, and what it had made before a
+    /// preemption.
+    fn to_prefill(&self, prompt: u32) -> u32 {
+        prompt + self.made
+    }
+}
+
+/// The replica's clock, its KV cache and the requests it is decoding.
 struct Replica {
     now: f64,
     step: u64,
     /// Requests decoding, and the sum of their contexts.
     decoding: u32,
     context_sum: f64,
+    /// Decoding requests by when they started (the last is preempted
+    /// first), with their epoch; entries of requests gone lapse.
+    started: Vec<(usize, u32)>,
     /// When each decoding request makes its last token (by step number).
-    finishes: BinaryHeap<Reverse<(u64, usize)>>,
+    finishes: BinaryHeap<Reverse<(u64, usize, u32)>>,
+    /// Tokens the KV cache holds, and how many it can.
+    kv_used: f64,
+    kv_tokens: f64,
     done: usize,
 }
 
@@ -166,67 +210,164 @@ impl Replica {
         }
     }
 
+    /// Starts decoding request `r` (its prefill just yielded a token).
+    fn start(&mut self, requests: &mut [Request], r: usize, prompt: u32, output: u32) {
+        let request = &mut requests[r];
+        request.made += 1;
+        request.since = self.step;
+        self.kv_used += 1.0;
+        if request.made >= output {
+            self.kv_used -= f64::from(prompt + request.made);
+            self.done += 1;
+            return;
+        }
+        self.decoding += 1;
+        self.context_sum += f64::from(prompt + request.made);
+        self.started.push((r, request.epoch));
+        self.finishes.push(Reverse((self.step + u64::from(output - request.made), r, request.epoch)));
+    }
+
     /// Runs `steps` steps of `seconds` each, in which every decoding
     /// request makes a token; returns the requests whose last token came,
     /// each now `length` tokens long, and leaves them out.
-    fn advance(&mut self, steps: u64, seconds: f64, length: u32) -> Vec<usize> {
+    fn advance(&mut self, requests: &[Request], steps: u64, seconds: f64, length: u32) -> Vec<usize> {
         self.now += seconds * steps as f64;
         self.step += steps;
-        self.context_sum += f64::from(self.decoding) * steps as f64;
+        let grown = f64::from(self.decoding) * steps as f64;
+        self.context_sum += grown;
+        self.kv_used += grown;
         let mut finished = Vec::new();
-        while let Some(&Reverse((last, r))) = self.finishes.peek() {
+        while let Some(&Reverse((last, r, epoch))) = self.finishes.peek() {
             if last > self.step {
                 break;
             }
             self.finishes.pop();
+            if requests[r].epoch != epoch {
+                continue;
+            }
             self.decoding -= 1;
             self.context_sum -= f64::from(length);
+            self.kv_used -= f64::from(length);
             self.done += 1;
             finished.push(r);
         }
         finished
     }
+
+    /// While the cache holds more than it can, preempts the request that
+    /// started decoding last: its cache is freed and it waits to be
+    /// prefilled again, what it had made included (vLLM's recompute
+    /// preemption); returns them, first preempted first.
+    fn preempt(&mut self, requests: &mut [Request], prompt: u32) -> Vec<usize> {
+        let mut preempted = Vec::new();
+        while self.kv_used > self.kv_tokens && self.decoding > 0 {
+            let Some((r, epoch)) = self.started.pop() else { break };
+            let request = &mut requests[r];
+            // A request that finished, or one already preempted, has left.
+            let running =
+                request.epoch == epoch && self.finishes.iter().any(|Reverse((_, f, e))| *f == r && *e == epoch);
+            if !running {
+                continue;
+            }
+            request.made += (self.step - request.since) as u32;
+            request.epoch += 1;
+            request.prefilled = 0;
+            let context = f64::from(prompt + request.made);
+            self.decoding -= 1;
+            self.context_sum -= context;
+            self.kv_used -= context;
+            preempted.push(r);
+        }
+        preempted
+    }
+}
+
+/// A closed client whose request ended at `now` sends its next, until
+/// `n` have been sent.
+fn next_request(requests: &mut Vec<Request>, arrivals: Arrivals, n: usize, now: f64) {
+    if matches!(arrivals, Arrivals::Closed(_)) && requests.len() < n {
+        requests.push(Request::arriving(now));
+    }
+}
+
+impl Request {
+    fn arriving(arrival: f64) -> Request {
+        Request { arrival, prefilled: 0, made: 0, since: 0, first_token: 0.0, epoch: 0 }
+    }
 }
 
 /// Runs `run.requests` requests of `load` through a replica with `limits`,
 /// each step taking `step_s(decodes, mean context, prompt chunk)` seconds.
+///
+/// The KV cache is paged, as vLLM's and TensorRT-LLM's are: a request is
+/// admitted when its prompt fits beside what the running ones hold now
+/// (`limits.kv_sequences` whole sequences' worth of tokens in all), each
+/// decoded token takes one more, and when the cache runs out the request
+/// that started last is preempted and recomputed later.
 pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, Chunk) -> f64) -> Outcome {
     let n = run.requests as usize;
     let (prompt, output) = (load.prompt_tokens.max(1), load.output_tokens.max(1));
     let mut random = SplitMix(run.seed);
-    let mut arrivals = Vec::with_capacity(n);
-    let mut t = 0.0;
-    for _ in 0..n {
-        t += random.exponential(1.0 / load.rate.max(f64::MIN_POSITIVE));
-        arrivals.push(t);
-    }
-    let cap = limits.max_running.max(1).min(limits.kv_sequences.max(1));
+    let arrivals: Vec<f64> = match load.arrivals {
+        Arrivals::Poisson(rate) => {
+            let mut t = 0.0;
+            (0..n)
+                .map(|_| {
+                    t += random.exponential(1.0 / rate.max(f64::MIN_POSITIVE));
+                    t
+                })
+                .collect()
+        }
+        // The clients' first requests; each ending request sends the next.
+        Arrivals::Closed(users) => vec![0.0; (users.max(1) as usize).min(n)],
+    };
+    let cap = limits.max_running.max(1);
     let budget = limits.step_tokens.max(1);
-    let mut requests: Vec<Request> =
-        arrivals.iter().map(|&arrival| Request { arrival, prefilled: 0, first_token: 0.0 }).collect();
+    let mut requests: Vec<Request> = arrivals.iter().map(|&arrival| Request::arriving(arrival)).collect();
     let (mut next_arrival, mut waiting, mut prefilling) = (0usize, VecDeque::new(), VecDeque::new());
-    let mut replica =
-        Replica { now: 0.0, step: 0, decoding: 0, context_sum: 0.0, finishes: BinaryHeap::new(), done: 0 };
+    let mut replica = Replica {
+        now: 0.0,
+        step: 0,
+        decoding: 0,
+        context_sum: 0.0,
+        started: Vec::new(),
+        finishes: BinaryHeap::new(),
+        kv_used: 0.0,
+        kv_tokens: f64::from(limits.kv_sequences.max(1)) * f64::from(prompt + output),
+        done: 0,
+    };
     let mut outcome = Outcome { ttft: Vec::new(), gaps: Vec::new(), tpot: Vec::new(), most_running: 0, capped: false };
-    let (window_start, window_end) = (arrivals[n / 10], arrivals[n - 1 - n / 10]);
+    // The measured requests' span: when the first of them arrives (known
+    // from the start for a Poisson stream, once sent for closed clients)
+    // until the last of them does.
+    let window = |requests: &[Request]| {
+        let at = |i: usize| requests.get(i).map_or(f64::INFINITY, |r| r.arrival);
+        (at(n / 10), at(n - 1 - n / 10))
+    };
     while replica.done < n {
-        while next_arrival < n && requests[next_arrival].arrival <= replica.now {
+        while next_arrival < requests.len() && requests[next_arrival].arrival <= replica.now {
             waiting.push_back(next_arrival);
             next_arrival += 1;
         }
-        // Admit while the cap and the cache allow.
+        // Admit while the cap and the cache allow (a lone request always).
         while let Some(&next) = waiting.front() {
-            if replica.decoding + prefilling.len() as u32 >= cap {
+            let prefill = f64::from(requests[next].to_prefill(prompt));
+            let alone = replica.decoding == 0 && prefilling.is_empty();
+            if replica.decoding + prefilling.len() as u32 >= cap
+                || (replica.kv_used + prefill > replica.kv_tokens && !alone)
+            {
                 outcome.capped = true;
                 break;
             }
+            replica.kv_used += prefill;
             prefilling.push_back(next);
             waiting.pop_front();
         }
         if replica.decoding == 0 && prefilling.is_empty() {
             // Idle until the next request.
-            if next_arrival < n {
-                replica.now = replica.now.max(requests[next_arrival].arrival);
+            match requests.get(next_arrival) {
+                Some(next) => replica.now = replica.now.max(next.arrival),
+                None => break,
             }
             continue;
         }
@@ -239,25 +380,29 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
                 break;
             }
             let request = &mut requests[r];
-            let take = (prompt - request.prefilled).min(left);
+            let whole = request.to_prefill(prompt);
+            let take = (whole - request.prefilled).min(left);
             chunk = chunk.and(Chunk::of(f64::from(take), f64::from(request.prefilled)));
             request.prefilled += take;
             left -= take;
-            if request.prefilled == prompt {
+            if request.prefilled == whole {
                 finished_prompts += 1;
             }
         }
         let seconds = step_s(replica.decoding, replica.mean_context(), chunk);
-        // Only decodes until the next arrival or the next request done: the
-        // steps differ by one token of context each, so they go at once at
-        // the step time of the middle one (as many steps, far fewer calls).
+        // Only decodes until the next arrival, the next request done or the
+        // cache full: the steps differ by one token of context each, so they
+        // go at once at the step time of the middle one (as many steps, far
+        // fewer calls).
         let (steps, seconds) = if prefilling.is_empty() {
-            let to_finish = replica.finishes.peek().map_or(1, |&Reverse((last, _))| last.saturating_sub(replica.step));
+            let to_finish =
+                replica.finishes.peek().map_or(1, |&Reverse((last, _, _))| last.saturating_sub(replica.step));
             let to_arrival = match requests.get(next_arrival) {
                 Some(r) => ((r.arrival - replica.now) / seconds).ceil().max(1.0) as u64,
                 None => u64::MAX,
             };
-            match to_finish.min(to_arrival).max(1) {
+            let to_full = ((replica.kv_tokens - replica.kv_used) / f64::from(replica.decoding)).floor().max(1.0) as u64;
+            match to_finish.min(to_arrival).min(to_full).max(1) {
                 1 => (1, seconds),
                 steps => {
                     (steps, step_s(replica.decoding, replica.mean_context() + (steps - 1) as f64 / 2.0, Chunk::NONE))
@@ -268,28 +413,35 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
         };
         let running = replica.decoding;
         outcome.most_running = outcome.most_running.max(running + prefilling.len() as u32);
-        for r in replica.advance(steps, seconds, prompt + output) {
+        let (window_start, window_end) = window(&requests);
+        for r in replica.advance(&requests, steps, seconds, prompt + output) {
             if run.measured(r) && output > 1 {
                 outcome.tpot.push((replica.now - requests[r].first_token) / f64::from(output - 1));
             }
+            next_request(&mut requests, load.arrivals, n, replica.now);
         }
         if running > 0 && replica.now > window_start && replica.now <= window_end {
             outcome.gaps.push((seconds, running.saturating_mul(steps.min(u64::from(u32::MAX)) as u32)));
         }
-        // Prompts done this step yield their first token and start decoding.
+        // Prompts done this step yield a token and start decoding; the
+        // first token of a request is its time to first token.
         for _ in 0..finished_prompts {
             let Some(r) = prefilling.pop_front() else { break };
-            requests[r].first_token = replica.now;
-            if run.measured(r) {
-                outcome.ttft.push(replica.now - requests[r].arrival);
+            if requests[r].made == 0 {
+                requests[r].first_token = replica.now;
+                if run.measured(r) {
+                    outcome.ttft.push(replica.now - requests[r].arrival);
+                }
             }
-            if output > 1 {
-                replica.decoding += 1;
-                replica.context_sum += f64::from(prompt + 1);
-                replica.finishes.push(Reverse((replica.step + u64::from(output - 1), r)));
-            } else {
-                replica.done += 1;
+            let done = replica.done;
+            replica.start(&mut requests, r, prompt, output);
+            if replica.done > done {
+                next_request(&mut requests, load.arrivals, n, replica.now);
             }
+        }
+        // The cache overflowed: the latest started wait again, first.
+        for r in replica.preempt(&mut requests, prompt).into_iter().rev() {
+            waiting.push_front(r);
         }
     }
     outcome.ttft.sort_by(f64::total_cmp);
@@ -313,7 +465,7 @@ mod tests {
     #[test]
     fn a_lone_request_waits_for_its_prompt_then_one_step_a_token() {
         // One request an hour, done in about a second: never two at once.
-        let load = Load { rate: 1.0 / 3600.0, prompt_tokens: 1000, output_tokens: 101 };
+        let load = Load { arrivals: Arrivals::Poisson(1.0 / 3600.0), prompt_tokens: 1000, output_tokens: 101 };
         let outcome = simulate(load, LIMITS, Run { requests: 50, seed: 1 }, linear);
         // The prompt in one step: 10 ms + 50 ms.
         assert!((outcome.ttft(50.0) - 0.060).abs() < 1e-9, "{}", outcome.ttft(50.0));
@@ -327,7 +479,7 @@ mod tests {
 
     #[test]
     fn a_prompt_longer_than_the_budget_takes_several_steps() {
-        let load = Load { rate: 1.0 / 3600.0, prompt_tokens: 5000, output_tokens: 10 };
+        let load = Load { arrivals: Arrivals::Poisson(1.0 / 3600.0), prompt_tokens: 5000, output_tokens: 10 };
         let outcome = simulate(load, LIMITS, Run { requests: 20, seed: 2 }, linear);
         // 2048 + 2048 + 904 tokens: three steps of 10 ms plus 0.25 s of tokens.
         assert!((outcome.ttft(50.0) - (0.030 + 0.25)).abs() < 1e-9, "{}", outcome.ttft(50.0));
@@ -335,7 +487,7 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_latencies_and_more_load_gives_longer_ones() {
-        let load = |rate| Load { rate, prompt_tokens: 500, output_tokens: 200 };
+        let load = |rate| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: 500, output_tokens: 200 };
         let run = Run { requests: 1_000, seed: 7 };
         let a = simulate(load(2.0), LIMITS, run, linear);
         assert_eq!(a, simulate(load(2.0), LIMITS, run, linear));
@@ -352,7 +504,7 @@ mod tests {
     #[test]
     fn a_running_cap_makes_requests_queue() {
         // 8 a second would run about 25 at once; 8 at once serve about 3.5.
-        let load = Load { rate: 8.0, prompt_tokens: 500, output_tokens: 200 };
+        let load = Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200 };
         let run = Run { requests: 1_000, seed: 3 };
         let free = simulate(load, LIMITS, run, linear);
         let capped = simulate(load, Limits { max_running: 8, ..LIMITS }, run, linear);
@@ -364,12 +516,35 @@ mod tests {
     }
 
     #[test]
-    fn the_kv_cache_caps_running_requests_as_the_cap_does() {
-        let load = Load { rate: 8.0, prompt_tokens: 500, output_tokens: 200 };
+    fn a_full_cache_holds_requests_back_and_preempts_the_last_started() {
+        let load = Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200 };
         let run = Run { requests: 500, seed: 4 };
-        let by_cache = simulate(load, Limits { kv_sequences: 8, ..LIMITS }, run, linear);
-        let by_cap = simulate(load, Limits { max_running: 8, ..LIMITS }, run, linear);
-        assert_eq!(by_cache, by_cap);
+        let free = simulate(load, LIMITS, run, linear);
+        // Eight whole sequences: 5,600 tokens, eleven prompts at most.
+        let small = simulate(load, Limits { kv_sequences: 8, ..LIMITS }, run, linear);
+        assert!(small.capped && !free.capped);
+        assert!(small.most_running <= 11 && small.most_running > 8, "{}", small.most_running);
+        assert!(small.ttft(90.0) > 10.0 * free.ttft(90.0));
+        // Requests preempted and made again take longer per token.
+        assert!(small.tpot(99.0) > free.tpot(99.0));
+    }
+
+    #[test]
+    fn closed_clients_keep_as_many_requests_in_flight_as_they_are() {
+        let load = Load { arrivals: Arrivals::Closed(8), prompt_tokens: 500, output_tokens: 200 };
+        let outcome = simulate(load, LIMITS, Run { requests: 400, seed: 5 }, linear);
+        assert_eq!(outcome.most_running, 8);
+        // Nobody waits for a place: a first token comes within the two
+        // steps the step budget takes for eight prompts sent at once (the
+        // clients, started together with requests of one length, stay in
+        // step), 0.11 s each.
+        assert!(outcome.ttft(99.0) <= 0.2201, "{}", outcome.ttft(99.0));
+        // Eight running: steps of about 10.8 ms plus the others' prompts.
+        assert!(outcome.itl(50.0) >= 0.0108 - 1e-9 && outcome.itl(50.0) < 0.05, "{}", outcome.itl(50.0));
+        let one =
+            simulate(Load { arrivals: Arrivals::Closed(1), ..load }, LIMITS, Run { requests: 50, seed: 5 }, linear);
+        assert_eq!(one.most_running, 1);
+        assert!((one.itl(50.0) - 0.0101).abs() < 1e-9);
     }
 
     #[test]

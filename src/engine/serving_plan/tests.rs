@@ -1,3 +1,4 @@
+use super::simulate::Arrivals;
 use super::*;
 use crate::engine::catalog::Family;
 use crate::engine::{Catalog, Task};
@@ -70,7 +71,11 @@ fn the_fewest_replicas_are_found_one_fewer_misses_a_target() {
     let targets = Targets::of(&w).unwrap();
     let steps = ReplicaSteps::new(&w, model, shape, catalog.gpu("l40s").unwrap(), 1).unwrap();
     let limits = Limits { max_running: 256, step_tokens: 2048, kv_sequences: plan.max_batch.max(1) };
-    let load = Load { rate: 60.0 / f64::from(plan.replicas - 1), prompt_tokens: 1000, output_tokens: 300 };
+    let load = Load {
+        arrivals: Arrivals::Poisson(60.0 / f64::from(plan.replicas - 1)),
+        prompt_tokens: 1000,
+        output_tokens: 300,
+    };
     let fewer = simulate(load, limits, Run::DEFAULT, |n, c, k| steps.step_s(n, c, k));
     assert!(targets.missed(&fewer).is_some());
 }

@@ -47,7 +47,7 @@ pub const UNSEEN_FLOOR: (f64, f64) = (15.0, 45.0);
 /// Every family the calibration tests check, with the errors they measure.
 /// A change to the speed model that moves a family's error fails its test
 /// until the band here is updated, with the error per source in the commit.
-pub const BANDS: [Band; 16] = [
+pub const BANDS: [Band; 18] = [
     Band { vendors: &["Apple", "NVIDIA"], sources: 7, ..band("llama.cpp decode", 10, 22, 250) },
     Band { vendors: &["Apple", "NVIDIA"], sources: 7, ..band("llama.cpp prefill", 13, 22, 243) },
     Band { sources: 5, ..band("TensorRT-LLM serving", 7, 136, 42) },
@@ -64,6 +64,8 @@ pub const BANDS: [Band; 16] = [
     Band { sources: 6, ..band("DiT torch.compile s/item", 10, 19, 15) },
     Band { sources: 6, ..band("Whisper RTF", 15, 102, 17) },
     band("audio generation RTF", 18, 45, 3),
+    Band { sources: 5, ..band("serving time to first token under load", 40, 87, 71) },
+    Band { sources: 5, ..band("serving inter-token latency under load", 22, 68, 132) },
 ];
 
 /// The band the calibration tests print and check for `family`.

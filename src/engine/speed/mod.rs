@@ -10,7 +10,7 @@
 pub mod accuracy;
 mod audio_gen;
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod calibration;
+pub(crate) mod calibration;
 pub mod collectives;
 mod datasheet;
 pub mod llm;
@@ -195,4 +195,4 @@ pub fn job(workload: &Workload, speed: &Speed) -> Option<Job> {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests;
+pub(crate) mod tests;

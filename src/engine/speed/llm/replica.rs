@@ -16,8 +16,9 @@ pub struct ReplicaSteps<'w> {
 }
 
 impl<'w> ReplicaSteps<'w> {
-    /// A replica of `gpus` GPUs of one node. An error where the GPU lacks
-    /// the bandwidth figure every step needs.
+    /// A replica of `gpus` GPUs of one node with today's release of the
+    /// workload's runtime. An error where the GPU lacks the bandwidth
+    /// figure every step needs.
     pub fn new(
         workload: &'w Workload,
         model: &Model,
@@ -25,8 +26,20 @@ impl<'w> ReplicaSteps<'w> {
         gpu: &'w Gpu,
         gpus: u32,
     ) -> Result<ReplicaSteps<'w>, Error> {
-        let r: RuntimeSpeed = runtime_speed(workload.serving_runtime());
-        let timer = PassTimer::new(&r, workload, model, shape, gpu, &mut Vec::new());
+        ReplicaSteps::with_kernels(&runtime_speed(workload.serving_runtime()), workload, model, shape, gpu, gpus)
+    }
+
+    /// The same with the runtime's kernels as `r` has them (the calibration
+    /// passes the release a measurement ran).
+    pub fn with_kernels(
+        r: &RuntimeSpeed,
+        workload: &'w Workload,
+        model: &Model,
+        shape: &Shape,
+        gpu: &'w Gpu,
+        gpus: u32,
+    ) -> Result<ReplicaSteps<'w>, Error> {
+        let timer = PassTimer::new(r, workload, model, shape, gpu, &mut Vec::new());
         let machine = timer.machine(Placement::node(gpus), gpus)?;
         Ok(ReplicaSteps { timer, machine })
     }
