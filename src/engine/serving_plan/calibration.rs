@@ -132,38 +132,31 @@ fn settings() -> Vec<Setting> {
         },
         // NVIDIA's NIM benchmarking guide: Llama 3.3 70B FP8 on two H100s
         // (TensorRT-LLM inside NIM 1.8.0), 5,000-token prompts and 500
-        // tokens out; its 500/2,000 rows are the second setting.
-        Setting {
-            source: "S02-nvidia-nim-benchmarking",
-            software: "NVIDIA NIM",
-            model_words: "70B",
-            runtime: Runtime::Trtllm,
-            kernels: llm::runtime_speed(Runtime::Trtllm),
-            gpu: "h100_sxm",
-            gpus: 2,
-            model: "llama-3.3-70b",
-            weights: Precision::Fp8,
-            kv: KvPrecision::Bf16,
-            prompt: 5000,
-            output: 500,
-            poisson: false,
-        },
-        Setting {
-            source: "S02-nvidia-nim-benchmarking",
-            software: "NVIDIA NIM",
-            model_words: "70B",
-            runtime: Runtime::Trtllm,
-            kernels: llm::runtime_speed(Runtime::Trtllm),
-            gpu: "h100_sxm",
-            gpus: 2,
-            model: "llama-3.3-70b",
-            weights: Precision::Fp8,
-            kv: KvPrecision::Bf16,
-            prompt: 500,
-            output: 2000,
-            poisson: false,
-        },
+        // tokens out, and 500 and 2,000.
+        nim(5000, 500),
+        nim(500, 2000),
     ]
+}
+
+/// NVIDIA NIM 1.8.0's Llama 3.3 70B FP8 profile on two H100s, with
+/// `prompt` and `output` tokens per request; its KV cache's format is not
+/// stated (BF16, the model's).
+fn nim(prompt: u32, output: u32) -> Setting {
+    Setting {
+        source: "S02-nvidia-nim-benchmarking",
+        software: "NVIDIA NIM",
+        model_words: "70B",
+        runtime: Runtime::Trtllm,
+        kernels: llm::runtime_speed(Runtime::Trtllm),
+        gpu: "h100_sxm",
+        gpus: 2,
+        model: "llama-3.3-70b",
+        weights: Precision::Fp8,
+        kv: KvPrecision::Bf16,
+        prompt,
+        output,
+        poisson: false,
+    }
 }
 
 /// Which latency a row measures.

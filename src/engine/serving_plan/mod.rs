@@ -28,7 +28,7 @@ use super::catalog::Shape;
 use super::fabric::Placement;
 use super::memory::{fit, runtime_memory};
 use super::speed::accuracy::{band_of, Band};
-use super::speed::llm::{Chunk, ReplicaSteps};
+use super::speed::llm::{runtime_speed, Chunk, ReplicaSteps};
 use super::{Gpu, KvPrecision, Model, Precision, Runtime, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
@@ -263,7 +263,9 @@ fn plan_replicas(
     if !sized.fits || kv_sequences == 0 {
         return Err(sized.reason.unwrap_or_else(|| msg!(phrases::SLO_NO_GROUP, gpus = group)));
     }
-    let steps = ReplicaSteps::new(workload, model, shape, gpu, group).map_err(|e| e.message())?;
+    let steps =
+        ReplicaSteps::with_kernels(&runtime_speed(workload.serving_runtime()), workload, model, shape, gpu, group)
+            .map_err(|e| e.message())?;
     if !steps.times_prefill() {
         return Err(msg!(phrases::SLO_NO_FLOPS, gpu = &gpu.name));
     }

@@ -69,7 +69,9 @@ fn the_fewest_replicas_are_found_one_fewer_misses_a_target() {
     let model = catalog.model(&w.model).unwrap();
     let Ok(Family::Serving(shape)) = model.family(Task::Infer) else { panic!() };
     let targets = Targets::of(&w).unwrap();
-    let steps = ReplicaSteps::new(&w, model, shape, catalog.gpu("l40s").unwrap(), 1).unwrap();
+    let steps =
+        ReplicaSteps::with_kernels(&runtime_speed(Runtime::Vllm), &w, model, shape, catalog.gpu("l40s").unwrap(), 1)
+            .unwrap();
     let limits = Limits { max_running: 256, step_tokens: 2048, kv_sequences: plan.max_batch.max(1) };
     let load = Load {
         arrivals: Arrivals::Poisson(60.0 / f64::from(plan.replicas - 1)),

@@ -3,7 +3,7 @@
 //! so that a simulation of continuous batching can advance a replica by
 //! the step its running requests and prompt chunks make.
 
-use super::{runtime_speed, scheduler_step, Chunk, Machine, PassTimer, RuntimeSpeed};
+use super::{scheduler_step, Chunk, Machine, PassTimer, RuntimeSpeed};
 use crate::engine::catalog::Shape;
 use crate::engine::fabric::Placement;
 use crate::engine::{Error, Gpu, Model, Workload};
@@ -16,21 +16,10 @@ pub struct ReplicaSteps<'w> {
 }
 
 impl<'w> ReplicaSteps<'w> {
-    /// A replica of `gpus` GPUs of one node with today's release of the
-    /// workload's runtime. An error where the GPU lacks the bandwidth
-    /// figure every step needs.
-    pub fn new(
-        workload: &'w Workload,
-        model: &Model,
-        shape: &Shape,
-        gpu: &'w Gpu,
-        gpus: u32,
-    ) -> Result<ReplicaSteps<'w>, Error> {
-        ReplicaSteps::with_kernels(&runtime_speed(workload.serving_runtime()), workload, model, shape, gpu, gpus)
-    }
-
-    /// The same with the runtime's kernels as `r` has them (the calibration
-    /// passes the release a measurement ran).
+    /// A replica of `gpus` GPUs of one node with the runtime's kernels as
+    /// `r` has them (`runtime_speed` for today's release; the calibration
+    /// passes the release a measurement ran). An error where the GPU lacks
+    /// the bandwidth figure every step needs.
     pub fn with_kernels(
         r: &RuntimeSpeed,
         workload: &'w Workload,
