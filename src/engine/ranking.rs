@@ -120,7 +120,24 @@ pub struct Terms {
     /// For an offer whose provider the snapshot lacks.
     no_rules: Rules,
     price_check: PriceCheck,
+    /// The serving planner that meets latency targets, once there is one
+    /// (`serving_plan::plan`): the page fetches it with its second module
+    /// when a link sets targets, so that the first result of every other
+    /// link does not carry it (issue 38). Without it, targets are not
+    /// planned.
+    planner: std::sync::OnceLock<Planner>,
 }
+
+/// How an offer's set-up to latency targets is planned (`serving_plan::plan`).
+pub type Planner = fn(
+    &Workload,
+    &super::Model,
+    &super::catalog::Shape,
+    &Gpu,
+    u32,
+    &Targets,
+    &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
+) -> Result<SloPlan, Msg>;
 
 impl Terms {
     pub fn of(snapshot: &Snapshot) -> Terms {
@@ -129,13 +146,28 @@ impl Terms {
             rules: snapshot.providers.iter().map(|p| Rules::of(Some(p), &fallback)).collect(),
             no_rules: Rules::of(None, &fallback),
             price_check: PriceCheck::new(snapshot),
+            planner: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Plans latency targets with `planner` from now on (the first one
+    /// given stays).
+    pub fn plan_with(&self, planner: Planner) {
+        let _ = self.planner.set(planner);
+    }
+
+    /// Whether latency targets can be planned.
+    pub fn plans(&self) -> bool {
+        self.planner.get().is_some()
     }
 }
 
-/// Sizes `workload` and ranks every offer of `snapshot` for it.
+/// Sizes `workload` and ranks every offer of `snapshot` for it, planning
+/// latency targets where it sets them.
 pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Result<Report, Error> {
-    rank_with(workload, catalog, snapshot, &Terms::of(snapshot))
+    let terms = Terms::of(snapshot);
+    terms.plan_with(serving_plan::plan);
+    rank_with(workload, catalog, snapshot, &terms)
 }
 
 /// `rank`, with the snapshot's `Terms` built beforehand (the page builds
@@ -292,10 +324,12 @@ impl<'a> Job<'a> {
         here: &OnThisGpu<'_>,
         plans: &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
     ) -> Result<Option<SloPlan>, Msg> {
-        let (Some(targets), Ok(Family::Serving(shape))) = (&self.targets, self.model.family(Task::Infer)) else {
+        let (Some(targets), Ok(Family::Serving(shape)), Some(planner)) =
+            (&self.targets, self.model.family(Task::Infer), self.terms.planner.get().copied())
+        else {
             return Ok(None);
         };
-        serving_plan::plan(here.runs, self.model, shape, here.gpu, offer.gpu_count, targets, plans).map(Some)
+        planner(here.runs, self.model, shape, here.gpu, offer.gpu_count, targets, plans).map(Some)
     }
 
     /// `offer`'s GPU (with its index in the catalog) and provider, or why

@@ -1,7 +1,7 @@
 //! The page: the workload form, the memory it needs, and the offers, in
 //! the reader's language.
 
-use super::later::{later, Later};
+use super::later::{self, later, Later};
 use super::page_header::{page_header, Copied};
 use super::ranked::Ranked;
 use super::snapshot_info::SnapshotInfoProps;
@@ -12,6 +12,7 @@ use super::{document, embed_host, url_state, MemoryBar, OffersTable, WorkloadFor
 use crate::engine::freshness::stale_notice;
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
+use crate::engine::serving_plan::Targets;
 use crate::engine::{rank_with, Catalog, Terms};
 use crate::present::memory::memory_summary;
 use crate::present::support::support_hint;
@@ -256,8 +257,27 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 view! { <p class="stale" role="note" data-testid="stale-prices">{notice.render(lang)}</p> }
                             });
                             // What every ranking of this snapshot shares, built once.
-                            let terms = Terms::of(&snapshot);
+                            let terms = Arc::new(Terms::of(&snapshot));
+                            // Latency targets are planned by the serving planner, which
+                            // comes with the second module (issue 39): a link that sets
+                            // them ranks again once it is in.
+                            let planner_in = RwSignal::new(terms.plans());
+                            let asked = StoredValue::new(false);
+                            let planned_terms = terms.clone();
+                            Effect::new(move |_| {
+                                if workload.with(|w| Targets::of(w).is_some()) && !asked.get_value() {
+                                    asked.set_value(true);
+                                    let terms = planned_terms.clone();
+                                    leptos::task::spawn_local(async move {
+                                        if let Some(planner) = later::planner().await {
+                                            terms.plan_with(planner);
+                                            let _ = planner_in.try_set(true);
+                                        }
+                                    });
+                                }
+                            });
                             let ranked = Memo::new(move |_| {
+                                planner_in.track();
                                 workload.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
                                     .map(|report| Ranked(Arc::new(report)))
                                     .map_err(|e| e.message())

@@ -89,8 +89,28 @@ pub fn later(part: Later) -> impl IntoView {
     }
 }
 
-/// The split point: the second module's one entry; an error when the module
-/// could not be fetched (a later call tries again).
+/// The serving planner that meets latency targets (issue 39), from the
+/// second module; `None` where the module could not be fetched.
+pub async fn planner() -> Option<crate::engine::Planner> {
+    #[cfg(feature = "split")]
+    {
+        load_planner().await.ok()
+    }
+    #[cfg(not(feature = "split"))]
+    {
+        Some(crate::engine::serving_plan::plan)
+    }
+}
+
+/// The second module's entry for the planner.
+#[cfg(feature = "split")]
+#[leptos::wasm_split::wasm_split(later, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn load_planner() -> Result<crate::engine::Planner, leptos::wasm_split::SplitLoaderError> {
+    Ok(crate::engine::serving_plan::plan)
+}
+
+/// The split point: the second module's entry for the parts it draws; an
+/// error when the module could not be fetched (a later call tries again).
 #[cfg(feature = "split")]
 #[leptos::wasm_split::wasm_split(later, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn draw(part: Later) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
