@@ -2,7 +2,8 @@
 //! workload of each task, and a synthetic snapshot of 10,000 to 100,000
 //! offers to show the cost grows linearly. Prints medians. As the page
 //! does, each snapshot's `Terms` (billing rules, price checks) are built
-//! once and timed apart; the rankings are what an edit waits for.
+//! once and timed apart; the rankings are what an edit waits for. Also a
+//! link with latency targets, every offer planned (issue 39).
 //!   cargo bench --bench rank
 
 use std::time::Instant;
@@ -68,17 +69,32 @@ fn main() {
     }
     // Clusters (issue 24): jobs that span nodes, and a deadline that sizes them.
     println!("clusters:");
-    for query in [
+    let queries = |queries: &[&str], runs: usize, terms: &Terms| {
+        for query in queries {
+            let workload = url_codec::decode(query, catalog).workload;
+            let ms = median_ms(runs, || {
+                rank_with(&workload, catalog, &snapshot, terms).expect("rank");
+            });
+            println!("  {query:<64} median {ms:.2} ms");
+        }
+    };
+    let clusters = [
         "task=pretrain&model=llama-3.1-70b&gpus=256&zero=3&tokens=1e12",
         "task=pretrain&model=llama-3.1-70b&gpus=256&tokens=1e12&days=30",
         "model=llama-3.1-405b&wq=bf16",
-    ] {
-        let workload = url_codec::decode(query, catalog).workload;
-        let ms = median_ms(21, || {
-            rank_with(&workload, catalog, &snapshot, &terms).expect("rank");
-        });
-        println!("  {query:<64} median {ms:.2} ms");
-    }
+    ];
+    queries(&clusters, 21, &terms);
+    // Serving to latency targets (issue 39: at most 150 ms natively): every
+    // offer planned, replicas simulated.
+    println!("latency targets:");
+    let planning = Terms::of(&snapshot);
+    planning.plan_with(whichgpu::engine::serving_plan::plan);
+    let targets = [
+        "model=llama-3.3-70b&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95",
+        "model=llama-3.1-8b&rps=5&in=1000&out=300&ttft=1&itl=0.05",
+        "model=llama-3.1-8b&rps=50&in=1000&out=300&ttft=0.5&itl=0.03",
+    ];
+    queries(&targets, 7, &planning);
     let serving = url_codec::decode("model=llama-3.1-70b&conc=32", catalog).workload;
     println!("synthetic snapshots, {}:", url_codec::encode(&serving));
     let mut per_offer = Vec::new();

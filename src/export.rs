@@ -234,6 +234,9 @@ pub fn row_breakdown(
         _ => billing,
     };
     add(&phrases::ROW_BILLING, billing.render(lang));
+    if let Some(plan) = &ranked.slo {
+        slo_lines(plan, lang, &mut add);
+    }
     if let Some(c) = &ranked.cost {
         if c.instances > 1 {
             add(&phrases::ROW_INSTANCES, msg!(phrases::INSTANCES_FOR_LOAD, count = c.instances).render(lang));
@@ -321,6 +324,37 @@ pub fn row_breakdown(
 
 /// The rules a cost assumes, as the CSV's `assumed` cell: `billing`,
 /// `storage`, `egress`, `;`-separated.
+/// A plan's lines in a row's breakdown (issue 39): its latencies at the
+/// percentile and the median, its replicas and its launch command.
+fn slo_lines(plan: &SloPlan, lang: Lang, add: &mut impl FnMut(&'static Phrase, String)) {
+    let pct = plan.percentile;
+    let seconds = |l: crate::engine::serving_plan::Latency| {
+        msg!(phrases::SLO_AT, pct = pct, at = Arg::Num(l.at_percentile, 3), p50 = Arg::Num(l.p50, 3)).render(lang)
+    };
+    add(&phrases::ROW_SLO_TTFT, format!("{} s", seconds(plan.ttft_s)));
+    add(&phrases::ROW_SLO_ITL, format!("{} s", seconds(plan.itl_s)));
+    add(&phrases::ROW_SLO_TPOT, format!("{} s", seconds(plan.tpot_s)));
+    let replicas = msg!(
+        phrases::SLO_REPLICAS,
+        replicas = plan.replicas,
+        gpus = plan.gpus_per_replica,
+        tp = plan.tensor_parallel,
+        rps = Arg::Num(plan.requests_per_s_per_replica, 2),
+        instances = plan.instances
+    );
+    add(&phrases::ROW_SLO_REPLICAS, replicas.render(lang));
+    if let Some(launch) = &plan.launch {
+        let said = msg!(
+            phrases::SLO_LAUNCH,
+            command = launch.command.as_str(),
+            runtime = launch.runtime,
+            version = launch.version,
+            servers = launch.servers_per_instance
+        );
+        add(&phrases::ROW_SLO_LAUNCH, said.render(lang));
+    }
+}
+
 fn assumed_keys(assumed: Assumed) -> String {
     let keys = [(assumed.billing, "billing"), (assumed.storage, "storage"), (assumed.egress, "egress")];
     keys.iter().filter(|(on, _)| *on).map(|(_, key)| *key).collect::<Vec<_>>().join(";")

@@ -5,6 +5,7 @@
 use crate::engine::cost::Costed;
 use crate::engine::fabric::Fabric;
 use crate::engine::local_run::{LocalRun, ELECTRICITY_USD_PER_KWH};
+use crate::engine::serving_plan::SloPlan;
 use crate::engine::{Catalog, RankedOffer, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Msg, Phrase};
@@ -121,7 +122,8 @@ pub struct RowText {
     pub speed: String,
     /// How sure the speed is (its figures' error bands), as its tooltip.
     pub speed_title: String,
-    pub bound: Option<&'static str>,
+    /// Under the speed: what bounds it, or a plan's replicas.
+    pub bound: Option<String>,
     pub job: String,
     pub billed: String,
     pub total: String,
@@ -130,6 +132,27 @@ pub struct RowText {
     pub unit: String,
     pub pareto: bool,
     pub badges: Vec<BadgeText>,
+}
+
+/// A plan's latencies at its percentile, for the speed cell.
+pub fn slo_headline(plan: &SloPlan) -> Msg {
+    msg!(
+        phrases::SLO_HEADLINE,
+        ttft = Arg::Num(plan.ttft_s.at_percentile, 2),
+        itl = Arg::Num(plan.itl_s.at_percentile * 1e3, 0),
+        pct = plan.percentile
+    )
+}
+
+/// Its replicas, under the latencies.
+pub fn slo_shape(plan: &SloPlan) -> Msg {
+    msg!(phrases::SLO_SHAPE, replicas = plan.replicas, gpus = plan.gpus_per_replica)
+}
+
+/// How far such latencies err on published serving results.
+pub fn slo_bands(plan: &SloPlan) -> Msg {
+    let pct = |band: Option<&crate::engine::speed::accuracy::Band>| band.map_or(0, |b| b.median_error_pct);
+    msg!(phrases::SLO_BANDS, ttft = pct(plan.ttft_band), itl = pct(plan.itl_band))
 }
 
 /// A badge's words and what it means, for its tooltip (empty where the
@@ -183,9 +206,19 @@ impl RowText {
                 String::new()
             },
             spot: ranked.spot,
-            speed: ranked.speed.as_ref().map_or(String::from("–"), |s| s.headline().render(lang)),
-            speed_title: ranked.speed.as_ref().map_or(String::new(), |s| accuracy_title(s, lang)),
-            bound: ranked.speed.as_ref().map(|s| lang.t(s.bound.label())),
+            speed: match &ranked.slo {
+                // Serving to latency targets: the latencies the plan gets.
+                Some(plan) => slo_headline(plan).render(lang),
+                None => ranked.speed.as_ref().map_or(String::from("–"), |s| s.headline().render(lang)),
+            },
+            speed_title: match &ranked.slo {
+                Some(plan) => slo_bands(plan).render(lang),
+                None => ranked.speed.as_ref().map_or(String::new(), |s| accuracy_title(s, lang)),
+            },
+            bound: match &ranked.slo {
+                Some(plan) => Some(slo_shape(plan).render(lang)),
+                None => ranked.speed.as_ref().map(|s| lang.t(s.bound.label()).to_string()),
+            },
             job: cost.map_or(String::from("–"), |c| lang.hours(c.job_hours)),
             billed: cost
                 .map_or(String::new(), |c| msg!(phrases::BILLED, time = Arg::Hours(c.billed_hours)).render(lang)),
@@ -232,7 +265,7 @@ impl RowText {
             price: lang.usd(run.price_per_hour),
             speed: run.speed.as_ref().map_or_else(dash, |s| s.headline().render(lang)),
             speed_title: run.speed.as_ref().map_or(String::new(), |s| accuracy_title(s, lang)),
-            bound: run.speed.as_ref().map(|s| lang.t(s.bound.label())),
+            bound: run.speed.as_ref().map(|s| lang.t(s.bound.label()).to_string()),
             job: cost.map_or_else(dash, |c| lang.hours(c.job_hours)),
             total: cost.map_or_else(dash, |c| lang.usd(c.job_cost)),
             per_unit,
@@ -280,7 +313,7 @@ impl RowText {
                 Column::Speed,
                 Cell {
                     words: &self.speed,
-                    note: Some(("bound", self.bound.unwrap_or_default())),
+                    note: Some(("bound", self.bound.as_deref().unwrap_or_default())),
                     title: (!self.speed_title.is_empty()).then_some(self.speed_title.as_str()),
                 },
             ),

@@ -618,6 +618,10 @@ phrases! {
     FIELD_PRICE_TRUST = "Reliable prices first", "Precios fiables primero";
     FIELD_UPTIME = "Hours up per day", "Horas activas al día";
     FIELD_REQUESTS_PER_DAY = "Requests per day (0: not stated)", "Peticiones al día (0: sin indicar)";
+    FIELD_PEAK_RPS = "Peak requests per second", "Peticiones por segundo en el pico";
+    FIELD_TTFT_TARGET = "Time to first token at most (s)", "Tiempo hasta el primer token como máximo (s)";
+    FIELD_ITL_TARGET = "Time between tokens at most (s)", "Tiempo entre tokens como máximo (s)";
+    FIELD_LATENCY_PERCENTILE = "For this share of requests (percentile)", "Para esta parte de las peticiones (percentil)";
     FIELD_BATCH_REQUESTS = "Batch job: requests to run once (0: an endpoint)", "Trabajo por lotes: peticiones a procesar una vez (0: un endpoint)";
     FIELD_RUNS = "Runs per month", "Ejecuciones al mes";
     FIELD_MAX_PRICE = "Most $/h", "Máximo $/h";
@@ -721,4 +725,15 @@ phrases! {
     SLO_NO_FLOPS = "{gpu} has no published arithmetic rate: the time to first token cannot be planned on it", "{gpu} no tiene un ritmo aritmético publicado: el tiempo hasta el primer token no se puede planificar en ella";
     SLO_NOT_A_SERVER = "{runtime} does not batch requests as a server: latency targets are planned for vLLM, TensorRT-LLM and llama.cpp (runtime=vllm)", "{runtime} no agrupa peticiones como servidor: los objetivos de latencia se planifican para vLLM, TensorRT-LLM y llama.cpp (runtime=vllm)";
     SLO_NO_GROUP = "no group of this instance's {gpus} GPUs holds the model with room for one request", "ningún grupo de las {gpus} GPU de esta instancia contiene el modelo con sitio para una petición";
+    SLO_HEADLINE = "first token {ttft} s · {itl} ms between tokens (p{pct})", "primer token {ttft} s · {itl} ms entre tokens (p{pct})";
+    SLO_SHAPE = "{replicas} × {gpus} GPU per replica", "{replicas} × {gpus} GPU por réplica";
+    SLO_BANDS = "Latencies from a simulation of the runtime's scheduler at the peak rate; on published serving results they err ±{ttft}% (time to first token) and ±{itl}% (between tokens), median", "Latencias de una simulación del planificador del runtime al ritmo del pico; frente a resultados de servicio publicados se desvían ±{ttft} % (primer token) y ±{itl} % (entre tokens), mediana";
+    ROW_SLO_TTFT = "Time to first token", "Tiempo hasta el primer token";
+    ROW_SLO_ITL = "Time between tokens", "Tiempo entre tokens";
+    ROW_SLO_TPOT = "Time per output token", "Tiempo por token de salida";
+    ROW_SLO_REPLICAS = "Replicas", "Réplicas";
+    ROW_SLO_LAUNCH = "Launch", "Arranque";
+    SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
+    SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";
+    SLO_LAUNCH = "{command} ({runtime} {version}; {servers} per instance)", "{command} ({runtime} {version}; {servers} por instancia)";
 }

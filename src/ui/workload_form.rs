@@ -12,8 +12,9 @@ use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
     Compilation, Offload, Transcriber, AUDIO_HOURS, BATCH, BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, CONCURRENCY,
     CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS,
-    KV_HEADS, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PIPELINE_PARALLEL,
-    REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, UPTIME_HOURS, ZERO_STAGE,
+    ITL_TARGET, KV_HEADS, LATENCY_PERCENTILE, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH,
+    OUTPUT_TOKENS, PARAMS, PEAK_RPS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS,
+    TENSOR_PARALLEL, TRAINING_TOKENS, TTFT_TARGET, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, PriceTrust, RuntimeChoice, SpotPolicy,
@@ -216,6 +217,11 @@ pub fn WorkloadForm(
                 <Show when=move || endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
+                    // Latency targets at a peak rate (issue 39).
+                    <NumberField catalog=catalog workload=workload key=PEAK_RPS.0 label={&phrases::FIELD_PEAK_RPS} />
+                    <NumberField catalog=catalog workload=workload key=TTFT_TARGET.0 label={&phrases::FIELD_TTFT_TARGET} />
+                    <NumberField catalog=catalog workload=workload key=ITL_TARGET.0 label={&phrases::FIELD_ITL_TARGET} />
+                    <NumberField catalog=catalog workload=workload key=LATENCY_PERCENTILE.0 label={&phrases::FIELD_LATENCY_PERCENTILE} />
                 </Show>
                 <Show when=move || !endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=RUNS_PER_MONTH.0 label={&phrases::FIELD_RUNS} />

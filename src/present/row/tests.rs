@@ -43,7 +43,7 @@ fn an_offer_row_names_its_gpu_prices_and_figures_in_the_pages_language() {
     assert_eq!(en.unit, "per 1M output tokens");
     assert_eq!(en.job, Lang::En.hours(cost.job_hours));
     assert!(en.speed.contains("tok/s"), "{}", en.speed);
-    assert_eq!(en.bound, Some("memory-bound"));
+    assert_eq!(en.bound.as_deref(), Some("memory-bound"));
     // A rule assumed: the total is an upper bound, and says so.
     assert_eq!(en.total.starts_with('≤'), cost.assumed.any());
     assert_eq!(en.badges.len(), ranked.badges.len());
@@ -183,4 +183,34 @@ fn every_badge_explains_itself_in_both_languages() {
             assert!(lang.t(badge.explanation()).len() > lang.t(badge.label()).len() + 10, "{badge:?}");
         }
     }
+}
+
+/// Serving to latency targets (issue 39): a row says the latencies its
+/// plan gets at the percentile, its replicas, and how sure they are; its
+/// breakdown the latencies, the replicas and the launch command.
+#[test]
+fn a_planned_row_shows_its_latencies_replicas_and_launch_in_both_languages() {
+    let (report, snapshot, catalog) = ranked("model=llama-3.3-70b&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95");
+    let ranked = &report.results[0];
+    let plan = ranked.slo.as_ref().unwrap();
+    let en = RowText::of(ranked, &snapshot, catalog, Lang::En);
+    let ms = (plan.itl_s.at_percentile * 1e3).round();
+    assert!(
+        en.speed.starts_with("first token 0.") && en.speed.ends_with(&format!("{ms} ms between tokens (p95)")),
+        "{}",
+        en.speed
+    );
+    assert_eq!(
+        en.bound.as_deref(),
+        Some(format!("{} × {} GPU per replica", plan.replicas, plan.gpus_per_replica).as_str())
+    );
+    assert!(en.speed_title.contains("±40%") && en.speed_title.contains("±22%"), "{}", en.speed_title);
+    let es = RowText::of(ranked, &snapshot, catalog, Lang::Es);
+    assert!(es.speed.starts_with("primer token 0,") && es.speed.contains("entre tokens (p95)"), "{}", es.speed);
+    let lines = crate::export::row_breakdown(ranked, &snapshot, catalog, Lang::En);
+    let line = |label: &str| lines.iter().find(|(l, _)| l == label).map(|(_, v)| v.clone()).unwrap_or_default();
+    assert!(line("Time to first token").starts_with("p95 0.") && line("Time to first token").contains("median"));
+    assert!(line("Replicas").contains("requests/s each"), "{lines:?}");
+    assert!(line("Launch").starts_with("vllm serve meta-llama/Llama-3.3-70B-Instruct"), "{lines:?}");
+    assert!(line("Launch").contains("(vllm 0.34.0;"));
 }

@@ -1,0 +1,88 @@
+// Serving to latency targets (issue 39): a link with a time to first token,
+// an inter-token latency, a percentile and a peak rate ranks only the
+// set-ups that meet them; each row says the latencies it gets and its
+// replicas, its breakdown the launch command; in English and Spanish, on a
+// desktop and a phone; the form takes the targets and the link keeps them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
+
+const env = sharedBrowserAndServer();
+
+const TARGETS = 'model=llama-3.3-70b&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95';
+
+/** The speed cell of every row, once the planner (fetched with the second module) has ranked them. */
+async function plannedSpeeds(app, pattern) {
+  await app.page.waitForFunction(
+    (source) => {
+      const cells = [...document.querySelectorAll('[data-testid=offer-speed]')];
+      return cells.length > 0 && cells.every((c) => new RegExp(source).test(c.textContent));
+    },
+    pattern.source,
+    { timeout: 20000 },
+  );
+  return app.page.getByTestId('offer-speed').allTextContents();
+}
+
+for (const [lang, first, between, launch] of [
+  ['en', /first token (0\.\d\d) s · (\d+) ms between tokens \(p95\)/, 'Time between tokens', 'Launch'],
+  ['es', /primer token (0,\d\d) s · (\d+) ms entre tokens \(p95\)/, 'Tiempo entre tokens', 'Arranque'],
+]) {
+  for (const width of [1440, 390]) {
+    test(`a link with latency targets ranks set-ups that meet them, with their launch (${lang}, ${width} px)`, async () => {
+      const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${TARGETS}&lang=${lang}`, {
+        viewport: { width, height: 900 },
+      });
+      await app.waitForResults();
+      const speeds = await plannedSpeeds(app, first);
+      for (const speed of speeds) {
+        const [, ttft, itl] = speed.match(first);
+        assert.ok(Number(ttft.replace(',', '.')) <= 1, speed);
+        assert.ok(Number(itl) <= 50, speed);
+      }
+      // The first row's speed cell shows on a phone's card too.
+      assert.ok(await app.page.getByTestId('offer-speed').first().isVisible());
+      // Its breakdown: the latencies and the command that starts it.
+      await app.page.getByTestId('expand-row').first().click();
+      const details = await app.page.getByTestId('row-details').textContent();
+      assert.ok(details.includes(between), details);
+      assert.ok(details.includes(launch) && details.includes('vllm serve meta-llama/Llama-3.3-70B-Instruct'), details);
+      await app.page.context().close();
+    });
+  }
+}
+
+test('targets typed into the form rank to them, and the link keeps them', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300`);
+  await app.waitForResults();
+  for (const [key, value] of [['rps', '5'], ['ttft', '1'], ['itl', '0.05']]) {
+    await app.page.locator(`#${key}`).fill(value);
+    await app.page.locator(`#${key}`).press('Enter');
+  }
+  await plannedSpeeds(app, /first token .* \(p95\)/);
+  const params = await app.settledParams();
+  assert.equal(params.get('rps'), '5');
+  assert.equal(params.get('ttft'), '1');
+  assert.equal(params.get('itl'), '0.05');
+  // The link reproduces the same first row.
+  const first = await app.firstRowText();
+  const again = await WhichGpuPage.open(env.browser, app.page.url());
+  await again.waitForResults();
+  await plannedSpeeds(again, /first token .* \(p95\)/);
+  assert.equal(await again.firstRowText(), first);
+  await app.page.context().close();
+  await again.page.context().close();
+});
+
+test('targets no offer meets leave every offer out, each saying why', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&rps=1&itl=0.001`);
+  // No row: the offers left out say what each gets even alone.
+  const excluded = app.page.getByTestId('excluded');
+  await app.page.waitForFunction(() => document.querySelectorAll('[data-testid=offer-row]').length === 0, null, {
+    timeout: 20000,
+  });
+  await excluded.locator('summary').click();
+  const reasons = await excluded.textContent();
+  assert.match(reasons, /inter-token latency [\d.]+ ms > 1\.0 ms even with one request at a time on 1× /);
+  await app.page.context().close();
+});
