@@ -16,7 +16,7 @@ use super::fabric::{FabricIndex, Placement};
 use super::hardware::{compute_precision, ComputePrecision};
 use super::memory::{estimate, fit, Fit};
 use super::price_check::{Capacity, PriceCheck};
-use super::serving_plan::{self, ReplicaPlan, SloPlan, Targets};
+use super::serving_plan::{self, Planned, SloPlan, Targets};
 use super::setup::{on_gpu, OnGpu, Setup};
 use super::{
     Catalog, Error, Gpu, Objective, Offer, PriceFilter, PriceKind, PriceTrust, Provider, Snapshot, Task, Workload,
@@ -129,15 +129,8 @@ pub struct Terms {
 }
 
 /// How an offer's set-up to latency targets is planned (`serving_plan::plan`).
-pub type Planner = fn(
-    &Workload,
-    &super::Model,
-    &super::catalog::Shape,
-    &Gpu,
-    u32,
-    &Targets,
-    &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
-) -> Result<SloPlan, Msg>;
+pub type Planner =
+    fn(&Workload, &super::Model, &super::catalog::Shape, &Gpu, u32, &Targets, &mut Planned) -> Result<SloPlan, Msg>;
 
 impl Terms {
     pub fn of(snapshot: &Snapshot) -> Terms {
@@ -211,6 +204,11 @@ pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, te
     };
     report.advice =
         advice::advise(workload, &report, catalog, snapshot, job.spot_ok.err(), shortfalls.spot_left_out_nodes);
+    if let Some(said) =
+        job.targets.filter(|_| report.results.is_empty()).and_then(|t| why_no_plan(&of_gpus, catalog, &t))
+    {
+        report.advice.insert(0, said);
+    }
     // Said first: the deadline the rows were sized to where none was given,
     // and why the top rows may not be the objective's own.
     if cluster::sized_to_unstated_deadline(workload) {
@@ -253,7 +251,7 @@ struct OfGpu {
     set_up: Option<Result<OnGpu, Msg>>,
     shapes: Vec<(ShapeKey, Shape)>,
     /// With latency targets, each replica grouping planned (by GPUs per replica).
-    plans: Vec<(u32, Result<ReplicaPlan, Msg>)>,
+    plans: Planned,
 }
 
 /// What offers left out say about the job as a whole, for the advice and
@@ -318,12 +316,7 @@ impl<'a> Job<'a> {
     /// With latency targets, the set-up on `offer`'s GPUs that meets them
     /// at the stated traffic, or why none does (`serving_plan::plan`); each
     /// replica grouping is planned once per GPU. `None` without targets.
-    fn plan(
-        &self,
-        offer: &Offer,
-        here: &OnThisGpu<'_>,
-        plans: &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
-    ) -> Result<Option<SloPlan>, Msg> {
+    fn plan(&self, offer: &Offer, here: &OnThisGpu<'_>, plans: &mut Planned) -> Result<Option<SloPlan>, Msg> {
         let (Some(targets), Ok(Family::Serving(shape)), Some(planner)) =
             (&self.targets, self.model.family(Task::Infer), self.terms.planner.get().copied())
         else {
@@ -546,6 +539,35 @@ impl<'a> Job<'a> {
 /// Why an offer whose machine holds the job has no row: its prices over the
 /// budget, unverified where verified ones are asked for, spot too slow for
 /// the deadline, or no on-demand price.
+/// With latency targets no offer meets: the set-up that comes closest and
+/// the targets it could meet (what one request alone gets on it), or, where
+/// a lone request meets them everywhere it was tried, that the traffic is
+/// too much.
+fn why_no_plan(of_gpus: &[OfGpu], catalog: &Catalog, targets: &Targets) -> Option<Msg> {
+    let (at, (alone, ratio)) = of_gpus
+        .iter()
+        .enumerate()
+        .filter_map(|(g, of)| Some((g, serving_plan::closest(&of.plans, targets)?)))
+        .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))?;
+    if ratio <= 1.0 {
+        let (rps, most) = (Arg::Num(targets.peak_rps, 2), serving_plan::MOST_REPLICAS);
+        return Some(msg!(phrases::ADVICE_SLO_TRAFFIC, rps = rps, most = most));
+    }
+    // Rounded up, so that the targets it names are met.
+    let ttft = (alone.ttft_s * 100.0).ceil() / 100.0;
+    let itl = (alone.itl_s * 1000.0).ceil() / 1000.0;
+    Some(msg!(
+        phrases::ADVICE_SLO_CLOSEST,
+        gpus = alone.gpus,
+        gpu = &catalog.gpus[at].name,
+        ttft = Arg::Num(ttft, 2),
+        ms = Arg::Num(itl * 1e3, 0),
+        // As a link spells them, whatever the page's language.
+        ttft_key = format!("{ttft}"),
+        itl_key = format!("{itl}")
+    ))
+}
+
 fn no_row(workload: &Workload, over_budget: bool, unverified: bool, late: bool) -> Msg {
     match workload.max_price_per_hour {
         Some(max) if over_budget => msg!(phrases::FILTER_PRICE, max = Arg::Usd(max)),

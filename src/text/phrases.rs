@@ -736,4 +736,6 @@ phrases! {
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";
     SLO_LAUNCH = "{command} ({runtime} {version}; {servers} per instance)", "{command} ({runtime} {version}; {servers} por instancia)";
+    ADVICE_SLO_CLOSEST = "No offer meets these targets. The closest is {gpus}× {gpu}: one request alone gets its first token in {ttft} s and {ms} ms between tokens, so targets at least that loose can be met (ttft={ttft_key}, itl={itl_key}).", "Ninguna oferta cumple estos objetivos. La más cercana es {gpus}× {gpu}: una petición sola recibe su primer token en {ttft} s y {ms} ms entre tokens, así que se pueden cumplir objetivos al menos así de holgados (ttft={ttft_key}, itl={itl_key}).";
+    ADVICE_SLO_TRAFFIC = "No offer meets these targets at {rps} requests/s with {most} replicas or fewer: lower the peak rate (rps) or loosen the targets.", "Ninguna oferta cumple estos objetivos a {rps} peticiones/s con {most} réplicas o menos: baja el ritmo del pico (rps) o relaja los objetivos.";
 }

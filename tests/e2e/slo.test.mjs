@@ -74,7 +74,7 @@ test('targets typed into the form rank to them, and the link keeps them', async 
   await again.page.context().close();
 });
 
-test('targets no offer meets leave every offer out, each saying why', async () => {
+test('targets no offer meets leave every offer out, each saying why, and name the closest set-up', async () => {
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&rps=1&itl=0.001`);
   // No row: the offers left out say what each gets even alone.
   const excluded = app.page.getByTestId('excluded');
@@ -84,5 +84,8 @@ test('targets no offer meets leave every offer out, each saying why', async () =
   await excluded.locator('summary').click();
   const reasons = await excluded.textContent();
   assert.match(reasons, /inter-token latency [\d.]+ ms > 1\.0 ms even with one request at a time on 1× /);
+  // The advice names the set-up that comes closest and targets it meets.
+  const advice = await app.page.getByTestId('advice').textContent();
+  assert.match(advice, /No offer meets these targets\. The closest is \d+× .*\(ttft=[\d.]+, itl=[\d.]+\)/);
   await app.page.context().close();
 });

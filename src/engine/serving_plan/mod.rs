@@ -151,6 +151,48 @@ pub struct SloPlan {
     pub itl_band: Option<&'static Band>,
 }
 
+/// Why a replica grouping cannot meet the targets, with what one request
+/// alone gets on it where it holds the model at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Miss {
+    pub reason: Msg,
+    pub alone: Option<Alone>,
+}
+
+/// The latencies of one request alone on a replica of `gpus` GPUs: the
+/// best any traffic gets there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Alone {
+    pub gpus: u32,
+    pub ttft_s: f64,
+    pub itl_s: f64,
+}
+
+impl From<Msg> for Miss {
+    fn from(reason: Msg) -> Miss {
+        Miss { reason, alone: None }
+    }
+}
+
+/// What one replica grouping of a GPU kind gives, planned once for the
+/// offers of that kind (`plan` keeps one per group size).
+pub type Planned = Vec<(u32, Result<ReplicaPlan, Miss>)>;
+
+/// The fewest latencies a lone request gets on any grouping `planned`
+/// tried, measured against `targets` (the largest of its two ratios to
+/// them): the set-up that comes closest when none meets them.
+pub fn closest(planned: &Planned, targets: &Targets) -> Option<(Alone, f64)> {
+    let ratio = |a: &Alone| {
+        let over = |got: f64, target: Option<f64>| target.map_or(0.0, |t| got / t);
+        over(a.ttft_s, targets.ttft_s).max(over(a.itl_s, targets.itl_s))
+    };
+    planned
+        .iter()
+        .filter_map(|(_, made)| made.as_ref().err().and_then(|m| m.alone))
+        .map(|a| (a, ratio(&a)))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+}
+
 /// One replica grouping, planned: what offers of one GPU kind share
 /// (`plan` keeps one per group size and catalog GPU).
 #[derive(Debug, Clone, PartialEq)]
@@ -181,7 +223,7 @@ pub fn plan(
     gpu: &Gpu,
     gpu_count: u32,
     targets: &Targets,
-    planned: &mut Vec<(u32, Result<ReplicaPlan, Msg>)>,
+    planned: &mut Planned,
 ) -> Result<SloPlan, Msg> {
     let runtime = workload.serving_runtime();
     if !runtime.serves_requests() {
@@ -212,7 +254,7 @@ pub fn plan(
             }
             // The largest grouping's reason says the most (a model that
             // needs more GPUs, a target no GPU count meets).
-            Err(reason) => first_reason = Some(reason.clone()),
+            Err(miss) => first_reason = Some(miss.reason.clone()),
         }
     }
     let Some((instances, at)) = best else {
@@ -257,17 +299,17 @@ fn plan_replicas(
     gpu: &Gpu,
     group: u32,
     targets: &Targets,
-) -> Result<ReplicaPlan, Msg> {
+) -> Result<ReplicaPlan, Miss> {
     let sized = fit(workload, model, gpu, Placement::node(group)).map_err(|e| e.message())?;
     let kv_sequences = sized.max_concurrency.unwrap_or(0);
     if !sized.fits || kv_sequences == 0 {
-        return Err(sized.reason.unwrap_or_else(|| msg!(phrases::SLO_NO_GROUP, gpus = group)));
+        return Err(sized.reason.unwrap_or_else(|| msg!(phrases::SLO_NO_GROUP, gpus = group)).into());
     }
     let steps =
         ReplicaSteps::with_kernels(&runtime_speed(workload.serving_runtime()), workload, model, shape, gpu, group)
             .map_err(|e| e.message())?;
     if !steps.times_prefill() {
-        return Err(msg!(phrases::SLO_NO_FLOPS, gpu = &gpu.name));
+        return Err(msg!(phrases::SLO_NO_FLOPS, gpu = &gpu.name).into());
     }
     let runtime = workload.serving_runtime();
     let (prompt, output) = (workload.input_tokens, workload.output_tokens);
@@ -285,15 +327,17 @@ fn plan_replicas(
     // token a step.
     let alone_ttft = lone_prompt_s(prompt, limits.step_tokens, &step_s);
     let alone_itl = step_s(1, f64::from(prompt) + f64::from(output) / 2.0, Chunk::NONE);
+    let alone = Some(Alone { gpus: group, ttft_s: alone_ttft, itl_s: alone_itl });
+    let missed = |reason: Msg| Miss { reason, alone };
     if let Some(target) = targets.itl_s.filter(|&t| alone_itl > t) {
         let (gpus, name) = on(group);
         let (ms, target) = (Arg::Num(alone_itl * 1e3, 1), Arg::Num(target * 1e3, 1));
-        return Err(msg!(phrases::SLO_ITL_ALONE, ms = ms, target = target, gpus = gpus, gpu = name));
+        return Err(missed(msg!(phrases::SLO_ITL_ALONE, ms = ms, target = target, gpus = gpus, gpu = name)));
     }
     if let Some(target) = targets.ttft_s.filter(|&t| alone_ttft > t) {
         let (gpus, name) = on(group);
         let (seconds, target) = (Arg::Num(alone_ttft, 2), Arg::Num(target, 2));
-        return Err(msg!(phrases::SLO_TTFT_ALONE, seconds = seconds, target = target, gpus = gpus, gpu = name));
+        return Err(missed(msg!(phrases::SLO_TTFT_ALONE, seconds = seconds, target = target, gpus = gpus, gpu = name)));
     }
     let load = |rate: f64| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: prompt, output_tokens: output };
     let peak = targets.peak_rps;
@@ -317,7 +361,8 @@ fn plan_replicas(
     let fewest = if most_per_replica > 0.0 { (peak / most_per_replica).ceil().max(1.0) } else { 1.0 };
     let too_many = || {
         let (gpus, name) = on(group);
-        msg!(phrases::SLO_TOO_MANY_REPLICAS, rps = Arg::Num(peak, 2), most = MOST_REPLICAS, gpus = gpus, gpu = name)
+        let rps = Arg::Num(peak, 2);
+        missed(msg!(phrases::SLO_TOO_MANY_REPLICAS, rps = rps, most = MOST_REPLICAS, gpus = gpus, gpu = name))
     };
     if fewest > f64::from(MOST_REPLICAS) {
         return Err(too_many());

@@ -110,3 +110,29 @@ fn hf_transformers_is_not_planned_as_a_server() {
     let err = planned(&format!("{CHAT_8B}&rps=1&runtime=hf"), "h100_sxm", 1).unwrap_err();
     assert!(err.render(crate::text::Lang::En).contains("does not batch requests"));
 }
+
+/// Targets no offer meets (issue 39): the advice names the set-up that
+/// comes closest and targets it can meet, which then rank rows.
+#[test]
+fn targets_nothing_meets_name_the_closest_set_up_and_what_it_can_meet() {
+    let catalog = Catalog::bundled().unwrap();
+    let snapshot = crate::engine::snapshot::committed();
+    let rank = |query: &str| crate::engine::rank(&workload(query), catalog, &snapshot).unwrap();
+    let report = rank("model=llama-3.1-8b&in=1000&out=300&rps=1&itl=0.002&ttft=0.01");
+    assert!(report.results.is_empty());
+    let said = report.advice[0].render(crate::text::Lang::En);
+    assert!(said.starts_with("No offer meets these targets. The closest is "), "{said}");
+    let key =
+        |name: &str| said.split(&format!("{name}=")).nth(1).unwrap().split([',', ')']).next().unwrap().to_string();
+    let (ttft, itl) = (key("ttft"), key("itl"));
+    // The targets it names can be met.
+    let met = rank(&format!("model=llama-3.1-8b&in=1000&out=300&rps=0.01&itl={itl}&ttft={ttft}"));
+    assert!(!met.results.is_empty(), "{said}");
+    // Spanish keeps the link's spelling of the numbers.
+    let es = report.advice[0].render(crate::text::Lang::Es);
+    assert!(es.contains(&format!("ttft={ttft}")) && es.contains(&format!("itl={itl}")), "{es}");
+    // Targets a lone request meets, at a rate no offer serves.
+    let busy = rank("model=llama-3.1-8b&in=1000&out=300&rps=100000&itl=0.2&ttft=20");
+    assert!(busy.results.is_empty());
+    assert!(busy.advice[0].render(crate::text::Lang::En).contains("lower the peak rate (rps)"), "{:?}", busy.advice[0]);
+}
