@@ -15,16 +15,15 @@
 
 mod excluded;
 mod exports;
+mod offers;
+
+pub use offers::Offers;
 
 use super::cost_chart::{CostChart, CostChartProps};
 use super::model_import::{ModelImport, ModelImportProps};
 use super::snapshot_info::{SnapshotInfo, SnapshotInfoProps};
 use super::your_gpu::{YourGpu, YourGpuProps};
-use crate::engine::{Catalog, Snapshot};
-use crate::text::Lang;
-use crate::ui::ranked::Ranked;
 use leptos::prelude::*;
-use std::sync::Arc;
 
 /// A part drawn from the second module, with what it is drawn from.
 pub enum Later {
@@ -41,16 +40,6 @@ pub enum Later {
         of: Offers,
         row: usize,
     },
-}
-
-/// What the parts under the table read: the ranking and its snapshot.
-pub struct Offers {
-    pub report: Signal<Ranked>,
-    pub snapshot: Arc<Snapshot>,
-    pub catalog: &'static Catalog,
-    /// Embedded: the top rows only, without exports or the offers left out.
-    pub compact: bool,
-    pub lang: Lang,
 }
 
 /// `part`, drawn once the second module is in (at once after that).
@@ -124,12 +113,8 @@ fn draw_now(part: Later) -> AnyView {
         Later::YourGpu(props) => YourGpu(props).into_any(),
         Later::ModelImport(props) => ModelImport(props).into_any(),
         Later::SnapshotInfo(props) => SnapshotInfo(props).into_any(),
-        Later::Exports(Offers { report, snapshot, catalog, compact, lang }) => {
-            exports(report, snapshot, catalog, compact, lang).into_any()
-        }
-        Later::Excluded(Offers { report, snapshot, catalog, compact, lang }) => {
-            excluded(report, snapshot, catalog, compact, lang).into_any()
-        }
+        Later::Exports(offers) => exports(offers).into_any(),
+        Later::Excluded(offers) => excluded(offers).into_any(),
         Later::Breakdown { of: Offers { report, snapshot, catalog, lang, .. }, row } => report
             .with_untracked(|r| {
                 r.0.results.get(row).map(|ranked| crate::export::row_breakdown(ranked, &snapshot, catalog, lang))

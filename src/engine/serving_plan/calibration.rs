@@ -61,38 +61,9 @@ fn settings() -> Vec<Setting> {
             output: 198,
             poisson: true,
         },
-        // GPUStack's Qwen3-8B lab: 23,260 prompt and 22,061 output tokens
-        // over 100 requests.
-        Setting {
-            source: "SLD-B-gpustack-qwen3-8b-h100",
-            software: "vLLM",
-            model_words: "Qwen3-8B",
-            runtime: Runtime::Vllm,
-            kernels: vllm("0.11.0"),
-            gpu: "h100_sxm",
-            gpus: 1,
-            model: "qwen3-8b",
-            weights: Precision::Bf16,
-            kv: KvPrecision::Bf16,
-            prompt: 233,
-            output: 221,
-            poisson: false,
-        },
-        Setting {
-            source: "SLD-B-gpustack-qwen3-8b-h100",
-            software: "TensorRT-LLM",
-            model_words: "Qwen3-8B",
-            runtime: Runtime::Trtllm,
-            kernels: llm::runtime_speed(Runtime::Trtllm),
-            gpu: "h100_sxm",
-            gpus: 1,
-            model: "qwen3-8b",
-            weights: Precision::Bf16,
-            kv: KvPrecision::Bf16,
-            prompt: 233,
-            output: 221,
-            poisson: false,
-        },
+        // GPUStack's Qwen3-8B lab, on vLLM and on TensorRT-LLM.
+        gpustack("vLLM", Runtime::Vllm, vllm("0.11.0")),
+        gpustack("TensorRT-LLM", Runtime::Trtllm, llm::runtime_speed(Runtime::Trtllm)),
         // IOG's vLLM 0.8.5 runs of Llama 3 8B on one H100 PCIe: 41,169
         // prompt and about 40,350 output tokens over 200 requests. Its 70B
         // runs on two are left out: overloaded from 4 requests a second,
@@ -136,6 +107,26 @@ fn settings() -> Vec<Setting> {
         nim(5000, 500),
         nim(500, 2000),
     ]
+}
+
+/// GPUStack's Qwen3-8B lab on one H100 SXM with `software` (`runtime` as
+/// `kernels`): 23,260 prompt and 22,061 output tokens over 100 requests.
+fn gpustack(software: &'static str, runtime: Runtime, kernels: llm::RuntimeSpeed) -> Setting {
+    Setting {
+        source: "SLD-B-gpustack-qwen3-8b-h100",
+        software,
+        model_words: "Qwen3-8B",
+        runtime,
+        kernels,
+        gpu: "h100_sxm",
+        gpus: 1,
+        model: "qwen3-8b",
+        weights: Precision::Bf16,
+        kv: KvPrecision::Bf16,
+        prompt: 233,
+        output: 221,
+        poisson: false,
+    }
 }
 
 /// NVIDIA NIM 1.8.0's Llama 3.3 70B FP8 profile on two H100s, with

@@ -64,9 +64,7 @@ impl Targets {
             ttft_s: workload.ttft_target_s,
             itl_s: workload.itl_target_s,
             percentile: workload.latency_percentile,
-            peak_rps: workload
-                .peak_rps
-                .unwrap_or_else(|| f64::from(workload.requests_per_day) / SECONDS_PER_DAY as f64),
+            peak_rps: workload.peak_rps.unwrap_or_else(|| workload.daily_requests() / SECONDS_PER_DAY as f64),
         })
     }
 

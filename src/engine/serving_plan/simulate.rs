@@ -173,6 +173,8 @@ struct Request {
     /// Bumped when it is preempted, so that its place in the finish queue
     /// lapses.
     epoch: u32,
+    /// Whether it is decoding now.
+    decoding: bool,
 }
 
 impl Request {
@@ -221,6 +223,7 @@ impl Replica {
             self.done += 1;
             return;
         }
+        request.decoding = true;
         self.decoding += 1;
         self.context_sum += f64::from(prompt + request.made);
         self.started.push((r, request.epoch));
@@ -230,7 +233,7 @@ impl Replica {
     /// Runs `steps` steps of `seconds` each, in which every decoding
     /// request makes a token; returns the requests whose last token came,
     /// each now `length` tokens long, and leaves them out.
-    fn advance(&mut self, requests: &[Request], steps: u64, seconds: f64, length: u32) -> Vec<usize> {
+    fn advance(&mut self, requests: &mut [Request], steps: u64, seconds: f64, length: u32) -> Vec<usize> {
         self.now += seconds * steps as f64;
         self.step += steps;
         let grown = f64::from(self.decoding) * steps as f64;
@@ -245,6 +248,7 @@ impl Replica {
             if requests[r].epoch != epoch {
                 continue;
             }
+            requests[r].decoding = false;
             self.decoding -= 1;
             self.context_sum -= f64::from(length);
             self.kv_used -= f64::from(length);
@@ -292,7 +296,7 @@ fn next_request(requests: &mut Vec<Request>, arrivals: Arrivals, n: usize, now: 
 
 impl Request {
     fn arriving(arrival: f64) -> Request {
-        Request { arrival, prefilled: 0, made: 0, since: 0, first_token: 0.0, epoch: 0 }
+        Request { arrival, prefilled: 0, made: 0, since: 0, first_token: 0.0, epoch: 0, decoding: false }
     }
 }
 
@@ -414,7 +418,7 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
         let running = replica.decoding;
         outcome.most_running = outcome.most_running.max(running + prefilling.len() as u32);
         let (window_start, window_end) = window(&requests);
-        for r in replica.advance(&requests, steps, seconds, prompt + output) {
+        for r in replica.advance(&mut requests, steps, seconds, prompt + output) {
             if run.measured(r) && output > 1 {
                 outcome.tpot.push((replica.now - requests[r].first_token) / f64::from(output - 1));
             }
@@ -462,6 +466,10 @@ mod tests {
 
     const LIMITS: Limits = Limits { max_running: 256, step_tokens: 2048, kv_sequences: 1_000 };
 
+    /// 8 requests a second of 500 tokens in, 200 out: about 25 running at
+    /// once on `linear`'s replica.
+    const BUSY: Load = Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200 };
+
     #[test]
     fn a_lone_request_waits_for_its_prompt_then_one_step_a_token() {
         // One request an hour, done in about a second: never two at once.
@@ -503,11 +511,10 @@ mod tests {
 
     #[test]
     fn a_running_cap_makes_requests_queue() {
-        // 8 a second would run about 25 at once; 8 at once serve about 3.5.
-        let load = Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200 };
+        // Eight at once serve about 3.5 a second.
         let run = Run { requests: 1_000, seed: 3 };
-        let free = simulate(load, LIMITS, run, linear);
-        let capped = simulate(load, Limits { max_running: 8, ..LIMITS }, run, linear);
+        let free = simulate(BUSY, LIMITS, run, linear);
+        let capped = simulate(BUSY, Limits { max_running: 8, ..LIMITS }, run, linear);
         assert!(capped.capped && !free.capped);
         assert!(capped.most_running <= 8);
         // Fewer at once: shorter gaps, but a long wait for the first token.
@@ -517,11 +524,10 @@ mod tests {
 
     #[test]
     fn a_full_cache_holds_requests_back_and_preempts_the_last_started() {
-        let load = Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200 };
         let run = Run { requests: 500, seed: 4 };
-        let free = simulate(load, LIMITS, run, linear);
+        let free = simulate(BUSY, LIMITS, run, linear);
         // Eight whole sequences: 5,600 tokens, eleven prompts at most.
-        let small = simulate(load, Limits { kv_sequences: 8, ..LIMITS }, run, linear);
+        let small = simulate(BUSY, Limits { kv_sequences: 8, ..LIMITS }, run, linear);
         assert!(small.capped && !free.capped);
         assert!(small.most_running <= 11 && small.most_running > 8, "{}", small.most_running);
         assert!(small.ttft(90.0) > 10.0 * free.ttft(90.0));

@@ -1,21 +1,14 @@
 //! The offers left out and why, grouped by reason (`present::excluded`),
 //! folded under the table; open by itself when no offer is left.
 
-use crate::engine::{Catalog, Snapshot};
+use super::offers::Offers;
 use crate::msg;
 use crate::present::excluded::excluded_groups;
-use crate::text::{phrases, Lang};
+use crate::text::phrases;
 use crate::ui::ranked::Ranked;
 use leptos::prelude::*;
-use std::sync::Arc;
 
-pub fn excluded(
-    report: Signal<Ranked>,
-    snapshot: Arc<Snapshot>,
-    catalog: &'static Catalog,
-    compact: bool,
-    lang: Lang,
-) -> impl IntoView {
+pub fn excluded(Offers { report, snapshot, catalog, compact, lang }: Offers) -> impl IntoView {
     let excluded_count = move || report.with(|r| r.0.excluded.len());
     let opened = RwSignal::new(false);
     // Worked out when the list is opened (hundreds of reasons to word).

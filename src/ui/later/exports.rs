@@ -1,20 +1,13 @@
 //! The offers as files: every row as CSV (in the page's language) and as
 //! the CLI's `rank --json` rows, made when a button is pressed.
 
-use crate::engine::{Catalog, Snapshot};
-use crate::text::{phrases, Lang, Msg};
+use super::offers::Offers;
+use crate::text::{phrases, Msg};
 use crate::ui::download::download;
-use crate::ui::ranked::Ranked;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-pub fn exports(
-    report: Signal<Ranked>,
-    snapshot: Arc<Snapshot>,
-    catalog: &'static Catalog,
-    compact: bool,
-    lang: Lang,
-) -> impl IntoView {
+pub fn exports(Offers { report, snapshot, catalog, compact, lang }: Offers) -> impl IntoView {
     let export_problem = RwSignal::new(None::<Msg>);
     let csv_snapshot = Arc::clone(&snapshot);
     // With a byte-order mark: Excel reads a CSV without one in the
