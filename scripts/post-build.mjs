@@ -90,7 +90,7 @@ writeFileSync(
 console.log(`post-build: the loader is now ${bootName}`);
 
 // 2. The service worker, with what the page needs offline: the page (the
-// icon is in it), its code and style, the catalog and the offers, each under the one URL the
+// icon is in it), its code and style, the catalog, the offers and the hosted APIs' prices, each under the one URL the
 // page asks for (relative to the page), so that the worker's downloads at
 // install are the page's own, which the browser's HTTP cache still holds
 // (issue 22): the page as `./` only (the worker answers `./index.html` with
@@ -101,7 +101,7 @@ console.log(`post-build: the loader is now ${bootName}`);
 // one import online.
 const onDemand = (f) => f.startsWith('import_worker');
 const code = readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js');
-const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.json', 'data/es.json', 'data/offers.json'].sort();
+const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.json', 'data/es.json', 'data/hosted.json', 'data/offers.json'].sort();
 const later = code.filter(onDemand).sort();
 const asked = { 'index.html': '', 'data/catalog.json': catalogUrl, 'data/es.json': spanishUrl };
 const files = needed.map((f) => `./${asked[f] ?? f}`);

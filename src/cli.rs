@@ -485,6 +485,15 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
         for line in &report.advice {
             let _ = writeln!(out, "advice: {line}");
         }
+        if let Some(api) = &hosted_api {
+            let name = catalog
+                .model(&decoded.workload.model)
+                .map_or_else(|_| decoded.workload.model.clone(), |m| m.name.clone());
+            let targets = crate::engine::serving_plan::Targets::of(&decoded.workload).is_some();
+            for line in crate::present::hosted_api::lines(api, &name, targets) {
+                let _ = writeln!(out, "hosted API: {}", line.render(Lang::En));
+            }
+        }
         if let Some(run) = &local {
             let verdict: Vec<String> = run.verdict.iter().map(ToString::to_string).collect();
             let _ = writeln!(out, "your GPU ({}): {}", run.gpu, verdict.join(" "));

@@ -721,4 +721,15 @@ fn rank_to_latency_targets_lists_only_plans_that_meet_them_and_the_hosted_api() 
     assert!(api["input_usd_per_mtok"].as_f64().unwrap() > 0.0 && api["output_usd_per_mtok"].as_f64().unwrap() > 0.0);
     assert!(api["break_even_requests_per_day"].as_f64().unwrap() > 0.0);
     assert!(!api["provider"].as_str().unwrap().is_empty());
+    // The text says the same, as the page does.
+    let text = stdout(&whichgpu(&["rank", "--config", query, "--top", "1"]));
+    let hosted: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("hosted API: ")).collect();
+    assert_eq!(hosted.len(), 4, "{text}");
+    let provider = api["provider"].as_str().unwrap();
+    assert!(
+        hosted[0].starts_with(&format!("The cheapest hosted API for Llama 3.3 70B Instruct is {provider}: ")),
+        "{}",
+        hosted[0]
+    );
+    assert!(hosted[1].starts_with("Your traffic (173,000 requests a day) costs $"), "{}", hosted[1]);
 }

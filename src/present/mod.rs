@@ -5,6 +5,7 @@
 //! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
 //! - [`excluded`]: the offers left out, grouped by reason.
 //! - [`form`]: the workload form's choices.
+//! - [`hosted_api`]: the cheapest hosted API for the model, against renting.
 //! - [`import_answer`]: what the page sets and says after a model import,
 //!   computed in the import's Web Worker.
 //! - [`memory`]: the memory line above the bar.
@@ -23,6 +24,7 @@
 pub mod chart;
 pub mod excluded;
 pub mod form;
+pub mod hosted_api;
 pub mod import_answer;
 pub mod memory;
 pub mod model_facts;

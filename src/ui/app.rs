@@ -323,10 +323,21 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 });
                                 move || drawn.get().then(|| later(Later::YourGpu(YourGpuProps { catalog, chosen: my_gpu, detected, measured, compared, run: local })))
                             });
+                            // The cheapest hosted API beside renting (issue 39).
+                            let hosted = embed.is_none().then(|| {
+                                later(Later::HostedApi(later::HostedApiProps {
+                                    workload: workload.into(),
+                                    report: current.into(),
+                                    catalog,
+                                    snapshot_date: info.snapshot_date.clone(),
+                                    lang,
+                                }))
+                            });
                             view! {
                                 {stale}
                                 {failure}
                                 {table}
+                                {hosted}
                                 {your_gpu}
                                 {later(Later::SnapshotInfo(SnapshotInfoProps { snapshot: info }))}
                             }

@@ -1,7 +1,7 @@
 //! What the page draws after its first result, from its second WebAssembly
 //! module (issue 38): the chart, a row's breakdown, the exports, the offers
-//! left out, "Your GPU" and its probe, the model import's controls and the
-//! snapshot's sources. None of them is needed to show the first priced row,
+//! left out, "Your GPU" and its probe, the model import's controls, the
+//! hosted APIs beside renting and the snapshot's sources. None of them is needed to show the first priced row,
 //! so the module the first result waits for leaves them out.
 //!
 //! With the `split` feature (the page's build, index.html), `draw` is a
@@ -15,8 +15,10 @@
 
 mod excluded;
 mod exports;
+mod hosted;
 mod offers;
 
+pub use hosted::HostedApiProps;
 pub use offers::Offers;
 
 use super::cost_chart::{CostChart, CostChartProps};
@@ -35,6 +37,8 @@ pub enum Later {
     Exports(Offers),
     /// The offers left out, and why.
     Excluded(Offers),
+    /// The cheapest hosted API for the model, against renting.
+    HostedApi(HostedApiProps),
     /// The cost breakdown of the ranking's `row`: the table row under it.
     Breakdown {
         of: Offers,
@@ -107,7 +111,7 @@ fn draw(part: Later) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
 }
 
 fn draw_now(part: Later) -> AnyView {
-    use self::{excluded::excluded, exports::exports};
+    use self::{excluded::excluded, exports::exports, hosted::hosted_api};
     match part {
         Later::Chart(props) => CostChart(props).into_any(),
         Later::YourGpu(props) => YourGpu(props).into_any(),
@@ -115,6 +119,7 @@ fn draw_now(part: Later) -> AnyView {
         Later::SnapshotInfo(props) => SnapshotInfo(props).into_any(),
         Later::Exports(offers) => exports(offers).into_any(),
         Later::Excluded(offers) => excluded(offers).into_any(),
+        Later::HostedApi(props) => hosted_api(props).into_any(),
         Later::Breakdown { of: Offers { report, snapshot, catalog, lang, .. }, row } => report
             .with_untracked(|r| {
                 r.0.results.get(row).map(|ranked| crate::export::row_breakdown(ranked, &snapshot, catalog, lang))

@@ -2,6 +2,7 @@
 //! the GPU and model catalog (`public/data/`), or taking the downloads the
 //! page's prefetch script started (src/ui/prefetch.js).
 
+use crate::engine::hosted_api::HostedPrices;
 use crate::engine::{Catalog, Snapshot};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg, Phrase};
@@ -22,6 +23,10 @@ const PARSE_HEAP_BYTES: usize = 4 << 20;
 /// The page's Spanish (`text::spanish`), fetched when a visitor reads it.
 pub const SPANISH_URL: &str = "data/es.json";
 
+/// The hosted APIs' prices (`engine::hosted_api`), fetched by the second
+/// module when the workload is serving.
+pub const HOSTED_URL: &str = "data/hosted.json";
+
 /// The window properties where the page's prefetch script
 /// (src/ui/prefetch.js) leaves its promises.
 const OFFERS_PREFETCH: &str = "whichgpuOffers";
@@ -40,6 +45,22 @@ pub async fn load_spanish() -> bool {
         web_sys::console::warn_1(&format!("Spanish not loaded, the page reads in English: {why}").into());
     }
     loaded.is_ok()
+}
+
+/// Downloads and reads the hosted APIs' prices, once for the page's life;
+/// the error is a message to show.
+pub async fn load_hosted() -> Result<&'static HostedPrices, Msg> {
+    static LOADED: std::sync::OnceLock<&'static HostedPrices> = std::sync::OnceLock::new();
+    if let Some(prices) = LOADED.get() {
+        return Ok(prices);
+    }
+    // No prefetch script starts this one: the first result does not wait for it.
+    let bytes = download("whichgpuHosted", HOSTED_URL, &phrases::HOSTED_DOWNLOAD_FAILED).await?;
+    let prices = std::str::from_utf8(&bytes)
+        .map_err(|e| e.to_string())
+        .and_then(HostedPrices::from_json)
+        .map_err(|why| msg!(phrases::HOSTED_DOWNLOAD_FAILED, detail = why))?;
+    Ok(*LOADED.get_or_init(|| Box::leak(Box::new(prices))))
 }
 
 /// Downloads and reads the catalog, once for the page's life; the error is a

@@ -3,7 +3,7 @@
 // once, after the first result is painted; and the first use of each part it
 // draws (the chart, a row's breakdown, the exports, the offers left out,
 // "Your GPU", the model import's controls, the snapshot's sources) asks for
-// nothing more. The requests counted are the page's own (Playwright sees
+// nothing more; the hosted APIs' prices come once, with the second module. The requests counted are the page's own (Playwright sees
 // requests the HTTP cache answers too), not the service worker's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,8 +46,11 @@ test('the first result waits for the first module only; the second comes once, a
       .filter((r) => /\/later-[0-9a-f]{16}\.wasm$/.test(r.name));
     assert.equal(second.length, 1, 'the second module, asked for once');
     assert.ok(second[0].start >= painted, `the second module asked for at ${second[0].start} ms, after the first result at ${painted} ms`);
-    // Everything the page asked for so far: the page itself (''), the first result's files, the second module.
-    assert.deepEqual(asked.sort(), ['', ...FIRST_RESULT, 'later.wasm'].sort());
+    // The hosted APIs' prices, which the second module asks for once the
+    // workload is serving (the page's default is a chat endpoint).
+    await app.page.getByTestId('hosted-api').waitFor();
+    // Everything the page asked for so far: the page itself (''), the first result's files, the second module, the prices.
+    assert.deepEqual(asked.sort(), ['', ...FIRST_RESULT, 'hosted.json', 'later.wasm'].sort());
 
     // First use of each part the second module draws.
     const settled = asked.length;

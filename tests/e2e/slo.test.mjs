@@ -1,8 +1,8 @@
 // Serving to latency targets (issue 39): a link with a time to first token,
 // an inter-token latency, a percentile and a peak rate ranks only the
 // set-ups that meet them; each row says the latencies it gets and its
-// replicas, its breakdown the launch command; in English and Spanish, on a
-// desktop and a phone; the form takes the targets and the link keeps them.
+// replicas, its breakdown the launch command, and the cheapest hosted API
+// stands beside renting; in English and Spanish, on a desktop and a phone; the form takes the targets and the link keeps them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedBrowserAndServer, WhichGpuPage } from './harness.mjs';
@@ -24,9 +24,21 @@ async function plannedSpeeds(app, pattern) {
   return app.page.getByTestId('offer-speed').allTextContents();
 }
 
-for (const [lang, first, between, launch] of [
-  ['en', /first token (0\.\d\d) s · (\d+) ms between tokens \(p95\)/, 'Time between tokens', 'Launch'],
-  ['es', /primer token (0,\d\d) s · (\d+) ms entre tokens \(p95\)/, 'Tiempo entre tokens', 'Arranque'],
+for (const [lang, first, between, launch, hosted] of [
+  [
+    'en',
+    /first token (0\.\d\d) s · (\d+) ms between tokens \(p95\)/,
+    'Time between tokens',
+    'Launch',
+    /cheapest hosted API for Llama 3\.3 70B Instruct is \w+: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(173,000 requests a day\) costs \$[\d,]+ a month there, against \$[\d,]+ a month renting the first row[\s\S]*requests a day/,
+  ],
+  [
+    'es',
+    /primer token (0,\d\d) s · (\d+) ms entre tokens \(p95\)/,
+    'Tiempo entre tokens',
+    'Arranque',
+    /API alojada más barata para Llama 3\.3 70B Instruct es \w+: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(173\.000 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
+  ],
 ]) {
   for (const width of [1440, 390]) {
     test(`a link with latency targets ranks set-ups that meet them, with their launch (${lang}, ${width} px)`, async () => {
@@ -47,6 +59,11 @@ for (const [lang, first, between, launch] of [
       const details = await app.page.getByTestId('row-details').textContent();
       assert.ok(details.includes(between), details);
       assert.ok(details.includes(launch) && details.includes('vllm serve meta-llama/Llama-3.3-70B-Instruct'), details);
+      // Beside renting: the cheapest hosted API at the same traffic, and where renting wins.
+      const api = app.page.getByTestId('hosted-api');
+      await api.waitFor({ timeout: 20000 });
+      assert.match(await api.textContent(), hosted);
+      assert.ok(await api.isVisible());
       await app.page.context().close();
     });
   }
@@ -70,6 +87,9 @@ test('targets typed into the form rank to them, and the link keeps them', async 
   await again.waitForResults();
   await plannedSpeeds(again, /first token .* \(p95\)/);
   assert.equal(await again.firstRowText(), first);
+  // And the same hosted API beside it.
+  for (const page of [app, again]) await page.page.getByTestId('hosted-api').waitFor({ timeout: 20000 });
+  assert.equal(await again.page.getByTestId('hosted-api').textContent(), await app.page.getByTestId('hosted-api').textContent());
   await app.page.context().close();
   await again.page.context().close();
 });
@@ -88,4 +108,26 @@ test('targets no offer meets leave every offer out, each saying why, and name th
   const advice = await app.page.getByTestId('advice').textContent();
   assert.match(advice, /No offer meets these targets\. The closest is \d+× .*\(ttft=[\d.]+, itl=[\d.]+\)/);
   await app.page.context().close();
+});
+
+test('hosted APIs stand beside serving only, and prices that do not download say so', async () => {
+  // Training: nothing to compare, and nothing downloaded for it.
+  const training = await WhichGpuPage.open(env.browser, `${env.server.url}?task=finetune&model=llama-3.1-8b`);
+  const asked = [];
+  training.page.on('request', (request) => asked.push(request.url()));
+  await training.waitForResults();
+  await training.page.getByTestId('snapshot-date').waitFor();
+  assert.equal(await training.page.getByTestId('hosted-api').count(), 0);
+  assert.deepEqual(asked.filter((url) => url.includes('hosted.json')), []);
+  await training.page.context().close();
+  // A serving link whose prices cannot be fetched: the rows stay, the section says why.
+  const context = await env.browser.newContext();
+  await context.route(/data\/hosted\.json/, (route) => route.fulfill({ status: 503, body: 'down' }));
+  const page = await context.newPage();
+  await page.goto(`${env.server.url}?model=llama-3.1-8b`);
+  await page.getByTestId('offer-row').first().waitFor();
+  const failed = page.getByTestId('hosted-api-failed');
+  await failed.waitFor({ timeout: 20000 });
+  assert.match(await failed.textContent(), /hosted APIs' prices could not be downloaded \(.*503/);
+  await context.close();
 });
