@@ -736,6 +736,9 @@ phrases! {
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";
     SLO_LAUNCH = "{command} ({runtime} {version}; {servers} per instance)", "{command} ({runtime} {version}; {servers} por instancia)";
+    COPY_LAUNCH = "Copy the launch command", "Copiar el comando de arranque";
+    LAUNCH_COPIED = "Command copied", "Comando copiado";
+    COPY_LAUNCH_BY_HAND = "Copy this command:", "Copia este comando:";
     ADVICE_SLO_CLOSEST = "No offer meets these targets. The closest is {gpus}× {gpu}: one request alone gets its first token in {ttft} s and {ms} ms between tokens, so targets at least that loose can be met (ttft={ttft_key}, itl={itl_key}).", "Ninguna oferta cumple estos objetivos. La más cercana es {gpus}× {gpu}: una petición sola recibe su primer token en {ttft} s y {ms} ms entre tokens, así que se pueden cumplir objetivos al menos así de holgados (ttft={ttft_key}, itl={itl_key}).";
     // ---- Hosted APIs beside renting (issue 39) ----
     HOSTED_HEADING = "Hosted APIs", "APIs alojadas";

@@ -16,6 +16,7 @@
 mod excluded;
 mod exports;
 mod hosted;
+mod launch;
 mod offers;
 
 pub use hosted::HostedApiProps;
@@ -122,15 +123,19 @@ fn draw_now(part: Later) -> AnyView {
         Later::HostedApi(props) => hosted_api(props).into_any(),
         Later::Breakdown { of: Offers { report, snapshot, catalog, lang, .. }, row } => report
             .with_untracked(|r| {
-                r.0.results.get(row).map(|ranked| crate::export::row_breakdown(ranked, &snapshot, catalog, lang))
+                r.0.results.get(row).map(|ranked| {
+                    let launch = ranked.slo.as_ref().and_then(|p| p.launch.as_ref()).map(|l| l.command.clone());
+                    (crate::export::row_breakdown(ranked, &snapshot, catalog, lang), launch)
+                })
             })
-            .map(|lines| {
+            .map(|(lines, launch)| {
                 let lines =
                     lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view();
                 view! {
                     <tr class="details" data-testid="row-details">
                         <td colspan=crate::present::row::COLUMN_COUNT.to_string()>
                             <dl class="breakdown">{lines}</dl>
+                            {launch.map(|command| launch::copy_launch(command, lang))}
                         </td>
                     </tr>
                 }

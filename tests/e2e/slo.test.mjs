@@ -24,12 +24,13 @@ async function plannedSpeeds(app, pattern) {
   return app.page.getByTestId('offer-speed').allTextContents();
 }
 
-for (const [lang, first, between, launch, hosted] of [
+for (const [lang, first, between, launch, copied, hosted] of [
   [
     'en',
     /first token (0\.\d\d) s · (\d+) ms between tokens \(p95\)/,
     'Time between tokens',
     'Launch',
+    'Command copied',
     /cheapest hosted API for Llama 3\.3 70B Instruct is \w+: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(173,000 requests a day\) costs \$[\d,]+ a month there, against \$[\d,]+ a month renting the first row[\s\S]*requests a day/,
   ],
   [
@@ -37,6 +38,7 @@ for (const [lang, first, between, launch, hosted] of [
     /primer token (0,\d\d) s · (\d+) ms entre tokens \(p95\)/,
     'Tiempo entre tokens',
     'Arranque',
+    'Comando copiado',
     /API alojada más barata para Llama 3\.3 70B Instruct es \w+: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(173\.000 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
   ],
 ]) {
@@ -44,6 +46,7 @@ for (const [lang, first, between, launch, hosted] of [
     test(`a link with latency targets ranks set-ups that meet them, with their launch (${lang}, ${width} px)`, async () => {
       const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${TARGETS}&lang=${lang}`, {
         viewport: { width, height: 900 },
+        permissions: ['clipboard-read', 'clipboard-write'],
       });
       await app.waitForResults();
       const speeds = await plannedSpeeds(app, first);
@@ -59,6 +62,12 @@ for (const [lang, first, between, launch, hosted] of [
       const details = await app.page.getByTestId('row-details').textContent();
       assert.ok(details.includes(between), details);
       assert.ok(details.includes(launch) && details.includes('vllm serve meta-llama/Llama-3.3-70B-Instruct'), details);
+      // The command, copied as the breakdown shows it.
+      await app.page.getByTestId('copy-launch').click();
+      await app.page.getByTestId('launch-copy-status').getByText(copied).waitFor();
+      const command = await app.page.evaluate(() => navigator.clipboard.readText());
+      assert.match(command, /^vllm serve meta-llama\/Llama-3\.3-70B-Instruct .*--max-num-seqs \d+/);
+      assert.ok(details.includes(command), `${command} in ${details}`);
       // Beside renting: the cheapest hosted API at the same traffic, and where renting wins.
       const api = app.page.getByTestId('hosted-api');
       await api.waitFor({ timeout: 20000 });
