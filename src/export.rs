@@ -343,6 +343,15 @@ fn slo_lines(plan: &SloPlan, lang: Lang, add: &mut impl FnMut(&'static Phrase, S
         instances = plan.instances
     );
     add(&phrases::ROW_SLO_REPLICAS, replicas.render(lang));
+    let t = plan.traffic;
+    let traffic = msg!(
+        phrases::SLO_TRAFFIC,
+        rps = Arg::Num(t.peak_rps, 2),
+        daily = Arg::Int(t.requests_per_day.round() as i64),
+        hours = Arg::Num(t.hours_up, 0),
+        factor = Arg::Num(t.peak_factor, 1)
+    );
+    add(&phrases::ROW_SLO_TRAFFIC, traffic.render(lang));
     if let Some(launch) = &plan.launch {
         let said = msg!(
             phrases::SLO_LAUNCH,

@@ -731,5 +731,5 @@ fn rank_to_latency_targets_lists_only_plans_that_meet_them_and_the_hosted_api() 
         "{}",
         hosted[0]
     );
-    assert!(hosted[1].starts_with("Your traffic (173,000 requests a day) costs $"), "{}", hosted[1]);
+    assert!(hosted[1].starts_with("Your traffic (86,400 requests a day) costs $"), "{}", hosted[1]);
 }

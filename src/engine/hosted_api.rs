@@ -82,7 +82,8 @@ pub struct HostedApi {
     /// The stated traffic there for a month; `None` when none is stated.
     pub monthly_cost: Option<f64>,
     /// The first row's month of renting, the requests a day it is sized
-    /// for (the peak rate all day), and the requests a day at which the API
+    /// for (planned to latency targets: the stated traffic, whose busiest
+    /// hour it meets them at), and the requests a day at which the API
     /// would cost as much: renting wins above it, where that is within what
     /// the row serves.
     pub renting_monthly_cost: Option<f64>,
@@ -124,10 +125,8 @@ pub fn compare(workload: &Workload, report: &Report, prices: &HostedPrices, on: 
         cost_per_request,
         monthly_cost,
         renting_monthly_cost: renting.filter(|_| workload.is_endpoint()),
-        renting_sized_for_requests_per_day: workload
-            .peak_rps
-            .map(|rps| rps * crate::units::SECONDS_PER_DAY as f64)
-            .filter(|_| workload.is_endpoint()),
+        // Planned to targets, the row is sized for the stated traffic's peak.
+        renting_sized_for_requests_per_day: crate::engine::serving_plan::Targets::of(workload).map(|_| daily),
         break_even_requests_per_day: renting
             .filter(|_| workload.is_endpoint() && cost_per_request > 0.0)
             .map(|m| m / (DAYS_PER_MONTH * cost_per_request)),
@@ -167,9 +166,11 @@ mod tests {
         let api = compared("model=llama-3.3-70b&in=1000&out=300&rps=2&ttft=1&itl=0.05").unwrap();
         let per_request = (1000.0 * api.input_usd_per_mtok + 300.0 * api.output_usd_per_mtok) / 1e6;
         assert!((api.cost_per_request - per_request).abs() < 1e-12);
-        // 2 requests a second all day, a month.
+        // 2 requests a second at the busiest hour, half that on average
+        // (DEFAULT_PEAK_FACTOR), a month; the first row is sized for it.
         let monthly = api.monthly_cost.unwrap();
-        assert!((monthly - 2.0 * 86_400.0 * DAYS_PER_MONTH * per_request).abs() < 1e-6 * monthly);
+        assert!((monthly - 86_400.0 * DAYS_PER_MONTH * per_request).abs() < 1e-6 * monthly);
+        assert_eq!(api.renting_sized_for_requests_per_day, Some(86_400.0));
         let renting = api.renting_monthly_cost.unwrap();
         let even = api.break_even_requests_per_day.unwrap();
         assert!((even * DAYS_PER_MONTH * per_request - renting).abs() < 1e-6 * renting);

@@ -619,6 +619,7 @@ phrases! {
     FIELD_UPTIME = "Hours up per day", "Horas activas al día";
     FIELD_REQUESTS_PER_DAY = "Requests per day (0: not stated)", "Peticiones al día (0: sin indicar)";
     FIELD_PEAK_RPS = "Peak requests per second", "Peticiones por segundo en el pico";
+    FIELD_PEAK_FACTOR = "Busiest hour against the mean hour (×)", "Hora punta frente a la hora media (×)";
     FIELD_TTFT_TARGET = "Time to first token at most (s)", "Tiempo hasta el primer token como máximo (s)";
     FIELD_ITL_TARGET = "Time between tokens at most (s)", "Tiempo entre tokens como máximo (s)";
     FIELD_LATENCY_PERCENTILE = "For this share of requests (percentile)", "Para esta parte de las peticiones (percentil)";
@@ -732,6 +733,8 @@ phrases! {
     ROW_SLO_ITL = "Time between tokens", "Tiempo entre tokens";
     ROW_SLO_TPOT = "Time per output token", "Tiempo por token de salida";
     ROW_SLO_REPLICAS = "Replicas", "Réplicas";
+    ROW_SLO_TRAFFIC = "Traffic", "Tráfico";
+    SLO_TRAFFIC = "{rps} requests/s at the busiest hour: {daily} a day over {hours} h up, the busiest hour {factor}× the mean (peakx)", "{rps} peticiones/s en la hora punta: {daily} al día en {hours} h activas, la hora punta {factor}× la media (peakx)";
     ROW_SLO_LAUNCH = "Launch", "Arranque";
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";

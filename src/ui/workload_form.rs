@@ -13,7 +13,7 @@ use crate::engine::workload::{
     Compilation, Offload, Transcriber, AUDIO_HOURS, BATCH, BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, CONCURRENCY,
     CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS,
     ITL_TARGET, KV_HEADS, LATENCY_PERCENTILE, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH,
-    OUTPUT_TOKENS, PARAMS, PEAK_RPS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS,
+    OUTPUT_TOKENS, PARAMS, PEAK_FACTOR, PEAK_RPS, PIPELINE_PARALLEL, REQUESTS_PER_DAY, RUNS_PER_MONTH, SEQ_LEN, STEPS,
     TENSOR_PARALLEL, TRAINING_TOKENS, TTFT_TARGET, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
@@ -219,6 +219,7 @@ pub fn WorkloadForm(
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
                     // Latency targets at a peak rate (issue 39).
                     <NumberField catalog=catalog workload=workload key=PEAK_RPS.0 label={&phrases::FIELD_PEAK_RPS} />
+                    <NumberField catalog=catalog workload=workload key=PEAK_FACTOR.0 label={&phrases::FIELD_PEAK_FACTOR} />
                     <NumberField catalog=catalog workload=workload key=TTFT_TARGET.0 label={&phrases::FIELD_TTFT_TARGET} />
                     <NumberField catalog=catalog workload=workload key=ITL_TARGET.0 label={&phrases::FIELD_ITL_TARGET} />
                     <NumberField catalog=catalog workload=workload key=LATENCY_PERCENTILE.0 label={&phrases::FIELD_LATENCY_PERCENTILE} />

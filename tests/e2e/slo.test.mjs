@@ -31,7 +31,7 @@ for (const [lang, first, between, launch, copied, hosted] of [
     'Time between tokens',
     'Launch',
     'Command copied',
-    /cheapest hosted API for Llama 3\.3 70B Instruct is \w+: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(173,000 requests a day\) costs \$[\d,]+ a month there, against \$[\d,]+ a month renting the first row[\s\S]*requests a day/,
+    /cheapest hosted API for Llama 3\.3 70B Instruct is \w+: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(86,400 requests a day\) costs \$[\d,.]+ a month there, against \$[\d,.]+ a month renting the first row[\s\S]*requests a day/,
   ],
   [
     'es',
@@ -39,7 +39,7 @@ for (const [lang, first, between, launch, copied, hosted] of [
     'Tiempo entre tokens',
     'Arranque',
     'Comando copiado',
-    /API alojada más barata para Llama 3\.3 70B Instruct es \w+: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(173\.000 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
+    /API alojada más barata para Llama 3\.3 70B Instruct es \w+: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(86\.400 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
   ],
 ]) {
   for (const width of [1440, 390]) {
@@ -139,4 +139,25 @@ test('hosted APIs stand beside serving only, and prices that do not download say
   await failed.waitFor({ timeout: 20000 });
   assert.match(await failed.textContent(), /hosted APIs' prices could not be downloaded \(.*503/);
   await context.close();
+});
+
+test('requests a day plan to their busiest hour, twice the mean unless the form says otherwise', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300&rpd=200000&ttft=1&itl=0.05`);
+  await app.waitForResults();
+  await plannedSpeeds(app, /first token .* \(p95\)/);
+  const traffic = async () => {
+    await app.page.getByTestId('expand-row').first().click();
+    const details = app.page.getByTestId('row-details');
+    const text = await details.textContent();
+    await app.page.getByTestId('expand-row').first().click();
+    await details.waitFor({ state: 'detached' });
+    return text.match(/Traffic([^A-Z]*)/)[1];
+  };
+  assert.equal(await traffic(), '4.63 requests/s at the busiest hour: 200,000 a day over 24 h up, the busiest hour 2.0× the mean (peakx)');
+  await app.page.locator('#peakx').fill('1');
+  await app.page.locator('#peakx').press('Enter');
+  await app.page.waitForFunction(() => new URLSearchParams(location.search).get('peakx') === '1');
+  await plannedSpeeds(app, /first token .* \(p95\)/);
+  assert.equal(await traffic(), '2.31 requests/s at the busiest hour: 200,000 a day over 24 h up, the busiest hour 1.0× the mean (peakx)');
+  await app.page.context().close();
 });

@@ -193,6 +193,7 @@ mod tests {
         let latency = Latency { at_percentile: 0.5, p50: 0.2 };
         SloPlan {
             percentile: 95,
+            traffic: super::super::Traffic::of(&Workload::default()),
             ttft_s: latency,
             itl_s: latency,
             tpot_s: latency,

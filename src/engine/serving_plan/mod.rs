@@ -32,7 +32,6 @@ use super::speed::llm::{runtime_speed, Chunk, ReplicaSteps};
 use super::{Gpu, KvPrecision, Model, Precision, Runtime, Workload};
 use crate::msg;
 use crate::text::{phrases, Arg, Msg};
-use crate::units::SECONDS_PER_DAY;
 use serde::Serialize;
 
 /// The calibration families whose errors are the plans' latency bands
@@ -64,7 +63,7 @@ impl Targets {
             ttft_s: workload.ttft_target_s,
             itl_s: workload.itl_target_s,
             percentile: workload.latency_percentile,
-            peak_rps: workload.peak_rps.unwrap_or_else(|| workload.daily_requests() / SECONDS_PER_DAY as f64),
+            peak_rps: workload.peak_rate(),
         })
     }
 
@@ -108,10 +107,34 @@ pub enum Limit {
     InterToken,
 }
 
+/// The traffic a plan is sized for: its peak rate, and the requests a day
+/// it stands for over the hours up with the busiest hour `peak_factor`
+/// times the mean (`Workload::peak_rate`, `Workload::daily_requests`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Traffic {
+    pub peak_rps: f64,
+    pub requests_per_day: f64,
+    pub peak_factor: f64,
+    pub hours_up: f64,
+}
+
+impl Traffic {
+    pub fn of(workload: &Workload) -> Traffic {
+        Traffic {
+            peak_rps: workload.peak_rate(),
+            requests_per_day: workload.daily_requests(),
+            peak_factor: workload.peak_factor,
+            hours_up: workload.uptime_hours,
+        }
+    }
+}
+
 /// The set-up that meets the targets on an offer: the JSON's `slo`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SloPlan {
     pub percentile: u32,
+    /// The traffic it meets them at.
+    pub traffic: Traffic,
     /// Time to first token, queueing included.
     pub ttft_s: Latency,
     /// Inter-token latency: the gap between two consecutive tokens of a
@@ -264,6 +287,7 @@ pub fn plan(
     let latency = |f: fn(&Outcome, f64) -> f64| Latency { at_percentile: f(o, p), p50: f(o, 50.0) };
     let mut planned = SloPlan {
         percentile: targets.percentile,
+        traffic: Traffic::of(workload),
         ttft_s: latency(Outcome::ttft),
         itl_s: latency(Outcome::itl),
         tpot_s: latency(Outcome::tpot),

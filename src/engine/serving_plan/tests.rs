@@ -28,10 +28,21 @@ const CHAT_8B: &str = "model=llama-3.1-8b&in=1000&out=300&ttft=1&itl=0.05&pct=95
 fn targets_are_read_only_for_an_endpoint_that_states_one() {
     assert_eq!(Targets::of(&workload("model=llama-3.1-8b")), None);
     assert_eq!(Targets::of(&workload("model=llama-3.1-8b&rps=3")), None);
+    // Requests a day peak at twice the mean rate (DEFAULT_PEAK_FACTOR), over
+    // the hours the endpoint is up.
     let t = Targets::of(&workload("model=llama-3.1-8b&itl=0.04&rpd=86400")).unwrap();
-    assert_eq!((t.ttft_s, t.itl_s, t.percentile, t.peak_rps), (None, Some(0.04), 95, 1.0));
+    assert_eq!((t.ttft_s, t.itl_s, t.percentile, t.peak_rps), (None, Some(0.04), 95, 2.0));
+    assert_eq!(Targets::of(&workload("model=llama-3.1-8b&itl=0.04&rpd=86400&peakx=1")).unwrap().peak_rps, 1.0);
+    assert_eq!(
+        Targets::of(&workload("model=llama-3.1-8b&itl=0.04&rpd=86400&uptime=12&peakx=3")).unwrap().peak_rps,
+        6.0
+    );
     let t = Targets::of(&workload("model=llama-3.1-8b&ttft=2&rps=5&pct=99")).unwrap();
     assert_eq!((t.ttft_s, t.peak_rps, t.percentile), (Some(2.0), 5.0, 99));
+    // A stated peak rate is the peak, whatever the factor; the day's
+    // requests are that peak over the hours up, divided by the factor.
+    let w = workload("model=llama-3.1-8b&ttft=2&rps=5&peakx=4");
+    assert_eq!((Targets::of(&w).unwrap().peak_rps, w.daily_requests()), (5.0, 5.0 * 86_400.0 / 4.0));
     // A batch job has no latency to meet.
     assert_eq!(Targets::of(&workload("model=llama-3.1-8b&ttft=2&reqs=1000")), None);
 }

@@ -213,4 +213,9 @@ fn a_planned_row_shows_its_latencies_replicas_and_launch_in_both_languages() {
     assert!(line("Replicas").contains("requests/s each"), "{lines:?}");
     assert!(line("Launch").starts_with("vllm serve meta-llama/Llama-3.3-70B-Instruct"), "{lines:?}");
     assert!(line("Launch").contains("(vllm 0.34.0;"));
+    // What traffic it was sized for, and what was assumed of it.
+    assert_eq!(
+        line("Traffic"),
+        "2.00 requests/s at the busiest hour: 86,400 a day over 24 h up, the busiest hour 2.0× the mean (peakx)"
+    );
 }
