@@ -7,6 +7,7 @@
 
 use crate::engine::audio_model::CLIP_SECONDS;
 use crate::engine::keys;
+use crate::engine::latency_presets::{self, LatencyPreset};
 use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
     default_model, AUDIO_HOURS, BATCH, EPOCHS, FRAMES, ITEMS, PIPELINE_PARALLEL, STEPS, TENSOR_PARALLEL,
@@ -374,7 +375,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 81] = [
+const FIELDS: [Field; 82] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -489,6 +490,20 @@ const FIELDS: [Field; 81] = [
     amount_field!(UPTIME_HOURS, uptime_hours),
     count_field!(REQUESTS_PER_DAY, requests_per_day),
     // Serving to latency targets (issue 39).
+    // A latency preset: sets the three fields after it; links spell them.
+    Field {
+        key: keys::LATENCY_PRESET,
+        bounds: None,
+        set: |w, v, _| match LatencyPreset::find(v) {
+            Some(preset) => {
+                preset.apply(w);
+                Ok(())
+            }
+            None if v == latency_presets::CUSTOM => Ok(()),
+            None => Err(msg!(phrases::LINK_UNKNOWN_LATENCY_PRESET, given = shorten(v))),
+        },
+        get: |w| latency_presets::spelling(w).to_string(),
+    },
     optional_amount_field!(PEAK_RPS, peak_rps),
     amount_field!(PEAK_FACTOR, peak_factor),
     optional_amount_field!(TTFT_TARGET, ttft_target_s),
@@ -753,6 +768,8 @@ pub fn encode(workload: &Workload) -> String {
     let defaults = Workload::for_task(workload.task);
     let pairs: Vec<String> = FIELDS
         .iter()
+        // A preset is written as the targets it set.
+        .filter(|field| field.key != keys::LATENCY_PRESET)
         .filter_map(|field| {
             let value = (field.get)(workload);
             // The task itself is written unless it is the page's first task.

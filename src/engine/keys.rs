@@ -20,6 +20,8 @@ pub const OFFLOAD: &str = "offload";
 pub const COMPILE: &str = "compile";
 pub const TRANSCRIBER: &str = "asr";
 pub const OBJECTIVE: &str = "obj";
+/// A latency preset (`latency_presets`): sets `ttft`, `itl` and `pct`.
+pub const LATENCY_PRESET: &str = "slo";
 pub const SPOT: &str = "spot";
 /// Which kinds of catalog price to rank: `payable` or `all` (issue 27).
 pub const PRICES: &str = "prices";

@@ -1,6 +1,7 @@
 //! The workload form's choices, in the page's language.
 
 use crate::engine::audio_model::default_clip_seconds;
+use crate::engine::latency_presets::{spelling, LatencyPreset, CUSTOM, LATENCY_PRESETS};
 use crate::engine::options::Choice;
 use crate::engine::{Catalog, Model, Objective, Task, Workload};
 use crate::msg;
@@ -176,6 +177,24 @@ pub fn objective_options(task: Task, lang: Lang) -> Vec<(String, String)> {
     std::iter::once(default).chain(suited.map(|o| (o.key().to_string(), lang.t(o.label()).to_string()))).collect()
 }
 
+/// The latency presets (`engine::latency_presets`) for a `<select>`, each
+/// label cut as `options` cuts them; "Your own" too when `workload`'s
+/// targets are no preset's.
+pub fn latency_preset_options(workload: &Workload, lang: Lang) -> Vec<(String, String)> {
+    let presets = LATENCY_PRESETS.iter().map(|p| (p.id.to_string(), short_label(lang.t(p.label)).to_string()));
+    let own =
+        (spelling(workload) == CUSTOM).then(|| (CUSTOM.to_string(), lang.t(&phrases::SLO_PRESET_CUSTOM).to_string()));
+    presets.chain(own).collect()
+}
+
+/// Under the latency presets: the chosen one's source.
+pub fn latency_preset_detail(key: &str, lang: Lang) -> Option<String> {
+    match LatencyPreset::find(key) {
+        Some(preset) => Some(lang.t(preset.source).to_string()),
+        None => Some(lang.t(&phrases::SLO_PRESET_CUSTOM_SOURCE).to_string()),
+    }
+}
+
 /// A task's tab: shorter than its name in the memory line and the CLI.
 pub fn tab_label(task: Task) -> &'static Phrase {
     match task {
@@ -216,6 +235,23 @@ mod tests {
         assert_eq!(super::option_detail::<SpotPolicy>("auto", Lang::En), None);
         assert_eq!(super::option_detail::<SpotPolicy>("no", Lang::En).as_deref(), Some("Never (on-demand only)"));
         assert_eq!(super::short_label("ab (c)"), "ab (c)");
+    }
+
+    #[test]
+    fn latency_presets_list_short_with_their_source_under_and_your_own_when_set() {
+        let listed = |query: &str| {
+            let w = crate::url_codec::decode(query, Catalog::bundled().unwrap()).workload;
+            latency_preset_options(&w, Lang::En).into_iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>()
+        };
+        assert_eq!(listed(""), ["chat=Chat", "code=Code completion", "long=Long context, RAG", "none=None"]);
+        assert_eq!(listed("ttft=1").last().map(String::as_str), Some("custom=Your own"));
+        let chat = latency_preset_detail("chat", Lang::En).unwrap();
+        assert!(chat.starts_with("MLPerf Inference's interactive Llama 2 70B limits: first token within 0.45 s"), "{chat}");
+        assert!(latency_preset_detail("code", Lang::Es).unwrap().contains("0,125 s"));
+        assert_eq!(
+            latency_preset_detail("custom", Lang::En).as_deref(),
+            Some(Lang::En.t(&phrases::SLO_PRESET_CUSTOM_SOURCE))
+        );
     }
 
     #[test]

@@ -742,6 +742,18 @@ phrases! {
     COPY_LAUNCH = "Copy the launch command", "Copiar el comando de arranque";
     LAUNCH_COPIED = "Command copied", "Comando copiado";
     COPY_LAUNCH_BY_HAND = "Copy this command:", "Copia este comando:";
+    FIELD_LATENCY_PRESET = "Latency targets", "Objetivos de latencia";
+    LINK_UNKNOWN_LATENCY_PRESET = "unknown latency preset \"{given}\" (chat, code, long, none)", "preajuste de latencia desconocido «{given}» (chat, code, long, none)";
+    SLO_PRESET_CHAT = "Chat (MLPerf interactive)", "Chat (MLPerf interactivo)";
+    SLO_PRESET_CHAT_SOURCE = "MLPerf Inference's interactive Llama 2 70B limits: first token within 0.45 s and 40 ms per output token, for 99% of requests (held here between every two tokens, which is stricter)", "Límites interactivos de Llama 2 70B en MLPerf Inference: primer token en 0,45 s y 40 ms por token de salida, para el 99 % de las peticiones (aquí se exige entre cada dos tokens, lo que es más estricto)";
+    SLO_PRESET_CODE = "Code completion (DistServe)", "Autocompletado de código (DistServe)";
+    SLO_PRESET_CODE_SOURCE = "DistServe's code-completion objective (OSDI 2024, HumanEval): first token within 0.125 s and 0.2 s per output token, for 90% of requests (held here between every two tokens, which is stricter)", "Objetivo de autocompletado de código de DistServe (OSDI 2024, HumanEval): primer token en 0,125 s y 0,2 s por token de salida, para el 90 % de las peticiones (aquí se exige entre cada dos tokens, lo que es más estricto)";
+    SLO_PRESET_LONG = "Long context, RAG (MLPerf 405B)", "Contexto largo, RAG (MLPerf 405B)";
+    SLO_PRESET_LONG_SOURCE = "MLPerf Inference's Llama 3.1 405B server limits, its long-context benchmark: first token within 6 s and 175 ms per output token, for 99% of requests (held here between every two tokens, which is stricter)", "Límites de servidor de Llama 3.1 405B en MLPerf Inference, su prueba de contexto largo: primer token en 6 s y 175 ms por token de salida, para el 99 % de las peticiones (aquí se exige entre cada dos tokens, lo que es más estricto)";
+    SLO_PRESET_NONE = "None (offline batch)", "Ninguno (lotes sin conexión)";
+    SLO_PRESET_NONE_SOURCE = "No latency target, as in MLPerf's offline scenario: ranked by cost at full load", "Sin objetivo de latencia, como en el escenario offline de MLPerf: se ordena por coste a plena carga";
+    SLO_PRESET_CUSTOM = "Your own", "Los tuyos";
+    SLO_PRESET_CUSTOM_SOURCE = "Your own time to first token, time between tokens and percentile, below", "Tu propio tiempo hasta el primer token, tiempo entre tokens y percentil, abajo";
     ADVICE_SLO_CLOSEST = "No offer meets these targets. The closest is {gpus}× {gpu}: one request alone gets its first token in {ttft} s and {ms} ms between tokens, so targets at least that loose can be met (ttft={ttft_key}, itl={itl_key}).", "Ninguna oferta cumple estos objetivos. La más cercana es {gpus}× {gpu}: una petición sola recibe su primer token en {ttft} s y {ms} ms entre tokens, así que se pueden cumplir objetivos al menos así de holgados (ttft={ttft_key}, itl={itl_key}).";
     // ---- Hosted APIs beside renting (issue 39) ----
     HOSTED_HEADING = "Hosted APIs", "APIs alojadas";

@@ -217,9 +217,11 @@ pub fn WorkloadForm(
                 <Show when=move || endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=UPTIME_HOURS.0 label={&phrases::FIELD_UPTIME} />
                     <NumberField catalog=catalog workload=workload key=REQUESTS_PER_DAY.0 label={&phrases::FIELD_REQUESTS_PER_DAY} />
-                    // Latency targets at a peak rate (issue 39).
+                    // Latency targets at a peak rate (issue 39): the traffic, then a
+                    // preset of targets, or the user's own.
                     <NumberField catalog=catalog workload=workload key=PEAK_RPS.0 label={&phrases::FIELD_PEAK_RPS} />
                     <NumberField catalog=catalog workload=workload key=PEAK_FACTOR.0 label={&phrases::FIELD_PEAK_FACTOR} />
+                    <SelectField catalog=catalog workload=workload key=keys::LATENCY_PRESET label={&phrases::FIELD_LATENCY_PRESET} options=Signal::derive(move || workload.with(|w| crate::present::form::latency_preset_options(w, lang))) detail={crate::present::form::latency_preset_detail as fn(&str, Lang) -> Option<String>} testid="slo-preset" />
                     <NumberField catalog=catalog workload=workload key=TTFT_TARGET.0 label={&phrases::FIELD_TTFT_TARGET} />
                     <NumberField catalog=catalog workload=workload key=ITL_TARGET.0 label={&phrases::FIELD_ITL_TARGET} />
                     <NumberField catalog=catalog workload=workload key=LATENCY_PERCENTILE.0 label={&phrases::FIELD_LATENCY_PERCENTILE} />

@@ -161,3 +161,32 @@ test('requests a day plan to their busiest hour, twice the mean unless the form 
   assert.equal(await traffic(), '2.31 requests/s at the busiest hour: 200,000 a day over 24 h up, the busiest hour 1.0× the mean (peakx)');
   await app.page.context().close();
 });
+
+test('a latency preset sets its targets and says its source; an edit makes them your own', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300&rps=2&lang=es`);
+  await app.waitForResults();
+  const preset = app.page.getByTestId('slo-preset');
+  assert.equal(await preset.inputValue(), 'none');
+  await preset.selectOption('chat');
+  assert.equal(await app.page.locator('#ttft').inputValue(), '0.45');
+  assert.equal(await app.page.locator('#itl').inputValue(), '0.04');
+  assert.equal(await app.page.locator('#pct').inputValue(), '99');
+  assert.match(await app.page.getByTestId('slo-preset-detail').textContent(), /MLPerf Inference.*0,45 s.*99 %/);
+  await plannedSpeeds(app, /primer token .* \(p99\)/);
+  const params = await app.settledParams();
+  assert.deepEqual([params.get('ttft'), params.get('itl'), params.get('pct'), params.get('slo')], ['0.45', '0.04', '99', null]);
+  // One's own value: the picker says so.
+  await app.page.locator('#ttft').fill('0.3');
+  await app.page.locator('#ttft').press('Enter');
+  await app.page.waitForFunction(() => document.querySelector('[data-testid=slo-preset]').value === 'custom');
+  assert.equal(await preset.locator('option:checked').textContent(), 'Los tuyos');
+  // A link may name a preset; it is written as its targets.
+  const linked = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&rps=2&slo=long`);
+  await linked.waitForResults();
+  assert.equal(await linked.page.getByTestId('slo-preset').inputValue(), 'long');
+  const written = await linked.settledParams();
+  assert.deepEqual([written.get('ttft'), written.get('itl'), written.get('pct'), written.get('slo')], ['6', '0.175', '99', null]);
+  assert.deepEqual([...app.consoleErrors, ...linked.consoleErrors], []);
+  await app.page.context().close();
+  await linked.page.context().close();
+});
