@@ -246,7 +246,10 @@ mod tests {
         assert_eq!(listed(""), ["chat=Chat", "code=Code completion", "long=Long context, RAG", "none=None"]);
         assert_eq!(listed("ttft=1").last().map(String::as_str), Some("custom=Your own"));
         let chat = latency_preset_detail("chat", Lang::En).unwrap();
-        assert!(chat.starts_with("MLPerf Inference's interactive Llama 2 70B limits: first token within 0.45 s"), "{chat}");
+        assert!(
+            chat.starts_with("MLPerf Inference's interactive Llama 2 70B limits: first token within 0.45 s"),
+            "{chat}"
+        );
         assert!(latency_preset_detail("code", Lang::Es).unwrap().contains("0,125 s"));
         assert_eq!(
             latency_preset_detail("custom", Lang::En).as_deref(),

@@ -3,6 +3,7 @@
 //! and the JavaScript boundaries, and decides nothing itself.
 //!
 //! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
+//! - [`curve`]: a planned row's throughput–interactivity curve.
 //! - [`excluded`]: the offers left out, grouped by reason.
 //! - [`form`]: the workload form's choices.
 //! - [`hosted_api`]: the cheapest hosted API for the model, against renting.
@@ -22,6 +23,7 @@
 //!   ranking does not list it when it does not.
 
 pub mod chart;
+pub mod curve;
 pub mod excluded;
 pub mod form;
 pub mod hosted_api;

@@ -13,6 +13,7 @@
 //! is in, parts draw at once. Without the feature (the browser tests,
 //! clippy's plain wasm32 build) the parts draw in place.
 
+mod curve;
 mod excluded;
 mod exports;
 mod hosted;
@@ -124,11 +125,13 @@ fn draw_now(part: Later) -> AnyView {
         Later::Breakdown { of: Offers { report, snapshot, catalog, lang, .. }, row } => report
             .with_untracked(|r| {
                 r.0.results.get(row).map(|ranked| {
-                    let launch = ranked.slo.as_ref().and_then(|p| p.launch.as_ref()).map(|l| l.command.clone());
-                    (crate::export::row_breakdown(ranked, &snapshot, catalog, lang), launch)
+                    let plan = ranked.slo.as_ref();
+                    let launch = plan.and_then(|p| p.launch.as_ref()).map(|l| l.command.clone());
+                    let curve = plan.and_then(|p| crate::present::curve::curve(p, lang));
+                    (crate::export::row_breakdown(ranked, &snapshot, catalog, lang), launch, curve)
                 })
             })
-            .map(|(lines, launch)| {
+            .map(|(lines, launch, curve)| {
                 let lines =
                     lines.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd>{value}</dd> }).collect_view();
                 view! {
@@ -136,6 +139,7 @@ fn draw_now(part: Later) -> AnyView {
                         <td colspan=crate::present::row::COLUMN_COUNT.to_string()>
                             <dl class="breakdown">{lines}</dl>
                             {launch.map(|command| launch::copy_launch(command, lang))}
+                            {curve.map(|curve| curve::curve_figure(curve, lang))}
                         </td>
                     </tr>
                 }

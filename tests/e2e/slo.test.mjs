@@ -24,13 +24,15 @@ async function plannedSpeeds(app, pattern) {
   return app.page.getByTestId('offer-speed').allTextContents();
 }
 
-for (const [lang, first, between, launch, copied, hosted] of [
+for (const [lang, first, between, launch, copied, curveTarget, curveSummary, hosted] of [
   [
     'en',
     /first token (0\.\d\d) s · (\d+) ms between tokens \(p95\)/,
     'Time between tokens',
     'Launch',
     'Command copied',
+    /^target: 20\.0 tokens\/s each \(50 ms between tokens\)$/,
+    /^Each replica's share of the peak, [\d.]+ requests\/s, takes about \d+ running at once/,
     /cheapest hosted API for Llama 3\.3 70B Instruct is \w+: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(86,400 requests a day\) costs \$[\d,.]+ a month there, against \$[\d,.]+ a month renting the first row[\s\S]*requests a day/,
   ],
   [
@@ -39,6 +41,8 @@ for (const [lang, first, between, launch, copied, hosted] of [
     'Tiempo entre tokens',
     'Arranque',
     'Comando copiado',
+    /^objetivo: 20,0 tokens\/s cada una \(50 ms entre tokens\)$/,
+    /^La parte del pico de cada réplica, [\d,]+ peticiones\/s, requiere unas \d+ en curso a la vez/,
     /API alojada más barata para Llama 3\.3 70B Instruct es \w+: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(86\.400 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
   ],
 ]) {
@@ -62,6 +66,12 @@ for (const [lang, first, between, launch, copied, hosted] of [
       const details = await app.page.getByTestId('row-details').textContent();
       assert.ok(details.includes(between), details);
       assert.ok(details.includes(launch) && details.includes('vllm serve meta-llama/Llama-3.3-70B-Instruct'), details);
+      // The throughput–interactivity curve, with the 50 ms target (20 tokens/s each) drawn on it.
+      const curve = app.page.getByTestId('curve');
+      assert.ok(await curve.isVisible());
+      assert.ok((await curve.getByTestId('curve-point').count()) >= 2);
+      assert.match(await curve.getByTestId('curve-target').locator('title').textContent(), curveTarget);
+      assert.match(await curve.locator('figcaption').textContent(), curveSummary);
       // The command, copied as the breakdown shows it.
       await app.page.getByTestId('copy-launch').click();
       await app.page.getByTestId('launch-copy-status').getByText(copied).waitFor();

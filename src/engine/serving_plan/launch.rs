@@ -193,6 +193,8 @@ mod tests {
         let latency = Latency { at_percentile: 0.5, p50: 0.2 };
         SloPlan {
             percentile: 95,
+            ttft_target_s: Some(1.0),
+            itl_target_s: Some(0.05),
             traffic: super::super::Traffic::of(&Workload::default()),
             ttft_s: latency,
             itl_s: latency,
@@ -211,6 +213,7 @@ mod tests {
             limit: Limit::FirstToken,
             most_running: 20,
             launch: None,
+            curve: Vec::new(),
             ttft_band: None,
             itl_band: None,
         }

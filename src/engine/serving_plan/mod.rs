@@ -18,9 +18,11 @@
 //! The offer then needs enough instances for the replicas; the grouping
 //! with the fewest instances wins, the smallest group on a tie.
 
+mod curve;
 mod launch;
 pub mod simulate;
 
+pub use curve::CurvePoint;
 pub use launch::{launch, Launch};
 
 use self::simulate::{simulate, Arrivals, Limits, Load, Outcome, Run};
@@ -133,6 +135,9 @@ impl Traffic {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SloPlan {
     pub percentile: u32,
+    /// The targets it meets at that percentile.
+    pub ttft_target_s: Option<f64>,
+    pub itl_target_s: Option<f64>,
     /// The traffic it meets them at.
     pub traffic: Traffic,
     /// Time to first token, queueing included.
@@ -166,6 +171,9 @@ pub struct SloPlan {
     pub most_running: u32,
     /// How to start it (`launch`); `None` for a runtime without a server.
     pub launch: Option<Launch>,
+    /// A replica's throughput against interactivity as its running batch
+    /// grows (`curve::curve`).
+    pub curve: Vec<CurvePoint>,
     /// How far the latencies above err on published serving results
     /// (time to first token; inter-token latency and time per token).
     pub ttft_band: Option<&'static Band>,
@@ -225,6 +233,7 @@ pub struct ReplicaPlan {
     limits: Limits,
     outcome: Outcome,
     limit: Limit,
+    curve: Vec<CurvePoint>,
 }
 
 /// Group sizes tried on an instance of `gpu_count` GPUs: powers of two
@@ -287,6 +296,8 @@ pub fn plan(
     let latency = |f: fn(&Outcome, f64) -> f64| Latency { at_percentile: f(o, p), p50: f(o, 50.0) };
     let mut planned = SloPlan {
         percentile: targets.percentile,
+        ttft_target_s: targets.ttft_s,
+        itl_target_s: targets.itl_s,
         traffic: Traffic::of(workload),
         ttft_s: latency(Outcome::ttft),
         itl_s: latency(Outcome::itl),
@@ -305,6 +316,7 @@ pub fn plan(
         limit: replicas.limit,
         most_running: o.most_running,
         launch: None,
+        curve: replicas.curve.clone(),
         ttft_band: band_of(FIRST_TOKEN_FAMILY),
         itl_band: band_of(BETWEEN_TOKENS_FAMILY),
     };
@@ -344,6 +356,7 @@ fn plan_replicas(
         kv_sequences,
     };
     let step_s = |decodes: u32, context: f64, chunk: Chunk| steps.step_s(decodes, context, chunk);
+    let curve = curve::curve(prompt, output, limits, group, &step_s);
     let on = |gpus: u32| (gpus, gpu.name.as_str());
     // One request alone: its prompt in chunks of the step budget, then a
     // token a step.
@@ -375,6 +388,7 @@ fn plan_replicas(
             limits,
             outcome,
             limit: Limit::OneReplica,
+            curve,
         });
     }
     let simulated = |replicas: u32, run: Run| simulate(load(peak / f64::from(replicas)), limits, run, step_s);
@@ -401,7 +415,7 @@ fn plan_replicas(
         outcome = simulated(replicas, Run::DEFAULT);
     }
     let (rate, limit) = (peak / f64::from(replicas), if replicas == 1 { Limit::OneReplica } else { binding });
-    Ok(ReplicaPlan { gpus: group, split: steps.split(), replicas, rate, limits, outcome, limit })
+    Ok(ReplicaPlan { gpus: group, split: steps.split(), replicas, rate, limits, outcome, limit, curve })
 }
 
 /// The fewest replicas, from `start` (the screen's count) to
