@@ -351,7 +351,11 @@ fn slo_lines(plan: &SloPlan, lang: Lang, add: &mut impl FnMut(&'static Phrase, S
         hours = Arg::Num(t.hours_up, 0),
         factor = Arg::Num(t.peak_factor, 1)
     );
-    add(&phrases::ROW_SLO_TRAFFIC, traffic.render(lang));
+    let traffic = match t.prefix_hit_pct {
+        0 => traffic.render(lang),
+        pct => format!("{}; {}", traffic.render(lang), msg!(phrases::SLO_PREFIX_HIT, pct = pct).render(lang)),
+    };
+    add(&phrases::ROW_SLO_TRAFFIC, traffic);
     if let Some(launch) = &plan.launch {
         let said = msg!(
             phrases::SLO_LAUNCH,

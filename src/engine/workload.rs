@@ -556,6 +556,13 @@ pub struct Workload {
     /// and a peak rate into requests a day. URL key `peakx`.
     #[serde(default = "default_peak_factor", skip_serializing_if = "is_default_peak_factor")]
     pub peak_factor: f64,
+    /// The share of each prompt, in percent, that requests share and the
+    /// runtime's prefix cache holds (a system prompt, a document asked
+    /// about again): prefilled once, not per request. vLLM, TensorRT-LLM
+    /// and llama.cpp's server keep such a cache by default
+    /// (`data/launch_flags.md`). URL key `hit`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub prefix_hit_pct: u32,
     /// The time to first token every request must get, in seconds, at
     /// `latency_percentile`. URL key `ttft`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -660,6 +667,7 @@ impl Default for Workload {
             requests_per_day: 0,
             peak_rps: None,
             peak_factor: DEFAULT_PEAK_FACTOR,
+            prefix_hit_pct: 0,
             ttft_target_s: None,
             itl_target_s: None,
             latency_percentile: DEFAULT_PERCENTILE,
@@ -724,6 +732,8 @@ pub const PEAK_FACTOR: (&str, f64, f64) = ("peakx", 1.0, 20.0);
 /// Azure OpenAI logs (121 days) average 1.35× at their busiest hour of the
 /// day. 1.7 × 1.2 ≈ 2: data/calibration/peak_factor.md.
 pub const DEFAULT_PEAK_FACTOR: f64 = 2.0;
+/// None of the prompt to all but its last token.
+pub const PREFIX_HIT_PCT: (&str, u32, u32) = ("hit", 0, 99);
 /// From 10 ms (a cached prompt on a fast GPU) to an hour.
 pub const TTFT_TARGET: (&str, f64, f64) = ("ttft", 0.01, 3_600.0);
 /// From half a millisecond (2,000 tokens a second) to a minute.
@@ -796,6 +806,11 @@ impl Workload {
     /// factor (`peakx`); 0 when neither is stated.
     pub fn peak_rate(&self) -> f64 {
         self.peak_rps.unwrap_or_else(|| f64::from(self.requests_per_day) / self.seconds_up() * self.peak_factor)
+    }
+
+    /// Prompt tokens each request finds in the prefix cache (`hit`).
+    pub fn cached_prompt_tokens(&self) -> u32 {
+        (u64::from(self.input_tokens) * u64::from(self.prefix_hit_pct) / 100) as u32
     }
 
     fn seconds_up(&self) -> f64 {

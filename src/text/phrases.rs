@@ -735,6 +735,8 @@ phrases! {
     ROW_SLO_REPLICAS = "Replicas", "Réplicas";
     ROW_SLO_TRAFFIC = "Traffic", "Tráfico";
     SLO_TRAFFIC = "{rps} requests/s at the busiest hour: {daily} a day over {hours} h up, the busiest hour {factor}× the mean (peakx)", "{rps} peticiones/s en la hora punta: {daily} al día en {hours} h activas, la hora punta {factor}× la media (peakx)";
+    SLO_PREFIX_HIT = "{pct}% of each prompt from the prefix cache (hit)", "el {pct} % de cada prompt desde la caché de prefijos (hit)";
+    FIELD_PREFIX_HIT = "Prompt share the prefix cache holds (%)", "Parte del prompt en la caché de prefijos (%)";
     ROW_SLO_LAUNCH = "Launch", "Arranque";
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";

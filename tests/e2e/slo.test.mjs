@@ -151,7 +151,7 @@ test('hosted APIs stand beside serving only, and prices that do not download say
   await context.close();
 });
 
-test('requests a day plan to their busiest hour, twice the mean unless the form says otherwise', async () => {
+test('requests a day plan to their busiest hour, twice the mean unless the form says otherwise, and a prefix cache hit is said', async () => {
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300&rpd=200000&ttft=1&itl=0.05`);
   await app.waitForResults();
   await plannedSpeeds(app, /first token .* \(p95\)/);
@@ -169,6 +169,12 @@ test('requests a day plan to their busiest hour, twice the mean unless the form 
   await app.page.waitForFunction(() => new URLSearchParams(location.search).get('peakx') === '1');
   await plannedSpeeds(app, /first token .* \(p95\)/);
   assert.equal(await traffic(), '2.31 requests/s at the busiest hour: 200,000 a day over 24 h up, the busiest hour 1.0× the mean (peakx)');
+  // A prompt the prefix cache mostly holds: said beside the traffic, and the link keeps it.
+  await app.page.locator('#hit').fill('50');
+  await app.page.locator('#hit').press('Enter');
+  await app.page.waitForFunction(() => new URLSearchParams(location.search).get('hit') === '50');
+  await plannedSpeeds(app, /first token .* \(p95\)/);
+  assert.match(await traffic(), /; 50% of each prompt from the prefix cache \(hit\)$/);
   await app.page.context().close();
 });
 

@@ -26,16 +26,19 @@ pub struct CurvePoint {
 /// runs (the runtime's cap, or as many as its KV cache holds), that one
 /// included. In a round every running request makes a token and, in the
 /// steady state, prompt / output of a prompt's tokens are prefilled per
-/// request (each request's prompt spread over its tokens); a round whose
+/// request (each request's prompt, less what the prefix cache holds,
+/// spread over its tokens); a round whose
 /// tokens exceed the step budget takes as many steps as they fill.
 pub fn curve(
     prompt: u32,
+    cached: u32,
     output: u32,
     limits: Limits,
     gpus: u32,
     step_s: &impl Fn(u32, f64, Chunk) -> f64,
 ) -> Vec<CurvePoint> {
-    let (prompt, output) = (f64::from(prompt), f64::from(output.max(1)));
+    let (prompt, cached, output) = (f64::from(prompt), f64::from(cached), f64::from(output.max(1)));
+    let fresh = prompt - cached;
     let context = prompt + output / 2.0;
     let most = limits.max_running.min(limits.kv_sequences).max(1);
     let budget = f64::from(limits.step_tokens.max(1));
@@ -43,10 +46,9 @@ pub fn curve(
     sizes
         .map(|running| {
             let n = f64::from(running);
-            let prefill = n * prompt / output;
+            let prefill = n * fresh / output;
             let steps = ((n + prefill) / budget).ceil().max(1.0);
-            let per_step =
-                Chunk { tokens: prefill / steps, pairs: prefill / steps * prompt / 2.0, cache: prefill / steps * 1.5 };
+            let per_step = prompt_chunk(prefill / steps, cached, fresh);
             let round = steps * step_s((n / steps).ceil() as u32, context, per_step);
             CurvePoint {
                 running,
@@ -56,6 +58,15 @@ pub fn curve(
             }
         })
         .collect()
+}
+
+/// `tokens` of prompts prefilled in the steady state, each prompt's
+/// `fresh` tokens after its `cached` ones: on average a token attends to
+/// the cached ones and half the fresh ones, and the step reads as much
+/// cache and writes its own (`Chunk::of` for one chunk).
+pub fn prompt_chunk(tokens: f64, cached: f64, fresh: f64) -> Chunk {
+    let share = if fresh > 0.0 { tokens / fresh } else { 0.0 };
+    Chunk { tokens, pairs: tokens * (cached + fresh / 2.0), cache: tokens * 1.5 + share * cached }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -70,7 +81,7 @@ mod tests {
     #[test]
     fn a_larger_batch_makes_more_per_gpu_and_less_per_user() {
         let limits = Limits { max_running: 48, step_tokens: 2048, kv_sequences: 100 };
-        let points = curve(1000, 250, limits, 2, &step);
+        let points = curve(1000, 0, 250, limits, 2, &step);
         let running: Vec<u32> = points.iter().map(|p| p.running).collect();
         assert_eq!(running, [1, 2, 4, 8, 16, 32, 48]);
         for pair in points.windows(2) {
@@ -89,7 +100,7 @@ mod tests {
     fn a_round_past_the_step_budget_takes_more_steps() {
         // 48 running with 4 prompt tokens each: 240 tokens a round, 100 a step: 3 steps.
         let limits = Limits { max_running: 48, step_tokens: 100, kv_sequences: 48 };
-        let last = *curve(1000, 250, limits, 1, &step).last().unwrap();
+        let last = *curve(1000, 0, 250, limits, 1, &step).last().unwrap();
         let round = 3.0 * (0.010 + 0.001 * 16.0 + 0.0001 * 64.0);
         assert!((last.tokens_per_s_per_user - 1.0 / round).abs() < 1e-9, "{last:?}");
     }

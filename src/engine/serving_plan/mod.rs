@@ -118,6 +118,8 @@ pub struct Traffic {
     pub requests_per_day: f64,
     pub peak_factor: f64,
     pub hours_up: f64,
+    /// The share of each prompt the prefix cache holds, in percent.
+    pub prefix_hit_pct: u32,
 }
 
 impl Traffic {
@@ -127,6 +129,7 @@ impl Traffic {
             requests_per_day: workload.daily_requests(),
             peak_factor: workload.peak_factor,
             hours_up: workload.uptime_hours,
+            prefix_hit_pct: workload.prefix_hit_pct,
         }
     }
 }
@@ -347,6 +350,8 @@ fn plan_replicas(
     }
     let runtime = workload.serving_runtime();
     let (prompt, output) = (workload.input_tokens, workload.output_tokens);
+    // What the prefix cache holds of each prompt is not prefilled again.
+    let cached = workload.cached_prompt_tokens().min(prompt.saturating_sub(1));
     let limits = Limits {
         // llama.cpp's server runs one request at a time unless launched
         // with more slots (`--parallel`); the plan launches it with as
@@ -356,11 +361,11 @@ fn plan_replicas(
         kv_sequences,
     };
     let step_s = |decodes: u32, context: f64, chunk: Chunk| steps.step_s(decodes, context, chunk);
-    let curve = curve::curve(prompt, output, limits, group, &step_s);
+    let curve = curve::curve(prompt, cached, output, limits, group, &step_s);
     let on = |gpus: u32| (gpus, gpu.name.as_str());
     // One request alone: its prompt in chunks of the step budget, then a
     // token a step.
-    let alone_ttft = lone_prompt_s(prompt, limits.step_tokens, &step_s);
+    let alone_ttft = lone_prompt_s(prompt, cached, limits.step_tokens, &step_s);
     let alone_itl = step_s(1, f64::from(prompt) + f64::from(output) / 2.0, Chunk::NONE);
     let alone = Some(Alone { gpus: group, ttft_s: alone_ttft, itl_s: alone_itl });
     let missed = |reason: Msg| Miss { reason, alone };
@@ -374,7 +379,12 @@ fn plan_replicas(
         let (seconds, target) = (Arg::Num(alone_ttft, 2), Arg::Num(target, 2));
         return Err(missed(msg!(phrases::SLO_TTFT_ALONE, seconds = seconds, target = target, gpus = gpus, gpu = name)));
     }
-    let load = |rate: f64| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: prompt, output_tokens: output };
+    let load = |rate: f64| Load {
+        arrivals: Arrivals::Poisson(rate),
+        prompt_tokens: prompt,
+        output_tokens: output,
+        cached_tokens: cached,
+    };
     let peak = targets.peak_rps;
     // No stated traffic: one request at a time (a request a minute).
     if peak <= 0.0 {
@@ -393,7 +403,7 @@ fn plan_replicas(
     }
     let simulated = |replicas: u32, run: Run| simulate(load(peak / f64::from(replicas)), limits, run, step_s);
     // The screen: no fewer replicas than the steady state allows.
-    let most_per_replica = steady_capacity(prompt, output, limits, targets.itl_s, &step_s);
+    let most_per_replica = steady_capacity(prompt, cached, output, limits, targets.itl_s, &step_s);
     let fewest = if most_per_replica > 0.0 { (peak / most_per_replica).ceil().max(1.0) } else { 1.0 };
     let too_many = || {
         let (gpus, name) = on(group);
@@ -451,10 +461,10 @@ fn fewest_meeting(start: u32, missed: impl Fn(u32) -> Option<Limit>) -> Option<(
     Some((high, binding))
 }
 
-/// Seconds to a lone prompt's first token: its chunks of `budget` tokens,
-/// one step each.
-fn lone_prompt_s(prompt: u32, budget: u32, step_s: &impl Fn(u32, f64, Chunk) -> f64) -> f64 {
-    let (mut done, mut seconds) = (0u32, 0.0);
+/// Seconds to a lone prompt's first token: its chunks of `budget` tokens
+/// after the `cached` ones, one step each.
+fn lone_prompt_s(prompt: u32, cached: u32, budget: u32, step_s: &impl Fn(u32, f64, Chunk) -> f64) -> f64 {
+    let (mut done, mut seconds) = (cached, 0.0);
     while done < prompt {
         let take = (prompt - done).min(budget.max(1));
         seconds += step_s(0, 0.0, Chunk::of(f64::from(take), f64::from(done)));
@@ -473,23 +483,25 @@ fn lone_prompt_s(prompt: u32, budget: u32, step_s: &impl Fn(u32, f64, Chunk) -> 
 /// percentiles), so no fewer replicas are worth simulating.
 fn steady_capacity(
     prompt: u32,
+    cached: u32,
     output: u32,
     limits: Limits,
     itl: Option<f64>,
     step_s: &impl Fn(u32, f64, Chunk) -> f64,
 ) -> f64 {
-    let (prompt, output) = (f64::from(prompt), f64::from(output));
+    let (prompt, cached, output) = (f64::from(prompt), f64::from(cached), f64::from(output));
     let context = prompt + output / 2.0;
     let cap = f64::from(limits.max_running.min(limits.kv_sequences));
+    let fresh = prompt - cached;
     let steady = |rate: f64| -> Option<f64> {
         let mut t = step_s(1, context, Chunk::NONE);
         for _ in 0..40 {
             let running = rate * output * t;
-            let chunk = rate * prompt * t;
+            let chunk = rate * fresh * t;
             if running > cap || running + chunk > f64::from(limits.step_tokens) {
                 return None;
             }
-            let prompt_part = Chunk { tokens: chunk, pairs: chunk * prompt / 2.0, cache: chunk * 1.5 };
+            let prompt_part = curve::prompt_chunk(chunk, cached, fresh);
             let next = step_s(running.ceil().max(1.0) as u32, context, prompt_part);
             if (next - t).abs() < 1e-9 * t {
                 break;

@@ -23,6 +23,11 @@ pub struct Load {
     pub arrivals: Arrivals,
     pub prompt_tokens: u32,
     pub output_tokens: u32,
+    /// Tokens of each prompt already in the prefix cache (a system prompt
+    /// or a document the requests share): not prefilled again, though
+    /// attended to, and still held in the request's cache (shared pages are
+    /// not counted as shared: an upper bound on memory).
+    pub cached_tokens: u32,
 }
 
 /// How requests arrive.
@@ -262,7 +267,7 @@ impl Replica {
     /// started decoding last: its cache is freed and it waits to be
     /// prefilled again, what it had made included (vLLM's recompute
     /// preemption); returns them, first preempted first.
-    fn preempt(&mut self, requests: &mut [Request], prompt: u32) -> Vec<usize> {
+    fn preempt(&mut self, requests: &mut [Request], prompt: u32, cached: u32) -> Vec<usize> {
         let mut preempted = Vec::new();
         while self.kv_used > self.kv_tokens && self.decoding > 0 {
             let Some((r, epoch)) = self.started.pop() else { break };
@@ -275,7 +280,8 @@ impl Replica {
             }
             request.made += (self.step - request.since) as u32;
             request.epoch += 1;
-            request.prefilled = 0;
+            // Its shared prefix is still in the cache.
+            request.prefilled = cached;
             let context = f64::from(prompt + request.made);
             self.decoding -= 1;
             self.context_sum -= context;
@@ -288,15 +294,23 @@ impl Replica {
 
 /// A closed client whose request ended at `now` sends its next, until
 /// `n` have been sent.
-fn next_request(requests: &mut Vec<Request>, arrivals: Arrivals, n: usize, now: f64) {
-    if matches!(arrivals, Arrivals::Closed(_)) && requests.len() < n {
-        requests.push(Request::arriving(now));
+fn next_request(requests: &mut Vec<Request>, load: &Load, n: usize, now: f64) {
+    if matches!(load.arrivals, Arrivals::Closed(_)) && requests.len() < n {
+        requests.push(Request::arriving(now, cached_of(load)));
     }
 }
 
+/// The prompt tokens `load`'s requests find cached: at most all but the
+/// last, which is computed for the first token.
+fn cached_of(load: &Load) -> u32 {
+    load.cached_tokens.min(load.prompt_tokens.saturating_sub(1))
+}
+
 impl Request {
-    fn arriving(arrival: f64) -> Request {
-        Request { arrival, prefilled: 0, made: 0, since: 0, first_token: 0.0, epoch: 0, decoding: false }
+    /// A request arriving at `arrival`, the first `cached` tokens of its
+    /// prompt found in the prefix cache.
+    fn arriving(arrival: f64, cached: u32) -> Request {
+        Request { arrival, prefilled: cached, made: 0, since: 0, first_token: 0.0, epoch: 0, decoding: false }
     }
 }
 
@@ -327,7 +341,8 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
     };
     let cap = limits.max_running.max(1);
     let budget = limits.step_tokens.max(1);
-    let mut requests: Vec<Request> = arrivals.iter().map(|&arrival| Request::arriving(arrival)).collect();
+    let cached = cached_of(&load);
+    let mut requests: Vec<Request> = arrivals.iter().map(|&arrival| Request::arriving(arrival, cached)).collect();
     let (mut next_arrival, mut waiting, mut prefilling) = (0usize, VecDeque::new(), VecDeque::new());
     let mut replica = Replica {
         now: 0.0,
@@ -422,7 +437,7 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
             if run.measured(r) && output > 1 {
                 outcome.tpot.push((replica.now - requests[r].first_token) / f64::from(output - 1));
             }
-            next_request(&mut requests, load.arrivals, n, replica.now);
+            next_request(&mut requests, &load, n, replica.now);
         }
         if running > 0 && replica.now > window_start && replica.now <= window_end {
             outcome.gaps.push((seconds, running.saturating_mul(steps.min(u64::from(u32::MAX)) as u32)));
@@ -440,11 +455,11 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
             let done = replica.done;
             replica.start(&mut requests, r, prompt, output);
             if replica.done > done {
-                next_request(&mut requests, load.arrivals, n, replica.now);
+                next_request(&mut requests, &load, n, replica.now);
             }
         }
         // The cache overflowed: the latest started wait again, first.
-        for r in replica.preempt(&mut requests, prompt).into_iter().rev() {
+        for r in replica.preempt(&mut requests, prompt, cached).into_iter().rev() {
             waiting.push_front(r);
         }
     }
@@ -468,12 +483,18 @@ mod tests {
 
     /// 8 requests a second of 500 tokens in, 200 out: about 25 running at
     /// once on `linear`'s replica.
-    const BUSY: Load = Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200 };
+    const BUSY: Load =
+        Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200, cached_tokens: 0 };
 
     #[test]
     fn a_lone_request_waits_for_its_prompt_then_one_step_a_token() {
         // One request an hour, done in about a second: never two at once.
-        let load = Load { arrivals: Arrivals::Poisson(1.0 / 3600.0), prompt_tokens: 1000, output_tokens: 101 };
+        let load = Load {
+            arrivals: Arrivals::Poisson(1.0 / 3600.0),
+            prompt_tokens: 1000,
+            output_tokens: 101,
+            cached_tokens: 0,
+        };
         let outcome = simulate(load, LIMITS, Run { requests: 50, seed: 1 }, linear);
         // The prompt in one step: 10 ms + 50 ms.
         assert!((outcome.ttft(50.0) - 0.060).abs() < 1e-9, "{}", outcome.ttft(50.0));
@@ -487,7 +508,12 @@ mod tests {
 
     #[test]
     fn a_prompt_longer_than_the_budget_takes_several_steps() {
-        let load = Load { arrivals: Arrivals::Poisson(1.0 / 3600.0), prompt_tokens: 5000, output_tokens: 10 };
+        let load = Load {
+            arrivals: Arrivals::Poisson(1.0 / 3600.0),
+            prompt_tokens: 5000,
+            output_tokens: 10,
+            cached_tokens: 0,
+        };
         let outcome = simulate(load, LIMITS, Run { requests: 20, seed: 2 }, linear);
         // 2048 + 2048 + 904 tokens: three steps of 10 ms plus 0.25 s of tokens.
         assert!((outcome.ttft(50.0) - (0.030 + 0.25)).abs() < 1e-9, "{}", outcome.ttft(50.0));
@@ -495,7 +521,8 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_latencies_and_more_load_gives_longer_ones() {
-        let load = |rate| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: 500, output_tokens: 200 };
+        let load =
+            |rate| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: 500, output_tokens: 200, cached_tokens: 0 };
         let run = Run { requests: 1_000, seed: 7 };
         let a = simulate(load(2.0), LIMITS, run, linear);
         assert_eq!(a, simulate(load(2.0), LIMITS, run, linear));
@@ -537,7 +564,7 @@ mod tests {
 
     #[test]
     fn closed_clients_keep_as_many_requests_in_flight_as_they_are() {
-        let load = Load { arrivals: Arrivals::Closed(8), prompt_tokens: 500, output_tokens: 200 };
+        let load = Load { arrivals: Arrivals::Closed(8), prompt_tokens: 500, output_tokens: 200, cached_tokens: 0 };
         let outcome = simulate(load, LIMITS, Run { requests: 400, seed: 5 }, linear);
         assert_eq!(outcome.most_running, 8);
         // Nobody waits for a place: a first token comes within the two
@@ -558,5 +585,28 @@ mod tests {
         let mut random = SplitMix(9);
         let mean: f64 = (0..100_000).map(|_| random.exponential(0.25)).sum::<f64>() / 100_000.0;
         assert!((mean - 0.25).abs() < 0.005, "{mean}");
+    }
+
+    /// Prompts the prefix cache mostly holds reach their first token
+    /// sooner, and leave more of each step to decodes.
+    #[test]
+    fn a_prefix_cache_hit_shortens_the_first_token() {
+        let run = Run { requests: 400, seed: 3 };
+        let cold = simulate(BUSY, LIMITS, run, linear);
+        let warm = simulate(Load { cached_tokens: 400, ..BUSY }, LIMITS, run, linear);
+        assert!(warm.ttft(50.0) < cold.ttft(50.0) * 0.8, "{} vs {}", warm.ttft(50.0), cold.ttft(50.0));
+        assert!(warm.itl(95.0) <= cold.itl(95.0));
+        // A lone request prefills the 100 tokens left: one step of 10 ms + 100 × 0.05 ms.
+        let lone = Load {
+            arrivals: Arrivals::Poisson(1.0 / 3600.0),
+            prompt_tokens: 500,
+            output_tokens: 2,
+            cached_tokens: 400,
+        };
+        let alone = simulate(lone, LIMITS, Run { requests: 20, seed: 1 }, linear);
+        assert!((alone.ttft(50.0) - 0.015).abs() < 1e-9, "{}", alone.ttft(50.0));
+        // A whole prompt cached still computes its last token.
+        let all = simulate(Load { cached_tokens: 500, ..lone }, LIMITS, Run { requests: 20, seed: 1 }, linear);
+        assert!((all.ttft(50.0) - (0.010 + 0.00005)).abs() < 1e-9, "{}", all.ttft(50.0));
     }
 }

@@ -88,6 +88,7 @@ fn the_fewest_replicas_are_found_one_fewer_misses_a_target() {
         arrivals: Arrivals::Poisson(60.0 / f64::from(plan.replicas - 1)),
         prompt_tokens: 1000,
         output_tokens: 300,
+        cached_tokens: 0,
     };
     let fewer = simulate(load, limits, Run::DEFAULT, |n, c, k| steps.step_s(n, c, k));
     assert!(targets.missed(&fewer).is_some());
@@ -146,4 +147,17 @@ fn targets_nothing_meets_name_the_closest_set_up_and_what_it_can_meet() {
     let busy = rank("model=llama-3.1-8b&in=1000&out=300&rps=100000&itl=0.2&ttft=20");
     assert!(busy.results.is_empty());
     assert!(busy.advice[0].render(crate::text::Lang::En).contains("lower the peak rate (rps)"), "{:?}", busy.advice[0]);
+}
+
+/// A long prompt most of which the prefix cache holds (a document asked
+/// about again) gets its first token sooner on the same replicas, and needs
+/// no more of them.
+#[test]
+fn a_prefix_cache_hit_plans_sooner_first_tokens_on_no_more_replicas() {
+    let query = "model=llama-3.1-8b&in=8000&out=200&ttft=2&itl=0.05&rps=4";
+    let cold = planned(query, "h100_sxm", 8).unwrap();
+    let warm = planned(&format!("{query}&hit=90"), "h100_sxm", 8).unwrap();
+    assert!(warm.ttft_s.at_percentile < cold.ttft_s.at_percentile, "{:?} vs {:?}", warm.ttft_s, cold.ttft_s);
+    assert!(warm.replicas * warm.gpus_per_replica <= cold.replicas * cold.gpus_per_replica);
+    assert_eq!((cold.traffic.prefix_hit_pct, warm.traffic.prefix_hit_pct), (0, 90));
 }
