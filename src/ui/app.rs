@@ -276,9 +276,33 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                     });
                                 }
                             });
+                            // Planning every offer to latency targets takes a few hundred
+                            // milliseconds in a browser (tests/e2e/bench-rank.mjs): the page
+                            // says so in a frame of its own first, then ranks. Other edits
+                            // rank at once; the latest edit wins.
+                            let to_rank = RwSignal::new(workload.get_untracked());
+                            let planning = RwSignal::new(false);
+                            let edits = StoredValue::new(0_u64);
+                            Effect::new(move |_| {
+                                let next = workload.get();
+                                let edit = edits.get_value() + 1;
+                                edits.set_value(edit);
+                                if !(planner_in.get() && Targets::of(&next).is_some()) {
+                                    planning.set(false);
+                                    to_rank.set(next);
+                                    return;
+                                }
+                                planning.set(true);
+                                super::after_next_paint(move || {
+                                    if edits.get_value() == edit {
+                                        let _ = to_rank.try_set(next);
+                                        let _ = planning.try_set(false);
+                                    }
+                                });
+                            });
                             let ranked = Memo::new(move |_| {
                                 planner_in.track();
-                                workload.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
+                                to_rank.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
                                     .map(|report| Ranked(Arc::new(report)))
                                     .map_err(|e| e.message())
                             });
@@ -333,9 +357,17 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                     lang,
                                 }))
                             });
+                            // Its line is kept while targets are set, so that the table
+                            // does not move when it shows.
+                            let planning_note = move || workload.with(|w| Targets::of(w).is_some()).then(|| view! {
+                                <p class="planning" role="status" data-testid="planning">
+                                    {move || planning.get().then(|| lang.t(&phrases::PLANNING))}
+                                </p>
+                            });
                             view! {
                                 {stale}
                                 {failure}
+                                {planning_note}
                                 {table}
                                 {hosted}
                                 {your_gpu}

@@ -91,11 +91,21 @@ for (const [lang, first, between, launch, copied, curveTarget, curveSummary, hos
 test('targets typed into the form rank to them, and the link keeps them', async () => {
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300`);
   await app.waitForResults();
+  // What the status line said while the offers were planned (issue 39: a progress indication).
+  await app.page.evaluate(() => {
+    window.planningSaid = [];
+    new MutationObserver(() => {
+      const line = document.querySelector('[data-testid=planning]');
+      if (line && line.textContent) window.planningSaid.push(line.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   for (const [key, value] of [['rps', '5'], ['ttft', '1'], ['itl', '0.05']]) {
     await app.page.locator(`#${key}`).fill(value);
     await app.page.locator(`#${key}`).press('Enter');
   }
   await plannedSpeeds(app, /first token .* \(p95\)/);
+  await app.page.waitForFunction(() => document.querySelector('[data-testid=planning]').textContent === '');
+  assert.ok((await app.page.evaluate(() => window.planningSaid)).includes('Planning every offer to your latency targets…'));
   const params = await app.settledParams();
   assert.equal(params.get('rps'), '5');
   assert.equal(params.get('ttft'), '1');
