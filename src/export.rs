@@ -235,7 +235,7 @@ pub fn row_breakdown(
     };
     add(&phrases::ROW_BILLING, billing.render(lang));
     if let Some(plan) = &ranked.slo {
-        slo_lines(plan, lang, &mut add);
+        slo_lines(plan, ranked.speed.as_ref().map(|s| s.bound), lang, &mut add);
     }
     if let Some(c) = &ranked.cost {
         if c.instances > 1 {
@@ -326,7 +326,12 @@ pub fn row_breakdown(
 /// `storage`, `egress`, `;`-separated.
 /// A plan's lines in a row's breakdown (issue 39): its latencies at the
 /// percentile and the median, its replicas and its launch command.
-fn slo_lines(plan: &SloPlan, lang: Lang, add: &mut impl FnMut(&'static Phrase, String)) {
+fn slo_lines(
+    plan: &SloPlan,
+    bound: Option<crate::engine::speed::Bound>,
+    lang: Lang,
+    add: &mut impl FnMut(&'static Phrase, String),
+) {
     let pct = plan.percentile;
     let seconds = |l: crate::engine::serving_plan::Latency| {
         msg!(phrases::SLO_AT, pct = pct, at = Arg::Num(l.at_percentile, 3), p50 = Arg::Num(l.p50, 3)).render(lang)
@@ -356,6 +361,7 @@ fn slo_lines(plan: &SloPlan, lang: Lang, add: &mut impl FnMut(&'static Phrase, S
         pct => format!("{}; {}", traffic.render(lang), msg!(phrases::SLO_PREFIX_HIT, pct = pct).render(lang)),
     };
     add(&phrases::ROW_SLO_TRAFFIC, traffic);
+    add(&phrases::ROW_SLO_LIMITS, limits(plan, bound).iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; "));
     if let Some(launch) = &plan.launch {
         let said = msg!(
             phrases::SLO_LAUNCH,
@@ -366,6 +372,34 @@ fn slo_lines(plan: &SloPlan, lang: Lang, add: &mut impl FnMut(&'static Phrase, S
         );
         add(&phrases::ROW_SLO_LAUNCH, said.render(lang));
     }
+}
+
+/// What limits a plan, most binding first: the target that sets its
+/// replicas; its KV cache or the runtime's running cap, where requests
+/// waited for either at the peak rate; queueing, where the first token at the percentile is
+/// more than half as long again as a lone request's; and what each step
+/// waits on.
+fn limits(plan: &SloPlan, bound: Option<crate::engine::speed::Bound>) -> Vec<Msg> {
+    use crate::engine::serving_plan::Limit;
+    let mut said = vec![match plan.limit {
+        Limit::OneReplica => msg!(phrases::LIMIT_ONE_REPLICA),
+        Limit::FirstToken => msg!(phrases::LIMIT_FIRST_TOKEN),
+        Limit::InterToken => msg!(phrases::LIMIT_BETWEEN_TOKENS),
+    }];
+    if plan.waited && plan.kv_sequences < plan.max_batch {
+        said.push(msg!(phrases::LIMIT_KV_WAITED, n = plan.kv_sequences));
+    } else if plan.waited {
+        said.push(msg!(phrases::LIMIT_CAP_WAITED, n = plan.max_batch));
+    }
+    let at = plan.ttft_s.at_percentile;
+    if at > 1.5 * plan.alone_ttft_s {
+        let (at, alone) = (Arg::Num(at, 2), Arg::Num(plan.alone_ttft_s, 2));
+        said.push(msg!(phrases::LIMIT_QUEUEING, pct = plan.percentile, at = at, alone = alone));
+    }
+    if let Some(bound) = bound {
+        said.push(msg!(phrases::LIMIT_STEP, bound = bound.label()));
+    }
+    said
 }
 
 fn assumed_keys(assumed: Assumed) -> String {

@@ -737,6 +737,14 @@ phrases! {
     SLO_TRAFFIC = "{rps} requests/s at the busiest hour: {daily} a day over {hours} h up, the busiest hour {factor}× the mean (peakx)", "{rps} peticiones/s en la hora punta: {daily} al día en {hours} h activas, la hora punta {factor}× la media (peakx)";
     SLO_PREFIX_HIT = "{pct}% of each prompt from the prefix cache (hit)", "el {pct} % de cada prompt desde la caché de prefijos (hit)";
     FIELD_PREFIX_HIT = "Prompt share the prefix cache holds (%)", "Parte del prompt en la caché de prefijos (%)";
+    ROW_SLO_LIMITS = "What limits it", "Qué lo limita";
+    LIMIT_ONE_REPLICA = "one replica meets the targets at this traffic", "una réplica cumple los objetivos con este tráfico";
+    LIMIT_FIRST_TOKEN = "the first-token target: one replica fewer would miss it", "el objetivo del primer token: con una réplica menos no se cumpliría";
+    LIMIT_BETWEEN_TOKENS = "the between-tokens target: one replica fewer would run batches too large for it", "el objetivo entre tokens: con una réplica menos los lotes serían demasiado grandes para cumplirlo";
+    LIMIT_CAP_WAITED = "requests waited at the peak for the runtime's cap of {n} running", "en el pico hubo peticiones esperando por el límite del entorno de {n} en curso";
+    LIMIT_KV_WAITED = "the KV cache holds {n} requests at once per replica, and requests waited for room at the peak", "la caché KV admite {n} peticiones a la vez por réplica, y en el pico hubo peticiones esperando sitio";
+    LIMIT_QUEUEING = "queueing: the p{pct} first token takes {at} s against {alone} s for a lone request", "colas: el primer token p{pct} tarda {at} s frente a {alone} s con una petición sola";
+    LIMIT_STEP = "each step is {bound}", "cada paso está {bound}";
     ROW_SLO_LAUNCH = "Launch", "Arranque";
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";

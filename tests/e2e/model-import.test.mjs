@@ -56,6 +56,8 @@ async function open(query, options = {}) {
   await app.page.goto(`${env.server.url}?${query}`);
   await app.waitForResults();
   await app.page.getByTestId('model-import').locator('summary').click();
+  // Its controls come with the second module: wait for them to be drawn.
+  await app.page.getByTestId('drop-zone').waitFor();
   return app;
 }
 

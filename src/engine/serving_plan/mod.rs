@@ -172,6 +172,12 @@ pub struct SloPlan {
     pub limit: Limit,
     /// The most requests the simulation saw running at once on a replica.
     pub most_running: u32,
+    /// Whole sequences a replica's KV cache holds, and whether requests
+    /// waited for room (the running cap or the cache) at the peak rate.
+    pub kv_sequences: u32,
+    pub waited: bool,
+    /// A lone request's time to first token: what queueing adds to it.
+    pub alone_ttft_s: f64,
     /// How to start it (`launch`); `None` for a runtime without a server.
     pub launch: Option<Launch>,
     /// A replica's throughput against interactivity as its running batch
@@ -237,6 +243,7 @@ pub struct ReplicaPlan {
     outcome: Outcome,
     limit: Limit,
     curve: Vec<CurvePoint>,
+    alone_ttft_s: f64,
 }
 
 /// Group sizes tried on an instance of `gpu_count` GPUs: powers of two
@@ -318,6 +325,9 @@ pub fn plan(
         requests_per_s_per_replica: replicas.rate,
         limit: replicas.limit,
         most_running: o.most_running,
+        kv_sequences: replicas.limits.kv_sequences,
+        waited: o.capped,
+        alone_ttft_s: replicas.alone_ttft_s,
         launch: None,
         curve: replicas.curve.clone(),
         ttft_band: band_of(FIRST_TOKEN_FAMILY),
@@ -399,6 +409,7 @@ fn plan_replicas(
             outcome,
             limit: Limit::OneReplica,
             curve,
+            alone_ttft_s: alone_ttft,
         });
     }
     let simulated = |replicas: u32, run: Run| simulate(load(peak / f64::from(replicas)), limits, run, step_s);
@@ -425,7 +436,17 @@ fn plan_replicas(
         outcome = simulated(replicas, Run::DEFAULT);
     }
     let (rate, limit) = (peak / f64::from(replicas), if replicas == 1 { Limit::OneReplica } else { binding });
-    Ok(ReplicaPlan { gpus: group, split: steps.split(), replicas, rate, limits, outcome, limit, curve })
+    Ok(ReplicaPlan {
+        gpus: group,
+        split: steps.split(),
+        replicas,
+        rate,
+        limits,
+        outcome,
+        limit,
+        curve,
+        alone_ttft_s: alone_ttft,
+    })
 }
 
 /// The fewest replicas, from `start` (the screen's count) to

@@ -213,9 +213,54 @@ fn a_planned_row_shows_its_latencies_replicas_and_launch_in_both_languages() {
     assert!(line("Replicas").contains("requests/s each"), "{lines:?}");
     assert!(line("Launch").starts_with("vllm serve meta-llama/Llama-3.3-70B-Instruct"), "{lines:?}");
     assert!(line("Launch").contains("(vllm 0.34.0;"));
+    // What limits it: the target that sets its replicas first, what each step waits on last.
+    let limits = line("What limits it");
+    assert!(
+        limits.starts_with(match plan.limit {
+            crate::engine::serving_plan::Limit::OneReplica => "one replica meets the targets",
+            crate::engine::serving_plan::Limit::FirstToken => "the first-token target",
+            crate::engine::serving_plan::Limit::InterToken => "the between-tokens target",
+        }),
+        "{limits}"
+    );
+    assert!(limits.ends_with("each step is memory-bound"), "{limits}");
+    assert_eq!(limits.contains("the KV cache holds"), plan.waited && plan.kv_sequences < plan.max_batch, "{limits}");
+    assert_eq!(
+        limits.contains("queueing: the p95 first token"),
+        plan.ttft_s.at_percentile > 1.5 * plan.alone_ttft_s,
+        "{limits}"
+    );
     // What traffic it was sized for, and what was assumed of it.
     assert_eq!(
         line("Traffic"),
         "2.00 requests/s at the busiest hour: 86,400 a day over 24 h up, the busiest hour 2.0× the mean (peakx)"
     );
+}
+
+/// "What limits it" names the KV cache, or the runtime's cap, when
+/// requests waited for room at the peak, and queueing when the first token
+/// at the percentile is well past a lone request's; in both languages.
+#[test]
+fn what_limits_a_plan_names_the_cache_the_cap_and_queueing_when_they_bind() {
+    let (report, snapshot, catalog) = ranked("model=llama-3.3-70b&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95");
+    let mut row = report.results[0].clone();
+    let said = |row: &crate::engine::RankedOffer, lang: Lang| {
+        let label = lang.t(&crate::text::phrases::ROW_SLO_LIMITS);
+        crate::export::row_breakdown(row, &snapshot, catalog, lang).into_iter().find(|(l, _)| l == label).unwrap().1
+    };
+    let plan = row.slo.as_mut().unwrap();
+    (plan.waited, plan.kv_sequences, plan.max_batch) = (true, 25, 256);
+    (plan.alone_ttft_s, plan.ttft_s.at_percentile) = (0.2, 0.9);
+    let en = said(&row, Lang::En);
+    assert!(en.contains("; the KV cache holds 25 requests at once per replica, and requests waited for room at the peak; queueing: the p95 first token takes 0.90 s against 0.20 s for a lone request; "), "{en}");
+    assert!(said(&row, Lang::Es).contains("la caché KV admite 25 peticiones a la vez"));
+    let plan = row.slo.as_mut().unwrap();
+    (plan.kv_sequences, plan.ttft_s.at_percentile) = (300, 0.25);
+    let en = said(&row, Lang::En);
+    assert!(
+        en.contains("requests waited at the peak for the runtime's cap of 256 running") && !en.contains("queueing"),
+        "{en}"
+    );
+    row.slo.as_mut().unwrap().waited = false;
+    assert!(!said(&row, Lang::En).contains("waited"));
 }
