@@ -356,10 +356,13 @@ fn slo_lines(
         hours = Arg::Num(t.hours_up, 0),
         factor = Arg::Num(t.peak_factor, 1)
     );
-    let traffic = match t.prefix_hit_pct {
-        0 => traffic.render(lang),
-        pct => format!("{}; {}", traffic.render(lang), msg!(phrases::SLO_PREFIX_HIT, pct = pct).render(lang)),
-    };
+    let mut traffic = traffic.render(lang);
+    if t.prefix_hit_pct > 0 {
+        traffic = format!("{traffic}; {}", msg!(phrases::SLO_PREFIX_HIT, pct = t.prefix_hit_pct).render(lang));
+    }
+    if t.length_spread_pct > 0 {
+        traffic = format!("{traffic}; {}", msg!(phrases::SLO_SPREAD, pct = t.length_spread_pct).render(lang));
+    }
     add(&phrases::ROW_SLO_TRAFFIC, traffic);
     add(&phrases::ROW_SLO_LIMITS, limits(plan, bound).iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; "));
     if let Some(launch) = &plan.launch {

@@ -20,8 +20,8 @@ use crate::engine::workload::{
 };
 use crate::engine::workload::{
     BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, DEADLINE_DAYS, GLOBAL_BATCH, GOODPUT_PCT, ITL_TARGET,
-    LATENCY_PERCENTILE, MAX_GPUS, MAX_PRICE_PER_HOUR, PEAK_FACTOR, PEAK_RPS, PREFIX_HIT_PCT, REQUESTS_PER_DAY,
-    RUNS_PER_MONTH, TTFT_TARGET, UPTIME_HOURS,
+    LATENCY_PERCENTILE, LENGTH_SPREAD_PCT, MAX_GPUS, MAX_PRICE_PER_HOUR, PEAK_FACTOR, PEAK_RPS, PREFIX_HIT_PCT,
+    REQUESTS_PER_DAY, RUNS_PER_MONTH, TTFT_TARGET, UPTIME_HOURS,
 };
 use crate::engine::workload::{
     CONCURRENCY, GPUS, INPUT_TOKENS, LORA_RANK, MICRO_BATCH, OUTPUT_TOKENS, SEQ_LEN, ZERO_STAGE,
@@ -375,7 +375,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 83] = [
+const FIELDS: [Field; 84] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -507,6 +507,7 @@ const FIELDS: [Field; 83] = [
     optional_amount_field!(PEAK_RPS, peak_rps),
     amount_field!(PEAK_FACTOR, peak_factor),
     count_field!(PREFIX_HIT_PCT, prefix_hit_pct),
+    count_field!(LENGTH_SPREAD_PCT, length_spread_pct),
     optional_amount_field!(TTFT_TARGET, ttft_target_s),
     optional_amount_field!(ITL_TARGET, itl_target_s),
     count_field!(LATENCY_PERCENTILE, latency_percentile),

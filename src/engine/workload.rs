@@ -563,6 +563,12 @@ pub struct Workload {
     /// (`data/launch_flags.md`). URL key `hit`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub prefix_hit_pct: u32,
+    /// How much prompt and output lengths vary from request to request, as
+    /// their coefficient of variation in percent (0: every request of the
+    /// stated lengths; 100: as much as their mean, as chat traffic does).
+    /// URL key `spread`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub length_spread_pct: u32,
     /// The time to first token every request must get, in seconds, at
     /// `latency_percentile`. URL key `ttft`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -668,6 +674,7 @@ impl Default for Workload {
             peak_rps: None,
             peak_factor: DEFAULT_PEAK_FACTOR,
             prefix_hit_pct: 0,
+            length_spread_pct: 0,
             ttft_target_s: None,
             itl_target_s: None,
             latency_percentile: DEFAULT_PERCENTILE,
@@ -732,6 +739,8 @@ pub const PEAK_FACTOR: (&str, f64, f64) = ("peakx", 1.0, 20.0);
 /// Azure OpenAI logs (121 days) average 1.35× at their busiest hour of the
 /// day. 1.7 × 1.2 ≈ 2: data/calibration/peak_factor.md.
 pub const DEFAULT_PEAK_FACTOR: f64 = 2.0;
+/// Fixed lengths to a spread three times their mean.
+pub const LENGTH_SPREAD_PCT: (&str, u32, u32) = ("spread", 0, 300);
 /// None of the prompt to all but its last token.
 pub const PREFIX_HIT_PCT: (&str, u32, u32) = ("hit", 0, 99);
 /// From 10 ms (a cached prompt on a fast GPU) to an hour.

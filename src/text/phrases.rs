@@ -736,6 +736,8 @@ phrases! {
     ROW_SLO_TRAFFIC = "Traffic", "Tráfico";
     SLO_TRAFFIC = "{rps} requests/s at the busiest hour: {daily} a day over {hours} h up, the busiest hour {factor}× the mean (peakx)", "{rps} peticiones/s en la hora punta: {daily} al día en {hours} h activas, la hora punta {factor}× la media (peakx)";
     SLO_PREFIX_HIT = "{pct}% of each prompt from the prefix cache (hit)", "el {pct} % de cada prompt desde la caché de prefijos (hit)";
+    SLO_SPREAD = "lengths vary by {pct}% of their mean (spread)", "las longitudes varían un {pct} % de su media (spread)";
+    FIELD_LENGTH_SPREAD = "Length spread between requests (%)", "Variación de longitud entre peticiones (%)";
     FIELD_PREFIX_HIT = "Prompt share the prefix cache holds (%)", "Parte del prompt en la caché de prefijos (%)";
     ROW_SLO_LIMITS = "What limits it", "Qué lo limita";
     LIMIT_ONE_REPLICA = "one replica meets the targets at this traffic", "una réplica cumple los objetivos con este tráfico";

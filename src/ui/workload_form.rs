@@ -12,9 +12,9 @@ use crate::engine::vision::{IMAGES, IMAGE_SIDE};
 use crate::engine::workload::{
     Compilation, Offload, Transcriber, AUDIO_HOURS, BATCH, BATCH_REQUESTS, BEAMS, CHECKPOINT_MINUTES, CONCURRENCY,
     CUSTOM_MODEL, DEADLINE_DAYS, EPOCHS, FRAMES, GLOBAL_BATCH, GOODPUT_PCT, GPUS, HEADS, HIDDEN, INPUT_TOKENS, ITEMS,
-    ITL_TARGET, KV_HEADS, LATENCY_PERCENTILE, LAYERS, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR, MICRO_BATCH,
-    OUTPUT_TOKENS, PARAMS, PEAK_FACTOR, PEAK_RPS, PIPELINE_PARALLEL, PREFIX_HIT_PCT, REQUESTS_PER_DAY, RUNS_PER_MONTH,
-    SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, TTFT_TARGET, UPTIME_HOURS, ZERO_STAGE,
+    ITL_TARGET, KV_HEADS, LATENCY_PERCENTILE, LAYERS, LENGTH_SPREAD_PCT, LORA_RANK, MAX_GPUS, MAX_PRICE_PER_HOUR,
+    MICRO_BATCH, OUTPUT_TOKENS, PARAMS, PEAK_FACTOR, PEAK_RPS, PIPELINE_PARALLEL, PREFIX_HIT_PCT, REQUESTS_PER_DAY,
+    RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, TTFT_TARGET, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
     Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, PriceTrust, RuntimeChoice, SpotPolicy,
@@ -222,6 +222,7 @@ pub fn WorkloadForm(
                     <NumberField catalog=catalog workload=workload key=PEAK_RPS.0 label={&phrases::FIELD_PEAK_RPS} />
                     <NumberField catalog=catalog workload=workload key=PEAK_FACTOR.0 label={&phrases::FIELD_PEAK_FACTOR} />
                     <NumberField catalog=catalog workload=workload key=PREFIX_HIT_PCT.0 label={&phrases::FIELD_PREFIX_HIT} />
+                    <NumberField catalog=catalog workload=workload key=LENGTH_SPREAD_PCT.0 label={&phrases::FIELD_LENGTH_SPREAD} />
                     <SelectField catalog=catalog workload=workload key=keys::LATENCY_PRESET label={&phrases::FIELD_LATENCY_PRESET} options=Signal::derive(move || workload.with(|w| crate::present::form::latency_preset_options(w, lang))) detail={crate::present::form::latency_preset_detail as fn(&str, Lang) -> Option<String>} testid="slo-preset" />
                     <NumberField catalog=catalog workload=workload key=TTFT_TARGET.0 label={&phrases::FIELD_TTFT_TARGET} />
                     <NumberField catalog=catalog workload=workload key=ITL_TARGET.0 label={&phrases::FIELD_ITL_TARGET} />

@@ -161,7 +161,7 @@ test('hosted APIs stand beside serving only, and prices that do not download say
   await context.close();
 });
 
-test('requests a day plan to their busiest hour, twice the mean unless the form says otherwise, and a prefix cache hit is said', async () => {
+test('requests a day plan to their busiest hour, twice the mean unless the form says otherwise, and a prefix cache hit and a length spread are said', async () => {
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300&rpd=200000&ttft=1&itl=0.05`);
   await app.waitForResults();
   await plannedSpeeds(app, /first token .* \(p95\)/);
@@ -185,6 +185,12 @@ test('requests a day plan to their busiest hour, twice the mean unless the form 
   await app.page.waitForFunction(() => new URLSearchParams(location.search).get('hit') === '50');
   await plannedSpeeds(app, /first token .* \(p95\)/);
   assert.match(await traffic(), /; 50% of each prompt from the prefix cache \(hit\)$/);
+  // Lengths that vary between requests, likewise.
+  await app.page.locator('#spread').fill('100');
+  await app.page.locator('#spread').press('Enter');
+  await app.page.waitForFunction(() => new URLSearchParams(location.search).get('spread') === '100');
+  await plannedSpeeds(app, /first token .* \(p95\)/);
+  assert.match(await traffic(), /; 50% of each prompt from the prefix cache \(hit\); lengths vary by 100% of their mean \(spread\)$/);
   await app.page.context().close();
 });
 

@@ -230,7 +230,8 @@ fn compared() -> Vec<(&'static str, Latency, f64, f64, String, &'static str)> {
                 step_tokens: runtime_memory(s.runtime).tokens_per_pass.unwrap() as u32,
                 kv_sequences,
             };
-            let load = Load { arrivals, prompt_tokens: s.prompt, output_tokens: s.output, cached_tokens: 0 };
+            let load =
+                Load { arrivals, prompt_tokens: s.prompt, output_tokens: s.output, cached_tokens: 0, spread: 0.0 };
             let outcome = simulate(load, limits, Run::DEFAULT, |n, c, k| steps.step_s(n, c, k));
             let (ttft_mean, itl_mean, tpot_mean) = outcome.means();
             let estimate = match (kind, percentile) {

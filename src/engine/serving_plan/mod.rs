@@ -120,6 +120,8 @@ pub struct Traffic {
     pub hours_up: f64,
     /// The share of each prompt the prefix cache holds, in percent.
     pub prefix_hit_pct: u32,
+    /// How much lengths vary between requests (coefficient of variation, %).
+    pub length_spread_pct: u32,
 }
 
 impl Traffic {
@@ -130,6 +132,7 @@ impl Traffic {
             peak_factor: workload.peak_factor,
             hours_up: workload.uptime_hours,
             prefix_hit_pct: workload.prefix_hit_pct,
+            length_spread_pct: workload.length_spread_pct,
         }
     }
 }
@@ -394,6 +397,7 @@ fn plan_replicas(
         prompt_tokens: prompt,
         output_tokens: output,
         cached_tokens: cached,
+        spread: f64::from(workload.length_spread_pct) / 100.0,
     };
     let peak = targets.peak_rps;
     // No stated traffic: one request at a time (a request a minute).

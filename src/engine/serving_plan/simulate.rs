@@ -28,6 +28,10 @@ pub struct Load {
     /// attended to, and still held in the request's cache (shared pages are
     /// not counted as shared: an upper bound on memory).
     pub cached_tokens: u32,
+    /// How much prompt and output lengths vary from request to request:
+    /// their coefficient of variation (0: every request of the mean
+    /// lengths), drawn from a log-normal distribution of those means.
+    pub spread: f64,
 }
 
 /// How requests arrive.
@@ -156,11 +160,57 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 
+    /// A uniform in (0, 1]: the top 53 bits, plus one.
+    fn uniform(&mut self) -> f64 {
+        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
     /// An exponential variate of mean `mean`.
     fn exponential(&mut self, mean: f64) -> f64 {
-        // A uniform in (0, 1]: the top 53 bits, plus one.
-        let u = ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64;
-        -u.ln() * mean
+        -self.uniform().ln() * mean
+    }
+
+    /// A log-normal variate of mean `mean` and coefficient of variation
+    /// `cv` (Box–Muller for its normal), as a whole count of at least one
+    /// and at most eight times the mean; `mean` itself when `cv` is 0.
+    fn length(&mut self, mean: u32, cv: f64) -> u32 {
+        if cv <= 0.0 {
+            return mean;
+        }
+        let sigma2 = (1.0 + cv * cv).ln();
+        let normal = (-2.0 * self.uniform().ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
+        let x = (f64::from(mean).ln() - sigma2 / 2.0 + sigma2.sqrt() * normal).exp();
+        x.round().clamp(1.0, 8.0 * f64::from(mean)) as u32
+    }
+}
+
+/// Each request's prompt, output and cached tokens as `load` draws them:
+/// from their own seeded stream, so that arrivals do not change with the
+/// spread.
+struct Lengths {
+    random: SplitMix,
+    prompt: u32,
+    output: u32,
+    cached: u32,
+    spread: f64,
+}
+
+impl Lengths {
+    fn of(load: &Load, seed: u64) -> Lengths {
+        Lengths {
+            random: SplitMix(seed ^ 0x1e9_97d5),
+            prompt: load.prompt_tokens.max(1),
+            output: load.output_tokens.max(1),
+            cached: load.cached_tokens,
+            spread: load.spread,
+        }
+    }
+
+    fn next(&mut self) -> (u32, u32, u32) {
+        let prompt = self.random.length(self.prompt, self.spread);
+        let output = self.random.length(self.output, self.spread);
+        // The shared prefix is the same for all; at most all but the last token.
+        (prompt, output, self.cached.min(prompt.saturating_sub(1)))
     }
 }
 
@@ -180,13 +230,23 @@ struct Request {
     epoch: u32,
     /// Whether it is decoding now.
     decoding: bool,
+    /// Its prompt and output tokens, and how many of its prompt the prefix
+    /// cache holds.
+    prompt: u32,
+    output: u32,
+    cached: u32,
 }
 
 impl Request {
     /// Tokens its prefill covers: the prompt, and what it had made before a
     /// preemption.
-    fn to_prefill(&self, prompt: u32) -> u32 {
-        prompt + self.made
+    fn to_prefill(&self) -> u32 {
+        self.prompt + self.made
+    }
+
+    /// Its whole sequence once done.
+    fn length(&self) -> u32 {
+        self.prompt + self.output
     }
 }
 
@@ -218,8 +278,9 @@ impl Replica {
     }
 
     /// Starts decoding request `r` (its prefill just yielded a token).
-    fn start(&mut self, requests: &mut [Request], r: usize, prompt: u32, output: u32) {
+    fn start(&mut self, requests: &mut [Request], r: usize) {
         let request = &mut requests[r];
+        let (prompt, output) = (request.prompt, request.output);
         request.made += 1;
         request.since = self.step;
         self.kv_used += 1.0;
@@ -237,8 +298,8 @@ impl Replica {
 
     /// Runs `steps` steps of `seconds` each, in which every decoding
     /// request makes a token; returns the requests whose last token came,
-    /// each now `length` tokens long, and leaves them out.
-    fn advance(&mut self, requests: &mut [Request], steps: u64, seconds: f64, length: u32) -> Vec<usize> {
+    /// and leaves them out.
+    fn advance(&mut self, requests: &mut [Request], steps: u64, seconds: f64) -> Vec<usize> {
         self.now += seconds * steps as f64;
         self.step += steps;
         let grown = f64::from(self.decoding) * steps as f64;
@@ -254,9 +315,10 @@ impl Replica {
                 continue;
             }
             requests[r].decoding = false;
+            let length = f64::from(requests[r].length());
             self.decoding -= 1;
-            self.context_sum -= f64::from(length);
-            self.kv_used -= f64::from(length);
+            self.context_sum -= length;
+            self.kv_used -= length;
             self.done += 1;
             finished.push(r);
         }
@@ -267,7 +329,7 @@ impl Replica {
     /// started decoding last: its cache is freed and it waits to be
     /// prefilled again, what it had made included (vLLM's recompute
     /// preemption); returns them, first preempted first.
-    fn preempt(&mut self, requests: &mut [Request], prompt: u32, cached: u32) -> Vec<usize> {
+    fn preempt(&mut self, requests: &mut [Request]) -> Vec<usize> {
         let mut preempted = Vec::new();
         while self.kv_used > self.kv_tokens && self.decoding > 0 {
             let Some((r, epoch)) = self.started.pop() else { break };
@@ -281,8 +343,8 @@ impl Replica {
             request.made += (self.step - request.since) as u32;
             request.epoch += 1;
             // Its shared prefix is still in the cache.
-            request.prefilled = cached;
-            let context = f64::from(prompt + request.made);
+            request.prefilled = request.cached;
+            let context = f64::from(request.prompt + request.made);
             self.decoding -= 1;
             self.context_sum -= context;
             self.kv_used -= context;
@@ -294,23 +356,28 @@ impl Replica {
 
 /// A closed client whose request ended at `now` sends its next, until
 /// `n` have been sent.
-fn next_request(requests: &mut Vec<Request>, load: &Load, n: usize, now: f64) {
-    if matches!(load.arrivals, Arrivals::Closed(_)) && requests.len() < n {
-        requests.push(Request::arriving(now, cached_of(load)));
+fn next_request(requests: &mut Vec<Request>, arrivals: Arrivals, lengths: &mut Lengths, n: usize, now: f64) {
+    if matches!(arrivals, Arrivals::Closed(_)) && requests.len() < n {
+        requests.push(Request::arriving(now, lengths.next()));
     }
 }
 
-/// The prompt tokens `load`'s requests find cached: at most all but the
-/// last, which is computed for the first token.
-fn cached_of(load: &Load) -> u32 {
-    load.cached_tokens.min(load.prompt_tokens.saturating_sub(1))
-}
-
 impl Request {
-    /// A request arriving at `arrival`, the first `cached` tokens of its
-    /// prompt found in the prefix cache.
-    fn arriving(arrival: f64, cached: u32) -> Request {
-        Request { arrival, prefilled: cached, made: 0, since: 0, first_token: 0.0, epoch: 0, decoding: false }
+    /// A request of `(prompt, output, cached)` tokens arriving at
+    /// `arrival`, the first `cached` of its prompt found in the prefix cache.
+    fn arriving(arrival: f64, (prompt, output, cached): (u32, u32, u32)) -> Request {
+        Request {
+            arrival,
+            prefilled: cached,
+            made: 0,
+            since: 0,
+            first_token: 0.0,
+            epoch: 0,
+            decoding: false,
+            prompt,
+            output,
+            cached,
+        }
     }
 }
 
@@ -341,8 +408,9 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
     };
     let cap = limits.max_running.max(1);
     let budget = limits.step_tokens.max(1);
-    let cached = cached_of(&load);
-    let mut requests: Vec<Request> = arrivals.iter().map(|&arrival| Request::arriving(arrival, cached)).collect();
+    let mut lengths = Lengths::of(&load, run.seed);
+    let mut requests: Vec<Request> =
+        arrivals.iter().map(|&arrival| Request::arriving(arrival, lengths.next())).collect();
     let (mut next_arrival, mut waiting, mut prefilling) = (0usize, VecDeque::new(), VecDeque::new());
     let mut replica = Replica {
         now: 0.0,
@@ -370,7 +438,7 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
         }
         // Admit while the cap and the cache allow (a lone request always).
         while let Some(&next) = waiting.front() {
-            let prefill = f64::from(requests[next].to_prefill(prompt));
+            let prefill = f64::from(requests[next].to_prefill());
             let alone = replica.decoding == 0 && prefilling.is_empty();
             if replica.decoding + prefilling.len() as u32 >= cap
                 || (replica.kv_used + prefill > replica.kv_tokens && !alone)
@@ -399,7 +467,7 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
                 break;
             }
             let request = &mut requests[r];
-            let whole = request.to_prefill(prompt);
+            let whole = request.to_prefill();
             let take = (whole - request.prefilled).min(left);
             chunk = chunk.and(Chunk::of(f64::from(take), f64::from(request.prefilled)));
             request.prefilled += take;
@@ -433,11 +501,12 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
         let running = replica.decoding;
         outcome.most_running = outcome.most_running.max(running + prefilling.len() as u32);
         let (window_start, window_end) = window(&requests);
-        for r in replica.advance(&mut requests, steps, seconds, prompt + output) {
+        for r in replica.advance(&mut requests, steps, seconds) {
+            let output = requests[r].output;
             if run.measured(r) && output > 1 {
                 outcome.tpot.push((replica.now - requests[r].first_token) / f64::from(output - 1));
             }
-            next_request(&mut requests, &load, n, replica.now);
+            next_request(&mut requests, load.arrivals, &mut lengths, n, replica.now);
         }
         if running > 0 && replica.now > window_start && replica.now <= window_end {
             outcome.gaps.push((seconds, running.saturating_mul(steps.min(u64::from(u32::MAX)) as u32)));
@@ -453,13 +522,13 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
                 }
             }
             let done = replica.done;
-            replica.start(&mut requests, r, prompt, output);
+            replica.start(&mut requests, r);
             if replica.done > done {
-                next_request(&mut requests, &load, n, replica.now);
+                next_request(&mut requests, load.arrivals, &mut lengths, n, replica.now);
             }
         }
         // The cache overflowed: the latest started wait again, first.
-        for r in replica.preempt(&mut requests, prompt, cached).into_iter().rev() {
+        for r in replica.preempt(&mut requests).into_iter().rev() {
             waiting.push_front(r);
         }
     }
@@ -483,8 +552,13 @@ mod tests {
 
     /// 8 requests a second of 500 tokens in, 200 out: about 25 running at
     /// once on `linear`'s replica.
-    const BUSY: Load =
-        Load { arrivals: Arrivals::Poisson(8.0), prompt_tokens: 500, output_tokens: 200, cached_tokens: 0 };
+    const BUSY: Load = Load {
+        arrivals: Arrivals::Poisson(8.0),
+        prompt_tokens: 500,
+        output_tokens: 200,
+        cached_tokens: 0,
+        spread: 0.0,
+    };
 
     #[test]
     fn a_lone_request_waits_for_its_prompt_then_one_step_a_token() {
@@ -494,6 +568,7 @@ mod tests {
             prompt_tokens: 1000,
             output_tokens: 101,
             cached_tokens: 0,
+            spread: 0.0,
         };
         let outcome = simulate(load, LIMITS, Run { requests: 50, seed: 1 }, linear);
         // The prompt in one step: 10 ms + 50 ms.
@@ -513,6 +588,7 @@ mod tests {
             prompt_tokens: 5000,
             output_tokens: 10,
             cached_tokens: 0,
+            spread: 0.0,
         };
         let outcome = simulate(load, LIMITS, Run { requests: 20, seed: 2 }, linear);
         // 2048 + 2048 + 904 tokens: three steps of 10 ms plus 0.25 s of tokens.
@@ -521,8 +597,13 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_latencies_and_more_load_gives_longer_ones() {
-        let load =
-            |rate| Load { arrivals: Arrivals::Poisson(rate), prompt_tokens: 500, output_tokens: 200, cached_tokens: 0 };
+        let load = |rate| Load {
+            arrivals: Arrivals::Poisson(rate),
+            prompt_tokens: 500,
+            output_tokens: 200,
+            cached_tokens: 0,
+            spread: 0.0,
+        };
         let run = Run { requests: 1_000, seed: 7 };
         let a = simulate(load(2.0), LIMITS, run, linear);
         assert_eq!(a, simulate(load(2.0), LIMITS, run, linear));
@@ -564,7 +645,13 @@ mod tests {
 
     #[test]
     fn closed_clients_keep_as_many_requests_in_flight_as_they_are() {
-        let load = Load { arrivals: Arrivals::Closed(8), prompt_tokens: 500, output_tokens: 200, cached_tokens: 0 };
+        let load = Load {
+            arrivals: Arrivals::Closed(8),
+            prompt_tokens: 500,
+            output_tokens: 200,
+            cached_tokens: 0,
+            spread: 0.0,
+        };
         let outcome = simulate(load, LIMITS, Run { requests: 400, seed: 5 }, linear);
         assert_eq!(outcome.most_running, 8);
         // Nobody waits for a place: a first token comes within the two
@@ -602,11 +689,36 @@ mod tests {
             prompt_tokens: 500,
             output_tokens: 2,
             cached_tokens: 400,
+            spread: 0.0,
         };
         let alone = simulate(lone, LIMITS, Run { requests: 20, seed: 1 }, linear);
         assert!((alone.ttft(50.0) - 0.015).abs() < 1e-9, "{}", alone.ttft(50.0));
         // A whole prompt cached still computes its last token.
         let all = simulate(Load { cached_tokens: 500, ..lone }, LIMITS, Run { requests: 20, seed: 1 }, linear);
         assert!((all.ttft(50.0) - (0.010 + 0.00005)).abs() < 1e-9, "{}", all.ttft(50.0));
+    }
+
+    /// Lengths drawn with a spread keep their mean and vary by about it;
+    /// none is zero or past eight times the mean.
+    #[test]
+    fn lengths_with_a_spread_keep_their_mean_and_vary_by_it() {
+        let mut random = SplitMix(7);
+        let draws: Vec<f64> = (0..20_000).map(|_| f64::from(random.length(500, 1.0))).collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let sd = (draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws.len() as f64).sqrt();
+        assert!((mean - 500.0).abs() < 15.0, "{mean}");
+        assert!((sd / mean - 1.0).abs() < 0.1, "{}", sd / mean);
+        assert!(draws.iter().all(|&x| (1.0..=4000.0).contains(&x)));
+        assert_eq!(SplitMix(7).length(500, 0.0), 500);
+    }
+
+    /// Requests of varied lengths at the same mean load widen the tail of
+    /// the first token (long prompts queue the ones behind them).
+    #[test]
+    fn varied_lengths_widen_the_first_tokens_tail() {
+        let run = Run { requests: 1000, seed: 11 };
+        let fixed = simulate(BUSY, LIMITS, run, linear);
+        let varied = simulate(Load { spread: 1.0, ..BUSY }, LIMITS, run, linear);
+        assert!(varied.ttft(99.0) > fixed.ttft(99.0), "{} vs {}", varied.ttft(99.0), fixed.ttft(99.0));
     }
 }

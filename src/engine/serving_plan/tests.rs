@@ -89,6 +89,7 @@ fn the_fewest_replicas_are_found_one_fewer_misses_a_target() {
         prompt_tokens: 1000,
         output_tokens: 300,
         cached_tokens: 0,
+        spread: 0.0,
     };
     let fewer = simulate(load, limits, Run::DEFAULT, |n, c, k| steps.step_s(n, c, k));
     assert!(targets.missed(&fewer).is_some());
