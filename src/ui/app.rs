@@ -289,7 +289,11 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 edits.set_value(edit);
                                 if !(planner_in.get() && Targets::of(&next).is_some()) {
                                     planning.set(false);
-                                    to_rank.set(next);
+                                    // Not the same workload again (the effect's first run):
+                                    // the first result is ranked once.
+                                    if to_rank.with_untracked(|w| *w != next) {
+                                        to_rank.set(next);
+                                    }
                                     return;
                                 }
                                 planning.set(true);
@@ -300,8 +304,9 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                     }
                                 });
                             });
+                            // Ranks what `to_rank` holds: the effect above sets it again
+                            // once the planner is in, for a workload with targets.
                             let ranked = Memo::new(move |_| {
-                                planner_in.track();
                                 to_rank.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
                                     .map(|report| Ranked(Arc::new(report)))
                                     .map_err(|e| e.message())

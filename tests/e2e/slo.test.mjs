@@ -222,3 +222,19 @@ test('a latency preset sets its targets and says its source; an edit makes them 
   await app.page.context().close();
   await linked.page.context().close();
 });
+
+test('a page ranks its link once, and a link with targets once more when the planner is in', async () => {
+  const ranks = (app) => app.page.evaluate(() => performance.getEntriesByName('whichgpu:rank').length);
+  const plain = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b`);
+  await plain.waitForResults();
+  await plain.page.getByTestId('hosted-api').waitFor({ timeout: 20000 });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(await ranks(plain), 1);
+  const planned = await WhichGpuPage.open(env.browser, `${env.server.url}?${TARGETS}`);
+  await planned.waitForResults();
+  await plannedSpeeds(planned, /first token .* \(p95\)/);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(await ranks(planned), 2);
+  await plain.page.context().close();
+  await planned.page.context().close();
+});
