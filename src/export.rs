@@ -76,6 +76,10 @@ pub struct ResultRow<'a> {
     /// Serving to latency targets: the set-up that meets them (issue 39).
     #[serde(skip_serializing_if = "Option::is_none")]
     slo: Option<&'a SloPlan>,
+    /// Whether its replicas can follow the traffic off the peak on this
+    /// provider's billing, and about how many the mean hour needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    off_peak: Option<crate::engine::serving_plan::OffPeak>,
     speed: Option<&'a Speed>,
     spot: bool,
     storage_cost: Option<f64>,
@@ -123,6 +127,12 @@ pub fn row_json<'a>(
         regions: &offer.regions,
         runtime: ranked.runtime,
         slo: ranked.slo.as_ref(),
+        off_peak: ranked.slo.as_ref().and_then(|plan| {
+            crate::engine::serving_plan::off_peak(
+                plan,
+                snapshot.billing_provider(offer).and_then(|p| p.billing_increment_s),
+            )
+        }),
         speed: ranked.speed.as_deref(),
         spot: ranked.spot,
         storage_cost: cost.map(|c| c.storage_cost),
@@ -236,6 +246,24 @@ pub fn row_breakdown(
     add(&phrases::ROW_BILLING, billing.render(lang));
     if let Some(plan) = &ranked.slo {
         slo_lines(plan, ranked.speed.as_ref().map(|s| s.bound), lang, &mut add);
+        let step = provider.and_then(|p| p.billing_increment_s);
+        if let Some(off) = crate::engine::serving_plan::off_peak(plan, step) {
+            let said = if off.can_follow {
+                msg!(
+                    phrases::OFF_PEAK_FOLLOWS,
+                    step = step.unwrap_or(0),
+                    mean = off.mean_hour_replicas,
+                    replicas = plan.replicas,
+                    instances = off.mean_hour_instances,
+                    all = plan.instances,
+                    share = Arg::Num(off.monthly_share * 100.0, 0),
+                    month = Arg::Usd(ranked.cost.as_ref().map_or(0.0, |c| c.monthly_cost) * off.monthly_share)
+                )
+            } else {
+                msg!(phrases::OFF_PEAK_FIXED, step = step.unwrap_or(0))
+            };
+            add(&phrases::ROW_OFF_PEAK, said.render(lang));
+        }
     }
     if let Some(c) = &ranked.cost {
         if c.instances > 1 {

@@ -747,6 +747,9 @@ phrases! {
     LIMIT_KV_WAITED = "the KV cache holds {n} requests at once per replica, and requests waited for room at the peak", "la caché KV admite {n} peticiones a la vez por réplica, y en el pico hubo peticiones esperando sitio";
     LIMIT_QUEUEING = "queueing: the p{pct} first token takes {at} s against {alone} s for a lone request", "colas: el primer token p{pct} tarda {at} s frente a {alone} s con una petición sola";
     LIMIT_STEP = "each step is {bound}", "cada paso está {bound}";
+    ROW_OFF_PEAK = "Off the peak", "Fuera del pico";
+    OFF_PEAK_FOLLOWS = "billed per {step} s, instances can follow the traffic: about {mean} of the {replicas} replicas ({instances} of {all} instances) serve the mean hour, so scaled hour by hour the month comes to about {share}% of it, {month} (an estimate)", "con facturación por tramos de {step} s, las instancias pueden seguir al tráfico: unas {mean} de las {replicas} réplicas ({instances} de {all} instancias) atienden la hora media, así que escalando hora a hora el mes queda en un {share} % aproximado, {month} (una estimación)";
+    OFF_PEAK_FIXED = "billed per {step} s: instances rented that long cannot follow the traffic hour by hour", "facturado por tramos de {step} s: instancias alquiladas tanto tiempo no pueden seguir al tráfico hora a hora";
     ROW_SLO_LAUNCH = "Launch", "Arranque";
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";

@@ -137,6 +137,47 @@ impl Traffic {
     }
 }
 
+/// Replicas that follow the traffic off its peak: whether the provider's
+/// billing lets them, and about how many the mean hour needs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OffPeak {
+    /// Billed by the hour or finer: replicas can be started and stopped as
+    /// the traffic rises and falls.
+    pub can_follow: bool,
+    /// Replicas at the mean hour: the peak's, scaled down by the peak
+    /// factor and rounded up (a replica's capacity is about proportional to
+    /// its rate: the steady-state screen), at least one; and the instances
+    /// they take, whole instances being what is billed.
+    pub mean_hour_replicas: u32,
+    pub mean_hour_instances: u32,
+    /// The month with instances that follow the traffic, against all of
+    /// them all month: about `mean_hour_instances / instances`.
+    pub monthly_share: f64,
+}
+
+/// Longest billing step that still lets replicas follow the traffic hour
+/// by hour.
+const FOLLOWS_HOURLY_S: u32 = 3_600;
+
+/// Whether and how far `plan`'s replicas could follow the traffic on a
+/// provider that bills in steps of `billing_step_s` (unknown: not said);
+/// `None` on one instance, which cannot be fewer while requests come.
+pub fn off_peak(plan: &SloPlan, billing_step_s: Option<u32>) -> Option<OffPeak> {
+    let step = billing_step_s?;
+    if plan.instances <= 1 || plan.replicas == 0 {
+        return None;
+    }
+    let replicas = (f64::from(plan.replicas) / plan.traffic.peak_factor.max(1.0)).ceil().max(1.0) as u32;
+    let per_instance = plan.replicas.div_ceil(plan.instances);
+    let instances = replicas.div_ceil(per_instance).clamp(1, plan.instances);
+    Some(OffPeak {
+        can_follow: step <= FOLLOWS_HOURLY_S,
+        mean_hour_replicas: replicas.min(plan.replicas),
+        mean_hour_instances: instances,
+        monthly_share: f64::from(instances) / f64::from(plan.instances),
+    })
+}
+
 /// The set-up that meets the targets on an offer: the JSON's `slo`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SloPlan {

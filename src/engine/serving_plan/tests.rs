@@ -162,3 +162,24 @@ fn a_prefix_cache_hit_plans_sooner_first_tokens_on_no_more_replicas() {
     assert!(warm.replicas * warm.gpus_per_replica <= cold.replicas * cold.gpus_per_replica);
     assert_eq!((cold.traffic.prefix_hit_pct, warm.traffic.prefix_hit_pct), (0, 90));
 }
+
+/// Off the peak: instances billed by the hour or finer can follow the
+/// traffic, about the peak's replicas over the peak factor; whole
+/// instances are what is billed; one instance cannot be fewer.
+#[test]
+fn replicas_follow_the_traffic_where_billing_lets_them() {
+    let mut plan = planned(&format!("{CHAT_8B}&rps=1"), "h100_sxm", 1).unwrap();
+    (plan.replicas, plan.instances) = (7, 7);
+    let hourly = super::off_peak(&plan, Some(3600)).unwrap();
+    // Twice the mean at the peak (DEFAULT_PEAK_FACTOR): 4 of 7.
+    assert_eq!((hourly.can_follow, hourly.mean_hour_replicas, hourly.mean_hour_instances), (true, 4, 4));
+    assert!((hourly.monthly_share - 4.0 / 7.0).abs() < 1e-12);
+    // Two replicas an instance: 4 replicas take 2 of 4 instances.
+    (plan.replicas, plan.instances) = (8, 4);
+    assert_eq!(super::off_peak(&plan, Some(1)).unwrap().mean_hour_instances, 2);
+    // Billed by the month: it cannot; unknown billing or one instance: nothing said.
+    assert!(!super::off_peak(&plan, Some(2_592_000)).unwrap().can_follow);
+    assert_eq!(super::off_peak(&plan, None), None);
+    plan.instances = 1;
+    assert_eq!(super::off_peak(&plan, Some(1)), None);
+}

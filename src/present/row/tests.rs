@@ -263,4 +263,20 @@ fn what_limits_a_plan_names_the_cache_the_cap_and_queueing_when_they_bind() {
     );
     row.slo.as_mut().unwrap().waited = false;
     assert!(!said(&row, Lang::En).contains("waited"));
+    // Off the peak, on a provider that bills by the second or the hour.
+    let off = |row: &crate::engine::RankedOffer, lang: Lang| {
+        let label = lang.t(&crate::text::phrases::ROW_OFF_PEAK);
+        crate::export::row_breakdown(row, &snapshot, catalog, lang)
+            .into_iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, v)| v)
+    };
+    let step = snapshot.billing_provider(&snapshot.offers[row.offer]).and_then(|p| p.billing_increment_s).unwrap();
+    assert!(step <= 3600, "{step}");
+    assert_eq!(off(&row, Lang::En), None, "one instance: nothing to say");
+    let plan = row.slo.as_mut().unwrap();
+    (plan.replicas, plan.instances) = (8, 4);
+    let en = off(&row, Lang::En).unwrap();
+    assert!(en.starts_with(&format!("billed per {step} s, instances can follow the traffic: about 4 of the 8 replicas (2 of 4 instances) serve the mean hour, so scaled hour by hour the month comes to about 50% of it")), "{en}");
+    assert!(off(&row, Lang::Es).unwrap().contains("(2 de 4 instancias)"));
 }
