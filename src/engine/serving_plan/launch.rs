@@ -125,7 +125,15 @@ pub fn launch(plan: &SloPlan, model: &Model, workload: &Workload, gpu_count: u32
         }
         _ => replicas_here,
     };
-    let length = workload.input_tokens.saturating_add(workload.output_tokens);
+    // With lengths that vary between requests, the longest the plan was
+    // simulated with, within the model's context.
+    let mean_length = workload.input_tokens.saturating_add(workload.output_tokens);
+    let length = match workload.length_spread_pct {
+        0 => mean_length,
+        _ => mean_length
+            .saturating_mul(crate::engine::serving_plan::simulate::LONGEST_DRAW)
+            .min(context_of(model).unwrap_or(u32::MAX).max(mean_length)),
+    };
     let context = if s.context_shared_by_slots { length.saturating_mul(plan.max_batch) } else { length };
     flag(s.max_len, context.to_string());
     flag(s.max_running, plan.max_batch.to_string());
@@ -152,6 +160,14 @@ pub fn launch(plan: &SloPlan, model: &Model, workload: &Workload, gpu_count: u32
         command.push_str(&value);
     }
     Some(Launch { command, runtime: s.runtime, version: s.version, servers_per_instance })
+}
+
+/// The model's longest context, where its catalog entry states it.
+fn context_of(model: &Model) -> Option<u32> {
+    match model.family(crate::engine::Task::Infer) {
+        Ok(crate::engine::catalog::Family::Serving(shape)) => shape.max_context,
+        _ => None,
+    }
 }
 
 /// What the command loads: the model's published repo (or its id), and
@@ -279,5 +295,19 @@ mod tests {
             slots.unwrap().command,
             "llama-server --model Llama-3.1-8B-Q4_K_M.gguf --ctx-size 49152 --parallel 48 --gpu-layers all"
         );
+    }
+
+    /// Lengths that vary: the longest sequence covers the longest the plan
+    /// was simulated with, within the model's context.
+    #[test]
+    fn a_length_spread_launches_with_room_for_the_longest_request() {
+        let catalog = Catalog::bundled().unwrap();
+        let model = catalog.model("llama-3.3-70b").unwrap();
+        let p = plan(Runtime::Vllm, 2, 1, 1, Precision::Bf16, KvPrecision::Bf16);
+        let varied = Workload { input_tokens: 1000, output_tokens: 300, length_spread_pct: 100, ..Workload::default() };
+        assert!(launch(&p, model, &varied, 2).unwrap().command.contains("--max-model-len 10400 "));
+        let long = Workload { input_tokens: 60_000, output_tokens: 4_000, ..varied };
+        let context = context_of(model).unwrap();
+        assert!(launch(&p, model, &long, 2).unwrap().command.contains(&format!("--max-model-len {context} ")));
     }
 }

@@ -172,7 +172,8 @@ impl SplitMix {
 
     /// A log-normal variate of mean `mean` and coefficient of variation
     /// `cv` (Box–Muller for its normal), as a whole count of at least one
-    /// and at most eight times the mean; `mean` itself when `cv` is 0.
+    /// and at most `LONGEST_DRAW` times the mean; `mean` itself when `cv`
+    /// is 0.
     fn length(&mut self, mean: u32, cv: f64) -> u32 {
         if cv <= 0.0 {
             return mean;
@@ -180,9 +181,13 @@ impl SplitMix {
         let sigma2 = (1.0 + cv * cv).ln();
         let normal = (-2.0 * self.uniform().ln()).sqrt() * (std::f64::consts::TAU * self.uniform()).cos();
         let x = (f64::from(mean).ln() - sigma2 / 2.0 + sigma2.sqrt() * normal).exp();
-        x.round().clamp(1.0, 8.0 * f64::from(mean)) as u32
+        x.round().clamp(1.0, f64::from(LONGEST_DRAW) * f64::from(mean)) as u32
     }
 }
+
+/// The longest a drawn length gets, in times its mean: the launch command's
+/// longest sequence covers it.
+pub const LONGEST_DRAW: u32 = 8;
 
 /// Each request's prompt, output and cached tokens as `load` draws them:
 /// from their own seeded stream, so that arrivals do not change with the
