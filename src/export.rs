@@ -317,7 +317,16 @@ pub fn row_breakdown(
             add(&phrases::ROW_PER_UNIT, per_images.render(lang));
         }
     }
-    if let Some(s) = &ranked.speed {
+    // A planned row's speed is its plan's (above): the full-load figures
+    // would contradict its latencies; their notes still apply.
+    if let Some(s) = ranked.speed.as_ref().filter(|_| ranked.slo.is_some()) {
+        if let Some(plan) = &ranked.slo {
+            add(&phrases::ROW_ACCURACY, plan.bands().render(lang));
+        }
+        for note in &s.notes {
+            add(&phrases::ROW_NOTE, note.render(lang));
+        }
+    } else if let Some(s) = &ranked.speed {
         for f in s.figure_lines() {
             let value = msg!(phrases::FIGURE_VALUE, value = Arg::Num(f.value, 3), unit = f.unit).render(lang);
             match f.band {
@@ -350,10 +359,9 @@ pub fn row_breakdown(
     lines
 }
 
-/// The rules a cost assumes, as the CSV's `assumed` cell: `billing`,
-/// `storage`, `egress`, `;`-separated.
 /// A plan's lines in a row's breakdown (issue 39): its latencies at the
-/// percentile and the median, its replicas and its launch command.
+/// percentile and the median, its replicas, its traffic, what limits it
+/// and its launch command.
 fn slo_lines(
     plan: &SloPlan,
     bound: Option<crate::engine::speed::Bound>,
@@ -433,6 +441,8 @@ fn limits(plan: &SloPlan, bound: Option<crate::engine::speed::Bound>) -> Vec<Msg
     said
 }
 
+/// The rules a cost assumes, as the CSV's `assumed` cell: `billing`,
+/// `storage`, `egress`, `;`-separated.
 fn assumed_keys(assumed: Assumed) -> String {
     let keys = [(assumed.billing, "billing"), (assumed.storage, "storage"), (assumed.egress, "egress")];
     keys.iter().filter(|(on, _)| *on).map(|(_, key)| *key).collect::<Vec<_>>().join(";")

@@ -149,12 +149,6 @@ pub fn slo_shape(plan: &SloPlan) -> Msg {
     msg!(phrases::SLO_SHAPE, replicas = plan.replicas, gpus = plan.gpus_per_replica)
 }
 
-/// How far such latencies err on published serving results.
-pub fn slo_bands(plan: &SloPlan) -> Msg {
-    let pct = |band: Option<&crate::engine::speed::accuracy::Band>| band.map_or(0, |b| b.median_error_pct);
-    msg!(phrases::SLO_BANDS, ttft = pct(plan.ttft_band), itl = pct(plan.itl_band))
-}
-
 /// A badge's words and what it means, for its tooltip (empty where the
 /// words say it all).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -212,7 +206,7 @@ impl RowText {
                 None => ranked.speed.as_ref().map_or(String::from("–"), |s| s.headline().render(lang)),
             },
             speed_title: match &ranked.slo {
-                Some(plan) => slo_bands(plan).render(lang),
+                Some(plan) => plan.bands().render(lang),
                 None => ranked.speed.as_ref().map_or(String::new(), |s| accuracy_title(s, lang)),
             },
             bound: match &ranked.slo {

@@ -137,6 +137,15 @@ impl Traffic {
     }
 }
 
+impl SloPlan {
+    /// How far its latencies err on published serving results, as the
+    /// row's tooltip and breakdown say it.
+    pub fn bands(&self) -> Msg {
+        let pct = |band: Option<&Band>| band.map_or(0, |b| b.median_error_pct);
+        msg!(phrases::SLO_BANDS, ttft = pct(self.ttft_band), itl = pct(self.itl_band))
+    }
+}
+
 /// Replicas that follow the traffic off its peak: whether the provider's
 /// billing lets them, and about how many the mean hour needs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -230,6 +230,11 @@ fn a_planned_row_shows_its_latencies_replicas_and_launch_in_both_languages() {
         plan.ttft_s.at_percentile > 1.5 * plan.alone_ttft_s,
         "{limits}"
     );
+    // Its speed is the plan's: no full-load figures beside its latencies.
+    assert!(line("How sure").starts_with("Latencies from a simulation"), "{lines:?}");
+    for full_load in ["Requests running at once", "Bound", "Decode per request"] {
+        assert!(lines.iter().all(|(l, _)| l != full_load), "{full_load}: {lines:?}");
+    }
     // What traffic it was sized for, and what was assumed of it.
     assert_eq!(
         line("Traffic"),
