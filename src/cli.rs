@@ -473,10 +473,20 @@ fn rank_command(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
             for note in crate::export::price_notes(ranked, &snapshot) {
                 let _ = writeln!(out, "            ! {note}");
             }
+            // Planned to latency targets: what it gets, on how many replicas.
+            if let Some(plan) = &ranked.slo {
+                let (got, shape) = (crate::present::row::slo_headline(plan), crate::present::row::slo_shape(plan));
+                let _ = writeln!(out, "            {}, {}", got.render(Lang::En), shape.render(Lang::En));
+            }
         }
         // How sure the first row's speed is; other rows on the same runtime
-        // share it.
-        for line in report.results.first().and_then(|r| r.speed.as_ref()).map(|s| s.accuracy()).unwrap_or_default() {
+        // share it. A plan's latencies have their own bands.
+        let first = report.results.first();
+        let sure = match first.and_then(|r| r.slo.as_ref()) {
+            Some(plan) => vec![plan.bands()],
+            None => first.and_then(|r| r.speed.as_ref()).map(|s| s.accuracy()).unwrap_or_default(),
+        };
+        for line in sure {
             let _ = writeln!(out, "how sure: {line}");
         }
         if let Some(note) = &report.no_single_node {

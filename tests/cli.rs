@@ -732,4 +732,11 @@ fn rank_to_latency_targets_lists_only_plans_that_meet_them_and_the_hosted_api() 
         hosted[0]
     );
     assert!(hosted[1].starts_with("Your traffic (86,400 requests a day) costs $"), "{}", hosted[1]);
+    // Each row says what its plan gets, and how sure that is.
+    let plan = text.lines().find(|l| l.trim_start().starts_with("first token ")).unwrap_or_default();
+    assert!(plan.contains(" ms between tokens (p95), ") && plan.ends_with(" GPU per replica"), "{text}");
+    assert!(text.contains("how sure: Latencies from a simulation"), "{text}");
+    // Replicas of one GPU each already follow the one-card rule: no advice to move to one.
+    let first_replica_gpus = json["results"][0]["slo"]["gpus_per_replica"].as_u64().unwrap();
+    assert!(first_replica_gpus > 1 || !text.contains("the best single-card offer"), "{text}");
 }

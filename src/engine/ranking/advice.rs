@@ -30,7 +30,10 @@ pub fn advise(
     // Named with its row, so that advice and ranking agree (issue 40: the
     // advice said "a single card is simpler" beside a 2-GPU first row).
     let single = report.results.iter().position(|r| offer(r).gpu_count == 1 && r.cost.is_some());
-    if offer(best).gpu_count > 1 {
+    // A plan to latency targets whose replicas are one GPU each already
+    // follows the rule, however many GPUs its instance has.
+    let split_replicas = best.slo.as_ref().is_none_or(|plan| plan.gpus_per_replica > 1);
+    if offer(best).gpu_count > 1 && split_replicas {
         if let Some(at) = single {
             let single = &report.results[at];
             let said =
