@@ -140,6 +140,10 @@ pub struct Decoded {
     /// keep, and why, for beside it; the workload holds the model used
     /// instead (issue 41).
     pub unapplied_model: Option<(String, Msg)>,
+    /// The link's other settings that could not be applied, as given
+    /// (key, value): the form keeps each in its field, with why beside it,
+    /// until it is edited (issue 39: the link keeps the user's values).
+    pub unapplied: Vec<(String, String)>,
 }
 
 /// One workload field as the URL spells it: its key, how to read a value
@@ -733,6 +737,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     let mut notes = Vec::new();
     let mut page = Page::default();
     let mut unapplied_model = None;
+    let mut unapplied = Vec::new();
     let mut note = |key: &str, message: Msg| notes.push(Note { key: key.to_string(), message });
     for (key, value) in pairs {
         if let Some(field) = PAGE_FIELDS.iter().find(|f| f.key == key) {
@@ -748,6 +753,9 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
                     unapplied_model = applied.as_ref().err().map(|problem| (shorten(&value), problem.clone()));
                 }
                 if let Err(problem) = applied {
+                    if field.key != keys::MODEL {
+                        unapplied.push((field.key.to_string(), shorten(&value)));
+                    }
                     let default = (field.get)(&defaults);
                     let message = if default.is_empty() {
                         msg!(phrases::LINK_IGNORED, key = field.key, problem = problem)
@@ -762,7 +770,7 @@ pub fn decode(query: &str, catalog: &Catalog) -> Decoded {
     }
     let Page { lang, embed, form_closed, offer, my_gpu } = page;
     let embed = embed.then_some(Embed { form_open: !form_closed });
-    Decoded { workload, notes, lang, embed, offer, my_gpu, unapplied_model }
+    Decoded { workload, notes, lang, embed, offer, my_gpu, unapplied_model, unapplied }
 }
 
 /// Writes the query for `workload`, without `?`; empty when all defaults.
@@ -872,6 +880,17 @@ mod tests {
 
     fn catalog() -> &'static Catalog {
         Catalog::bundled().unwrap()
+    }
+
+    #[test]
+    fn values_a_link_cannot_apply_are_kept_as_given_for_their_fields() {
+        let catalog = Catalog::bundled().unwrap();
+        let decoded = decode("rps=0&ttft=-1&model=nope&lang=xx&itl=0.05&peakx=abc", catalog);
+        let kept: Vec<(&str, &str)> = decoded.unapplied.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        // Not the model (its box keeps it, issue 41), nor the page's own keys.
+        assert_eq!(kept, [("rps", "0"), ("ttft", "-1"), ("peakx", "abc")]);
+        assert_eq!(decoded.workload.itl_target_s, Some(0.05));
+        assert!(decode("rps=2", catalog).unapplied.is_empty());
     }
 
     #[test]

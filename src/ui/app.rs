@@ -58,6 +58,8 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // The URL is the state: start from the link, write every change back.
     let decoded = url_codec::decode(&url_state::current_query(), catalog);
     let notes = decoded.notes;
+    // The link's values that could not be applied stay in their fields.
+    provide_context(super::workload_form::UnappliedValues(StoredValue::new(decoded.unapplied)));
     // Embedded in another page (`embed=1`): no page chrome, the form
     // folded as the link says, the top offers, and height messages.
     let embed = decoded.embed;

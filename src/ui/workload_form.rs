@@ -515,6 +515,12 @@ fn option_list(options: Signal<Vec<(String, String)>>, chosen: Signal<String>) -
     }
 }
 
+/// The link's settings that could not be applied (`Decoded::unapplied`):
+/// each number field shows its own as given, with why beside it, instead of
+/// dropping it, until it is edited.
+#[derive(Clone, Copy)]
+pub struct UnappliedValues(pub StoredValue<Vec<(String, String)>>);
+
 /// A number input that validates as the user types, with the message next
 /// to the field.
 #[component]
@@ -545,7 +551,20 @@ fn NumberField(
     // as a number input drops both.
     let numeric = input_type == "number";
     let shown_value = move |value: String| if numeric { crate::present::form::grouped(&value) } else { value };
-    let initial = shown_value(workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default()));
+    let unapplied = use_context::<UnappliedValues>();
+    let kept = unapplied.and_then(|UnappliedValues(all)| {
+        all.with_value(|all| all.iter().find(|(k, _)| k == key).map(|(_, given)| given.clone()))
+    });
+    let initial = match &kept {
+        Some(given) => {
+            let mut probe = workload.get_untracked();
+            if let Err(message) = url_codec::apply(&mut probe, key, given, catalog) {
+                problem.set(Some(message.render(lang)));
+            }
+            given.clone()
+        }
+        None => shown_value(workload.with_untracked(|w| url_codec::value_of(w, key).unwrap_or_default())),
+    };
     // When the workload changes from elsewhere (a preset, another field),
     // show its value, unless what is typed already means that value.
     let input = NodeRef::<leptos::html::Input>::new();
@@ -561,6 +580,9 @@ fn NumberField(
                 if !same {
                     element.set_value(&shown_value(value.clone()));
                     problem.set(None);
+                    if let Some(UnappliedValues(all)) = unapplied {
+                        all.update_value(|all| all.retain(|(k, _)| k != key));
+                    }
                 }
             }
         }
@@ -579,6 +601,10 @@ fn NumberField(
                 aria-describedby=error_id.clone()
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
+                    // Edited: the link's value is the user's no longer.
+                    if let Some(UnappliedValues(all)) = unapplied {
+                        all.update_value(|all| all.retain(|(k, _)| k != key));
+                    }
                     let mut edited = workload.get_untracked();
                     match url_codec::apply(&mut edited, key, &value, catalog) {
                         Ok(()) => {

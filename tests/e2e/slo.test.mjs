@@ -238,3 +238,25 @@ test('a page ranks its link once, and a link with targets once more when the pla
   await plain.page.context().close();
   await planned.page.context().close();
 });
+
+test('a link with a zero rate and a negative target says why, and the form keeps what it said until edited', async () => {
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&rps=0&ttft=-1&itl=0.05&lang=es`);
+  await app.waitForResults();
+  assert.match(await app.page.getByTestId('url-notes').textContent(), /rps: 0 está fuera de rango[\s\S]*ttft: -1 está fuera de rango/);
+  // The fields hold the link's values, with why beside each; the targets applied are planned.
+  assert.equal(await app.page.locator('#rps').inputValue(), '0');
+  assert.equal(await app.page.locator('#ttft').inputValue(), '-1');
+  assert.equal(await app.page.locator('#ttft').getAttribute('aria-invalid'), 'true');
+  assert.match(await app.page.locator('#ttft-error').textContent(), /-1 está fuera de rango/);
+  await plannedSpeeds(app, /entre tokens \(p95\)/);
+  // An edit takes over, and a language switch does not bring the link's value back.
+  await app.page.locator('#ttft').fill('2');
+  await app.page.locator('#ttft').press('Enter');
+  await app.page.waitForFunction(() => new URLSearchParams(location.search).get('ttft') === '2');
+  assert.equal(await app.page.locator('#ttft-error').textContent(), '');
+  await app.page.getByTestId('language-select').selectOption('en');
+  await app.page.locator('html[lang=en]').waitFor();
+  assert.equal(await app.page.locator('#ttft').inputValue(), '2');
+  assert.equal(await app.page.locator('#rps').inputValue(), '0');
+  await app.page.context().close();
+});
