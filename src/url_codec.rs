@@ -883,6 +883,26 @@ mod tests {
     }
 
     #[test]
+    fn a_link_names_a_preset_and_is_written_with_its_targets() {
+        let catalog = crate::engine::Catalog::bundled().unwrap();
+        let decoded = decode("model=llama-3.3-70b&slo=chat&rps=2", catalog);
+        assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
+        assert_eq!(encode(&decoded.workload), "v=1&model=llama-3.3-70b&rps=2&ttft=0.45&itl=0.04&pct=99");
+        // Later keys win: a preset, then one's own first-token target.
+        let own = decode("slo=long&ttft=2", catalog).workload;
+        assert_eq!(
+            (own.ttft_target_s, own.itl_target_s, latency_presets::spelling(&own)),
+            (Some(2.0), Some(0.175), latency_presets::CUSTOM)
+        );
+        assert_eq!(encode(&decode("slo=code&slo=none", catalog).workload), "");
+        // An unknown preset is a note, and changes nothing.
+        let unknown = decode("slo=fast&itl=0.05", catalog);
+        assert_eq!(unknown.notes.len(), 1);
+        assert!(unknown.notes[0].message.render(crate::text::Lang::En).contains("unknown latency preset \"fast\""));
+        assert_eq!(unknown.workload.itl_target_s, Some(0.05));
+    }
+
+    #[test]
     fn values_a_link_cannot_apply_are_kept_as_given_for_their_fields() {
         let catalog = Catalog::bundled().unwrap();
         let decoded = decode("rps=0&ttft=-1&model=nope&lang=xx&itl=0.05&peakx=abc", catalog);

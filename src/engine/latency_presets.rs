@@ -121,22 +121,4 @@ mod tests {
         own.latency_percentile = 95;
         assert_eq!(spelling(&own), CUSTOM);
     }
-
-    #[test]
-    fn a_link_names_a_preset_and_is_written_with_its_targets() {
-        use crate::url_codec::{decode, encode};
-        let catalog = crate::engine::Catalog::bundled().unwrap();
-        let decoded = decode("model=llama-3.3-70b&slo=chat&rps=2", catalog);
-        assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
-        assert_eq!(encode(&decoded.workload), "v=1&model=llama-3.3-70b&rps=2&ttft=0.45&itl=0.04&pct=99");
-        // Later keys win: a preset, then one's own first-token target.
-        let own = decode("slo=long&ttft=2", catalog).workload;
-        assert_eq!((own.ttft_target_s, own.itl_target_s, spelling(&own)), (Some(2.0), Some(0.175), CUSTOM));
-        assert_eq!(encode(&decode("slo=code&slo=none", catalog).workload), "");
-        // An unknown preset is a note, and changes nothing.
-        let unknown = decode("slo=fast&itl=0.05", catalog);
-        assert_eq!(unknown.notes.len(), 1);
-        assert!(unknown.notes[0].message.render(crate::text::Lang::En).contains("unknown latency preset \"fast\""));
-        assert_eq!(unknown.workload.itl_target_s, Some(0.05));
-    }
 }
