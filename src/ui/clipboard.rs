@@ -21,3 +21,16 @@ pub async fn copy_text(text: &str) -> Result<(), ()> {
 pub fn copy_text_unawaited(text: &str) {
     let _ = write(text);
 }
+
+/// Where the browser will not copy: `text` in a read-only field that
+/// selects itself when focused, for the visitor to copy by hand.
+pub fn by_hand(text: String, testid: &'static str) -> impl leptos::IntoView {
+    use leptos::prelude::*;
+    view! {
+        <input type="text" readonly data-testid=testid value=text on:focus=|ev| {
+            if let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+                input.select();
+            }
+        } />
+    }
+}

@@ -42,11 +42,7 @@ pub fn page_header(
                             Copied::ByHand(link) => view! {
                                 <label>
                                     {lang.t(&phrases::COPY_BY_HAND)} " "
-                                    <input type="text" readonly data-testid="link-by-hand" value=link on:focus=|ev| {
-                                        if let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
-                                            input.select();
-                                        }
-                                    } />
+                                    {clipboard::by_hand(link, "link-by-hand")}
                                 </label>
                             }.into_any(),
                         })}

@@ -424,7 +424,6 @@ fn plan_replicas(
         kv_sequences,
     };
     let step_s = |decodes: u32, context: f64, chunk: Chunk| steps.step_s(decodes, context, chunk);
-    let curve = curve::curve(prompt, cached, output, limits, group, &step_s);
     let on = |gpus: u32| (gpus, gpu.name.as_str());
     // One request alone: its prompt in chunks of the step budget, then a
     // token a step.
@@ -442,6 +441,8 @@ fn plan_replicas(
         let (seconds, target) = (Arg::Num(alone_ttft, 2), Arg::Num(target, 2));
         return Err(missed(msg!(phrases::SLO_TTFT_ALONE, seconds = seconds, target = target, gpus = gpus, gpu = name)));
     }
+    // Only a grouping that meets the targets alone gets its curve.
+    let curve = curve::curve(prompt, cached, output, limits, group, &step_s);
     let load = |rate: f64| Load {
         arrivals: Arrivals::Poisson(rate),
         prompt_tokens: prompt,

@@ -27,11 +27,7 @@ pub fn copy_launch(command: String, lang: Lang) -> impl IntoView {
                     view! {
                         <label>
                             {lang.t(&phrases::COPY_LAUNCH_BY_HAND)} " "
-                            <input type="text" readonly data-testid="launch-by-hand" value=command on:focus=|ev| {
-                                if let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
-                                    input.select();
-                                }
-                            } />
+                            {crate::ui::clipboard::by_hand(command, "launch-by-hand")}
                         </label>
                     }.into_any()
                 })}
