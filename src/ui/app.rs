@@ -52,6 +52,9 @@ pub fn App(
     }
 }
 
+/// When a folded form is built if the first result has not come by then.
+const FOLDED_FORM_AT_LATEST: std::time::Duration = std::time::Duration::from_millis(2000);
+
 /// The calculator once the bundled catalog is available.
 #[component]
 fn Calculator(catalog: &'static Catalog) -> impl IntoView {
@@ -180,6 +183,36 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         })
     });
     provide_context(FieldProblem(field_problem.into()));
+    // A folded form (a phone's, an embedded page's) is built once the first
+    // result is painted, or when it is opened first: its fields are the
+    // largest view the page builds, and folded they show nothing (issue 38).
+    let folded = match embed {
+        None => super::document::narrow_screen(),
+        Some(embedded) => !embedded.form_open,
+    };
+    let form_built = RwSignal::new(!folded);
+    let build_form = move || {
+        let _ = form_built.try_set(true);
+    };
+    if folded {
+        Effect::new(move |settled: Option<bool>| {
+            if settled == Some(true) {
+                return true;
+            }
+            let settled = snapshot.with(Option::is_some);
+            if settled {
+                super::after_next_paint(build_form);
+            }
+            settled
+        });
+        // Offers that never arrive do not keep the form from the visitor.
+        set_timeout(build_form, FOLDED_FORM_AT_LATEST);
+    }
+    let workload_form = move || {
+        form_built
+            .get()
+            .then(|| view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> })
+    };
 
     // Everything below speaks one language; switching it draws the page
     // again from the same workload, so nothing typed is lost.
@@ -191,18 +224,18 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
             // Folded on a phone, so that the memory line and the first
             // offers come first; its line says what it holds (issue 40).
             None => view! {
-                <details class="workload-fold" open=!super::document::narrow_screen()>
+                <details class="workload-fold" open=!folded on:toggle=move |_| build_form()>
                     <summary data-testid="workload-fold">
                         {move || workload.with(|w| crate::present::form::folded_workload(w, catalog, lang))}
                     </summary>
-                    <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model />
+                    {workload_form}
                 </details>
             }
             .into_any(),
             Some(embedded) => view! {
-                <details class="embed-form" open=embedded.form_open>
+                <details class="embed-form" open=embedded.form_open on:toggle=move |_| build_form()>
                     <summary>{lang.t(&phrases::EMBED_WORKLOAD)}</summary>
-                    <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model />
+                    {workload_form}
                 </details>
             }
             .into_any(),

@@ -98,3 +98,41 @@ test('a second module that does not download leaves the first result and the for
     await server.close();
   }
 });
+
+/** In the page, from its first script on: whether the form's task tabs existed when the first offer row was added (`window.formAtFirstRow`). */
+function noteFormAtFirstRow() {
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[data-testid=offer-row]')) {
+      window.formAtFirstRow = !!document.querySelector('[role=tablist]');
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+test('a folded form (a phone) is built after the first result, or at once when it is opened first, and keeps what the link set', async () => {
+  const server = await serveDist();
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await context.addInitScript(noteFormAtFirstRow);
+    const app = new WhichGpuPage(await context.newPage());
+    await app.page.goto(`${server.url}?model=llama-3.1-70b&conc=24`);
+    await app.waitForResults();
+    assert.equal(await app.page.evaluate(() => window.formAtFirstRow), false, 'the folded form was not built before the first row');
+    // Built right after, so that opening it shows its fields at once.
+    await app.page.getByTestId('workload-fold').click();
+    await app.page.getByRole('tablist').waitFor();
+    assert.equal(await app.page.getByLabel('Concurrent requests', { exact: true }).inputValue(), '24');
+    // At full width the form is open, and built with the first result.
+    const wide = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await wide.addInitScript(noteFormAtFirstRow);
+    const page = await wide.newPage();
+    await page.goto(server.url);
+    await page.locator('[data-testid=offer-row]').first().waitFor();
+    assert.equal(await page.evaluate(() => window.formAtFirstRow), true, 'an open form is built with the page');
+    assert.deepEqual(app.consoleErrors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
