@@ -34,7 +34,7 @@ pub mod workload;
 pub use catalog::{Catalog, Gpu, Model};
 pub use error::Error;
 pub use precision::{KvPrecision, Precision};
-pub use ranking::{rank, rank_with, Exclusion, Planner, RankedOffer, Report, Terms};
+pub use ranking::{rank, rank_with, Exclusion, Planner, RankedOffer, Ranking, Report, Terms};
 pub use snapshot::{Offer, PriceKind, Provider, Snapshot, SnapshotError, Source};
 pub use task::Task;
 pub use workload::{

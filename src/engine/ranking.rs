@@ -174,52 +174,109 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
 /// the offer is listed as left out for that reason.
 pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, terms: &Terms) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
-    let memory = estimate(workload, model.as_ref(), workload.planned_gpus())?;
-    let job = Job::new(workload, model.as_ref(), catalog, snapshot, terms);
-    // Offers repeat GPU shapes (the same 8× H100 at many clouds): what
-    // offers of one GPU share is worked out once per catalog GPU.
-    let mut of_gpus: Vec<OfGpu> = catalog.gpus.iter().map(|_| OfGpu::default()).collect();
-    let mut shortfalls = Shortfalls::default();
-    let (mut results, mut excluded) = (Vec::new(), Vec::new());
-    for (index, offer) in snapshot.offers.iter().enumerate() {
-        match job.rows_of(index, offer, &mut of_gpus, &mut shortfalls) {
-            Ok(rows) => results.extend(rows),
-            Err(reason) => excluded.push(Exclusion { offer: index, reason }),
+    let mut ranking = Ranking::start(workload, model.as_ref(), catalog, snapshot, terms)?;
+    while !ranking.advance(snapshot.offers.len()) {}
+    Ok(ranking.finish())
+}
+
+/// A ranking under way: its offers become rows, or are left out, a step
+/// of offers at a time ([`Ranking::advance`]), so that a page can plan
+/// latency targets over several turns of its event loop and stay
+/// responsive (issue 39); [`rank_with`] takes every offer in one step.
+/// The report is the same however the offers are stepped.
+pub struct Ranking<'a> {
+    job: Job<'a>,
+    memory: super::memory::MemoryBreakdown,
+    /// Offers repeat GPU shapes (the same 8× H100 at many clouds): what
+    /// offers of one GPU share is worked out once per catalog GPU.
+    of_gpus: Vec<OfGpu>,
+    shortfalls: Shortfalls,
+    results: Vec<RankedOffer>,
+    excluded: Vec<Exclusion>,
+    /// The first offer not yet ranked.
+    next: usize,
+}
+
+impl<'a> Ranking<'a> {
+    /// Sizes `workload` on `model` (its `resolve_model`) and readies the
+    /// ranking of `snapshot`'s offers, or says why the job cannot be sized.
+    pub fn start(
+        workload: &'a Workload,
+        model: &'a super::Model,
+        catalog: &'a Catalog,
+        snapshot: &'a Snapshot,
+        terms: &'a Terms,
+    ) -> Result<Ranking<'a>, Error> {
+        let memory = estimate(workload, model, workload.planned_gpus())?;
+        Ok(Ranking {
+            job: Job::new(workload, model, catalog, snapshot, terms),
+            memory,
+            of_gpus: catalog.gpus.iter().map(|_| OfGpu::default()).collect(),
+            shortfalls: Shortfalls::default(),
+            results: Vec::new(),
+            excluded: Vec::new(),
+            next: 0,
+        })
+    }
+
+    /// Ranks up to `offers` more offers; true once every offer is ranked.
+    pub fn advance(&mut self, offers: usize) -> bool {
+        let all = &self.job.snapshot.offers;
+        let end = self.next.saturating_add(offers).min(all.len());
+        for (index, offer) in all.iter().enumerate().take(end).skip(self.next) {
+            match self.job.rows_of(index, offer, &mut self.of_gpus, &mut self.shortfalls) {
+                Ok(rows) => self.results.extend(rows),
+                Err(reason) => self.excluded.push(Exclusion { offer: index, reason }),
+            }
         }
+        self.next = end;
+        self.next == all.len()
     }
-    let objective = workload.objective();
-    sort(&mut results, objective, workload.task, snapshot, catalog);
-    let reliable_first = reliable_first(&mut results, workload.price_trust);
-    mark_pareto(&mut results, workload.task);
-    let no_single_node = if results.is_empty() { job.why_nothing_runs(&shortfalls) } else { None };
-    let mut report = Report {
-        memory,
-        task: workload.task,
-        objective,
-        results,
-        excluded,
-        no_single_node,
-        reliable_first,
-        advice: Vec::new(),
-    };
-    report.advice =
-        advice::advise(workload, &report, catalog, snapshot, job.spot_ok.err(), shortfalls.spot_left_out_nodes);
-    if let Some(said) =
-        job.targets.filter(|_| report.results.is_empty()).and_then(|t| why_no_plan(&of_gpus, catalog, &t))
-    {
-        report.advice.insert(0, said);
+
+    /// The offers ranked so far, and how many there are.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.job.snapshot.offers.len())
     }
-    // Said first: the deadline the rows were sized to where none was given,
-    // and why the top rows may not be the objective's own.
-    if cluster::sized_to_unstated_deadline(workload) {
-        let days = Arg::Num(cluster::UNSTATED_DEADLINE_DAYS, 0);
-        report.advice.insert(0, msg!(phrases::ADVICE_UNSTATED_DEADLINE, days = days));
+
+    /// The report once every offer is ranked (`advance` returned true):
+    /// the rows sorted by the workload's objective, the advice.
+    pub fn finish(self) -> Report {
+        let Ranking { job, memory, of_gpus, shortfalls, mut results, excluded, next: _ } = self;
+        let (workload, catalog, snapshot) = (job.workload, job.catalog, job.snapshot);
+        let objective = workload.objective();
+        sort(&mut results, objective, workload.task, snapshot, catalog);
+        let reliable_first = reliable_first(&mut results, workload.price_trust);
+        mark_pareto(&mut results, workload.task);
+        let no_single_node = if results.is_empty() { job.why_nothing_runs(&shortfalls) } else { None };
+        let mut report = Report {
+            memory,
+            task: workload.task,
+            objective,
+            results,
+            excluded,
+            no_single_node,
+            reliable_first,
+            advice: Vec::new(),
+        };
+        report.advice =
+            advice::advise(workload, &report, catalog, snapshot, job.spot_ok.err(), shortfalls.spot_left_out_nodes);
+        if let Some(said) =
+            job.targets.filter(|_| report.results.is_empty()).and_then(|t| why_no_plan(&of_gpus, catalog, &t))
+        {
+            report.advice.insert(0, said);
+        }
+        // Said first: the deadline the rows were sized to where none was given,
+        // and why the top rows may not be the objective's own.
+        if cluster::sized_to_unstated_deadline(workload) {
+            let days = Arg::Num(cluster::UNSTATED_DEADLINE_DAYS, 0);
+            report.advice.insert(0, msg!(phrases::ADVICE_UNSTATED_DEADLINE, days = days));
+        }
+        if let Some(first) = reliable_first.filter(|r| r.moved > 0) {
+            let phrase = if first.always { &phrases::ADVICE_RELIABLE_ALWAYS } else { &phrases::ADVICE_RELIABLE_LONG };
+            report.advice.insert(0, msg!(*phrase, moved = first.moved));
+        }
+        report
     }
-    if let Some(first) = reliable_first.filter(|r| r.moved > 0) {
-        let phrase = if first.always { &phrases::ADVICE_RELIABLE_ALWAYS } else { &phrases::ADVICE_RELIABLE_LONG };
-        report.advice.insert(0, msg!(*phrase, moved = first.moved));
-    }
-    Ok(report)
 }
 
 /// What ranking one workload reads for every offer: the model, the job's
@@ -1333,5 +1390,30 @@ mod tests {
         let asked = rank(&Workload { price_trust: PriceTrust::First, ..short }, catalog, &snap).unwrap();
         assert!(asked.reliable_first.is_some_and(|f| f.always && f.moved > 0));
         assert!(!doubtful(&asked.results[0]));
+    }
+
+    #[test]
+    fn a_ranking_taken_a_few_offers_at_a_time_reports_what_one_step_reports() {
+        let catalog = Catalog::bundled().unwrap();
+        let snap = crate::engine::snapshot::committed();
+        let terms = Terms::of(&snap);
+        terms.plan_with(crate::engine::serving_plan::plan);
+        // Latency targets, whose plans are shared by offers of one GPU across steps.
+        let query = "model=llama-3.1-8b&in=1000&out=300&rps=5&ttft=1&itl=0.05&pct=95";
+        let workload = crate::url_codec::decode(query, catalog).workload;
+        let whole = rank_with(&workload, catalog, &snap, &terms).unwrap();
+        assert!(whole.results.iter().any(|r| r.slo.is_some()), "planned rows");
+        let model = workload.resolve_model(catalog).unwrap();
+        for step in [1, 7, 250] {
+            let mut ranking = Ranking::start(&workload, &model, catalog, &snap, &terms).unwrap();
+            let mut steps = 1;
+            while !ranking.advance(step) {
+                steps += 1;
+                let (done, of) = ranking.progress();
+                assert_eq!((done, of), (step * (steps - 1), snap.offers.len()));
+            }
+            assert_eq!(steps, snap.offers.len().div_ceil(step));
+            assert_eq!(ranking.finish(), whole, "in steps of {step}");
+        }
     }
 }

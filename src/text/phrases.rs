@@ -776,6 +776,7 @@ phrases! {
     CURVE_TARGET_MARK = "target", "objetivo";
     CURVE_SUMMARY = "Each replica's share of the peak, {rps} requests/s, takes about {running} running at once: {user} tokens/s each, {gpu} tokens/s per GPU (steady state, prompts prefilled between tokens)", "La parte del pico de cada réplica, {rps} peticiones/s, requiere unas {running} en curso a la vez: {user} tokens/s cada una, {gpu} tokens/s por GPU (régimen estable, con los prompts procesados entre tokens)";
     PLANNING = "Planning every offer to your latency targets…", "Planificando cada oferta para tus objetivos de latencia…";
+    PLANNING_PROGRESS = "Planning every offer to your latency targets… {done} of {offers} offers", "Planificando cada oferta para tus objetivos de latencia… {done} de {offers} ofertas";
     ADVICE_SLO_CLOSEST = "No offer meets these targets. The closest is {gpus}× {gpu}: one request alone gets its first token in {ttft} s and {ms} ms between tokens, so targets at least that loose can be met (ttft={ttft_key}, itl={itl_key}).", "Ninguna oferta cumple estos objetivos. La más cercana es {gpus}× {gpu}: una petición sola recibe su primer token en {ttft} s y {ms} ms entre tokens, así que se pueden cumplir objetivos al menos así de holgados (ttft={ttft_key}, itl={itl_key}).";
     // ---- Hosted APIs beside renting (issue 39) ----
     HOSTED_HEADING = "Hosted APIs", "APIs alojadas";

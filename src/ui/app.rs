@@ -14,6 +14,7 @@ use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::serving_plan::Targets;
 use crate::engine::{rank_with, Catalog, Terms};
+use crate::msg;
 use crate::present::memory::memory_summary;
 use crate::present::support::support_hint;
 use crate::present::your_gpu::Detected;
@@ -313,17 +314,23 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             });
                             // Planning every offer to latency targets takes a few hundred
                             // milliseconds in a browser (tests/e2e/bench-rank.mjs): the page
-                            // says so in a frame of its own first, then ranks. Other edits
-                            // rank at once; the latest edit wins.
+                            // says so in a frame of its own first, then ranks a step of offers
+                            // at a time, saying how far it is (`planning`). Other edits rank
+                            // at once; the latest edit wins.
                             let to_rank = RwSignal::new(workload.get_untracked());
-                            let planning = RwSignal::new(false);
+                            let planned = RwSignal::new(None::<Result<Ranked, Msg>>);
+                            let planning = RwSignal::new(None::<(usize, usize)>);
                             let edits = StoredValue::new(0_u64);
+                            let (step_snapshot, step_terms) = (snapshot.clone(), terms.clone());
                             Effect::new(move |_| {
                                 let next = workload.get();
                                 let edit = edits.get_value() + 1;
                                 edits.set_value(edit);
                                 if !(planner_in.get() && Targets::of(&next).is_some()) {
-                                    planning.set(false);
+                                    planning.set(None);
+                                    if planned.with_untracked(Option::is_some) {
+                                        planned.set(None);
+                                    }
                                     // Not the same workload again (the effect's first run):
                                     // the first result is ranked once.
                                     if to_rank.with_untracked(|w| *w != next) {
@@ -331,17 +338,30 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                     }
                                     return;
                                 }
-                                planning.set(true);
-                                super::after_next_paint(move || {
-                                    if edits.get_value() == edit {
-                                        let _ = to_rank.try_set(next);
-                                        let _ = planning.try_set(false);
+                                planning.set(Some((0, step_snapshot.offers.len())));
+                                let (snapshot, terms) = (step_snapshot.clone(), step_terms.clone());
+                                leptos::task::spawn_local(async move {
+                                    let latest = move || edits.try_get_value() == Some(edit);
+                                    super::next_paint().await;
+                                    if !latest() {
+                                        return;
+                                    }
+                                    let said = |done, of| latest() && planning.try_set(Some((done, of))).is_none();
+                                    let Some(result) = super::planning::rank_in_steps(&next, catalog, &snapshot, &terms, said).await else {
+                                        return;
+                                    };
+                                    if latest() {
+                                        let _ = planned.try_set(Some(result));
+                                        let _ = planning.try_set(None);
                                     }
                                 });
                             });
-                            // Ranks what `to_rank` holds: the effect above sets it again
-                            // once the planner is in, for a workload with targets.
+                            // Ranks what `to_rank` holds, unless a ranking planned to
+                            // latency targets came in for the workload (above).
                             let ranked = Memo::new(move |_| {
+                                if let Some(done) = planned.get() {
+                                    return done;
+                                }
                                 to_rank.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
                                     .map(|report| Ranked(Arc::new(report)))
                                     .map_err(|e| e.message())
@@ -401,7 +421,10 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                             // does not move when it shows.
                             let planning_note = move || workload.with(|w| Targets::of(w).is_some()).then(|| view! {
                                 <p class="planning" role="status" data-testid="planning">
-                                    {move || planning.get().then(|| lang.t(&phrases::PLANNING))}
+                                    {move || planning.get().map(|(done, offers)| match done {
+                                        0 => lang.t(&phrases::PLANNING).to_string(),
+                                        _ => msg!(phrases::PLANNING_PROGRESS, done = done, offers = offers).render(lang),
+                                    })}
                                 </p>
                             });
                             view! {

@@ -29,6 +29,7 @@ mod offers_table;
 mod offline;
 mod page_header;
 mod paint;
+mod planning;
 mod ranked;
 mod roving_focus;
 mod row_cells;
@@ -47,7 +48,7 @@ pub use ranked::Ranked;
 pub use snapshot_info::SnapshotInfo;
 pub use workload_form::WorkloadForm;
 
-pub(crate) use paint::{after_next_paint, next_paint};
+pub(crate) use paint::{after_next_paint, next_paint, next_turn};
 
 /// How long the page waits for the offers' body before it builds the page
 /// without it. The offers (41 KB gzip) download beside the module (336 KB

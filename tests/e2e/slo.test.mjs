@@ -88,6 +88,9 @@ for (const [lang, first, between, launch, copied, curveTarget, curveSummary, hos
   }
 }
 
+/** How many offers the page's snapshot holds. */
+const offerCount = (app) => app.page.evaluate(async () => (await (await fetch('data/offers.json')).json()).offers.length);
+
 test('targets typed into the form rank to them, and the link keeps them', async () => {
   const app = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-8b&in=1000&out=300`);
   await app.waitForResults();
@@ -105,7 +108,14 @@ test('targets typed into the form rank to them, and the link keeps them', async 
   }
   await plannedSpeeds(app, /first token .* \(p95\)/);
   await app.page.waitForFunction(() => document.querySelector('[data-testid=planning]').textContent === '');
-  assert.ok((await app.page.evaluate(() => window.planningSaid)).includes('Planning every offer to your latency targets…'));
+  const said = await app.page.evaluate(() => window.planningSaid);
+  assert.ok(said.includes('Planning every offer to your latency targets…'), JSON.stringify(said));
+  // The offers were planned in steps, the page free between them, and the
+  // status said how far it was.
+  assert.ok(said.some((s) => /^Planning every offer to your latency targets… [\d,]+ of [\d,]+ offers$/.test(s)), JSON.stringify(said));
+  const steps = await app.page.evaluate(() => performance.getEntriesByName('whichgpu:plan-step').length);
+  // (Each target typed plans again: at least one whole ranking's steps.)
+  assert.ok(steps >= Math.ceil((await offerCount(app)) / 125), `${steps} steps`);
   const params = await app.settledParams();
   assert.equal(params.get('rps'), '5');
   assert.equal(params.get('ttft'), '1');
@@ -234,7 +244,10 @@ test('a page ranks its link once, and a link with targets once more when the pla
   await planned.waitForResults();
   await plannedSpeeds(planned, /first token .* \(p95\)/);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  assert.equal(await ranks(planned), 2);
+  // Ranked once at once, then once more in steps of 125 offers (src/ui/planning.rs).
+  assert.equal(await ranks(planned), 1);
+  const steps = await planned.page.evaluate(() => performance.getEntriesByName('whichgpu:plan-step').length);
+  assert.equal(steps, Math.ceil((await offerCount(planned)) / 125));
   await plain.page.context().close();
   await planned.page.context().close();
 });
