@@ -810,6 +810,16 @@ pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, my_gpu: Option
     pairs.join("&")
 }
 
+/// `query` (an `encode_link`) with the link's values that could not be
+/// applied after it, as they were given (`Decoded::unapplied`, and the
+/// model's): the address bar and a copied link keep what the user wrote,
+/// and opened again they say the same notes and the form shows the same
+/// values (issue 39). The page drops each once its field is edited.
+pub fn keep_unapplied<'a>(query: String, kept: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let kept = kept.into_iter().map(|(key, given)| format!("{key}={}", percent_encode(given)));
+    std::iter::once(query).chain(kept).filter(|pair| !pair.is_empty()).collect::<Vec<_>>().join("&")
+}
+
 /// The query of the embedded page for the same workload and language.
 pub fn encode_embed(workload: &Workload, lang: Option<Lang>, embed: Embed) -> String {
     let page = encode_page(workload, lang);
@@ -911,6 +921,31 @@ mod tests {
         assert_eq!(kept, [("rps", "0"), ("ttft", "-1"), ("peakx", "abc")]);
         assert_eq!(decoded.workload.itl_target_s, Some(0.05));
         assert!(decode("rps=2", catalog).unapplied.is_empty());
+    }
+
+    #[test]
+    fn a_link_written_again_keeps_the_values_it_could_not_apply_and_says_the_same() {
+        let catalog = Catalog::bundled().unwrap();
+        let given = "model=llama-3.1-7b&rps=0&ttft=-1&itl=0.05&region=a%20b&peakx=abc&lang=es";
+        let first = decode(given, catalog);
+        let written = |d: &Decoded| {
+            let model = d.unapplied_model.as_ref().map(|(text, _)| (keys::MODEL, text.as_str()));
+            let kept = d.unapplied.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+            keep_unapplied(encode_link(&d.workload, None, None, d.lang), model.into_iter().chain(kept))
+        };
+        let link = written(&first);
+        assert_eq!(link, "v=1&itl=0.05&region=a%20b&lang=es&model=llama-3.1-7b&rps=0&ttft=-1&peakx=abc");
+        let again = decode(&link, catalog);
+        let said = |d: &Decoded| d.notes.iter().map(|n| n.message.to_string()).collect::<Vec<_>>();
+        assert_eq!(said(&again), said(&first));
+        assert_eq!(
+            (&again.workload, &again.unapplied, &again.unapplied_model),
+            (&first.workload, &first.unapplied, &first.unapplied_model)
+        );
+        assert_eq!(written(&again), link, "written again, the link settles");
+        // Nothing kept: the link as encode_link writes it.
+        assert_eq!(keep_unapplied(String::new(), [("rps", "0")]), "rps=0");
+        assert_eq!(keep_unapplied("v=1&rps=2".into(), []), "v=1&rps=2");
     }
 
     #[test]

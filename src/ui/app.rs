@@ -10,6 +10,7 @@ use super::workload_form::FieldProblem;
 use super::your_gpu::YourGpuProps;
 use super::{document, embed_host, url_state, MemoryBar, OffersTable, WorkloadForm};
 use crate::engine::freshness::stale_notice;
+use crate::engine::keys;
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::serving_plan::Targets;
@@ -63,7 +64,8 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     let decoded = url_codec::decode(&url_state::current_query(), catalog);
     let notes = decoded.notes;
     // The link's values that could not be applied stay in their fields.
-    provide_context(super::workload_form::UnappliedValues(StoredValue::new(decoded.unapplied)));
+    let unapplied = RwSignal::new(decoded.unapplied);
+    provide_context(super::workload_form::UnappliedValues(unapplied));
     // Embedded in another page (`embed=1`): no page chrome, the form
     // folded as the link says, the top offers, and height messages.
     let embed = decoded.embed;
@@ -110,9 +112,20 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // costs a millisecond or two per call, and Chromium limits how often a
     // page may call it, so typing does not pay for it per keystroke.
     // The page's query: the workload, the selected offer and the language.
+    // The link's values that could not be applied stay in it until their
+    // fields are edited (issue 39).
     let page_query = move || {
-        workload.with(|w| {
+        let query = workload.with(|w| {
             selected_offer.with(|o| my_gpu.with(|g| url_codec::encode_link(w, o.as_ref(), g.as_deref(), chosen.get())))
+        });
+        unapplied_model.with(|model| {
+            unapplied.with(|kept| {
+                let model = model.as_ref().map(|(given, _)| (keys::MODEL, given.as_str()));
+                url_codec::keep_unapplied(
+                    query,
+                    model.into_iter().chain(kept.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+                )
+            })
         })
     };
     let latest_query = StoredValue::new(0_u64);

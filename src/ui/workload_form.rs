@@ -517,9 +517,24 @@ fn option_list(options: Signal<Vec<(String, String)>>, chosen: Signal<String>) -
 
 /// The link's settings that could not be applied (`Decoded::unapplied`):
 /// each number field shows its own as given, with why beside it, instead of
-/// dropping it, until it is edited.
+/// dropping it, until it is edited; the page's link keeps it as long
+/// (`url_codec::keep_unapplied`).
 #[derive(Clone, Copy)]
-pub struct UnappliedValues(pub StoredValue<Vec<(String, String)>>);
+pub struct UnappliedValues(pub RwSignal<Vec<(String, String)>>);
+
+impl UnappliedValues {
+    /// The value the link gave `key`, if it could not be applied.
+    fn of(self, key: &str) -> Option<String> {
+        self.0.with_untracked(|all| all.iter().find(|(k, _)| k == key).map(|(_, given)| given.clone()))
+    }
+
+    /// `key`'s field was edited: the link's value is the user's no longer.
+    fn edited(self, key: &str) {
+        if self.0.with_untracked(|all| all.iter().any(|(k, _)| k == key)) {
+            self.0.update(|all| all.retain(|(k, _)| k != key));
+        }
+    }
+}
 
 /// A number input that validates as the user types, with the message next
 /// to the field.
@@ -552,9 +567,7 @@ fn NumberField(
     let numeric = input_type == "number";
     let shown_value = move |value: String| if numeric { crate::present::form::grouped(&value) } else { value };
     let unapplied = use_context::<UnappliedValues>();
-    let kept = unapplied.and_then(|UnappliedValues(all)| {
-        all.with_value(|all| all.iter().find(|(k, _)| k == key).map(|(_, given)| given.clone()))
-    });
+    let kept = unapplied.and_then(|values| values.of(key));
     let initial = match &kept {
         Some(given) => {
             let mut probe = workload.get_untracked();
@@ -580,8 +593,8 @@ fn NumberField(
                 if !same {
                     element.set_value(&shown_value(value.clone()));
                     problem.set(None);
-                    if let Some(UnappliedValues(all)) = unapplied {
-                        all.update_value(|all| all.retain(|(k, _)| k != key));
+                    if let Some(values) = unapplied {
+                        values.edited(key);
                     }
                 }
             }
@@ -601,9 +614,8 @@ fn NumberField(
                 aria-describedby=error_id.clone()
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
-                    // Edited: the link's value is the user's no longer.
-                    if let Some(UnappliedValues(all)) = unapplied {
-                        all.update_value(|all| all.retain(|(k, _)| k != key));
+                    if let Some(values) = unapplied {
+                        values.edited(key);
                     }
                     let mut edited = workload.get_untracked();
                     match url_codec::apply(&mut edited, key, &value, catalog) {

@@ -262,14 +262,30 @@ test('a link with a zero rate and a negative target says why, and the form keeps
   assert.equal(await app.page.locator('#ttft').getAttribute('aria-invalid'), 'true');
   assert.match(await app.page.locator('#ttft-error').textContent(), /-1 está fuera de rango/);
   await plannedSpeeds(app, /entre tokens \(p95\)/);
+  // So does the address bar: a shared link says the same again.
+  const params = await app.settledParams();
+  assert.deepEqual([params.get('rps'), params.get('ttft'), params.get('itl')], ['0', '-1', '0.05']);
+  const shared = await WhichGpuPage.open(env.browser, app.page.url());
+  await shared.waitForResults();
+  assert.equal(await shared.page.getByTestId('url-notes').textContent(), await app.page.getByTestId('url-notes').textContent());
+  assert.equal(await shared.page.locator('#ttft').inputValue(), '-1');
+  await shared.page.context().close();
   // An edit takes over, and a language switch does not bring the link's value back.
   await app.page.locator('#ttft').fill('2');
   await app.page.locator('#ttft').press('Enter');
   await app.page.waitForFunction(() => new URLSearchParams(location.search).get('ttft') === '2');
   assert.equal(await app.page.locator('#ttft-error').textContent(), '');
+  assert.deepEqual((await app.settledParams()).getAll('rps'), ['0'], 'the field not edited keeps its value in the link');
   await app.page.getByTestId('language-select').selectOption('en');
   await app.page.locator('html[lang=en]').waitFor();
   assert.equal(await app.page.locator('#ttft').inputValue(), '2');
   assert.equal(await app.page.locator('#rps').inputValue(), '0');
+  // A model the link could not apply stays in it too, until another is picked.
+  const unknown = await WhichGpuPage.open(env.browser, `${env.server.url}?model=llama-3.1-7b&rps=2`);
+  await unknown.waitForResults();
+  assert.equal((await unknown.settledParams()).get('model'), 'llama-3.1-7b');
+  await unknown.modelPicker().fill('Llama 3.1 70B');
+  await unknown.page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'llama-3.1-70b');
+  await unknown.page.context().close();
   await app.page.context().close();
 });
