@@ -12,6 +12,13 @@ For every row it checks that the litellm_key exists, that its litellm_provider
 is the row's provider, that its mode is chat or completion, and that
 input_cost_per_token / output_cost_per_token x 1e6 equal the row's prices.
 It prints the rows, then every mismatch, and exits 1 if there was any.
+
+Given the wheel, it also checks data/hosted_api_providers.csv: every provider
+the aliases name has the display name LiteLLM gives it in
+litellm/provider_endpoints_support_backup.json (without its " (`id`)" tail),
+or, for an id that file does not list (bedrock_converse, vertex_ai-llama_models),
+the name of the longest listed id it starts with (bedrock, vertex_ai).
+--write-providers rewrites that CSV from the wheel instead of checking it.
 Standard library only. The pinned version is named in data/hosted_api_aliases.md.
 """
 import csv
@@ -19,10 +26,12 @@ import hashlib
 import json
 import math
 import os
+import re
 import sys
 import zipfile
 
 MEMBER = "litellm/model_prices_and_context_window_backup.json"
+PROVIDERS_MEMBER = "litellm/provider_endpoints_support_backup.json"
 
 
 def load_prices(path):
@@ -32,6 +41,21 @@ def load_prices(path):
         with zipfile.ZipFile(path) as z:
             raw = z.read(MEMBER)
     return json.loads(raw), hashlib.sha256(raw).hexdigest()
+
+
+def provider_names(wheel, ids):
+    """{id: (display name, the listed id it is LiteLLM's name of)} for ids."""
+    with zipfile.ZipFile(wheel) as z:
+        raw = z.read(PROVIDERS_MEMBER)
+    listed = json.loads(raw)["providers"]
+    names = {}
+    for provider in ids:
+        parents = [k for k in listed if provider.startswith(k) and listed[k].get("display_name")]
+        if not parents:
+            continue
+        entry = max(parents, key=len)
+        names[provider] = (re.sub(r" \(`[^`]*`\)$", "", listed[entry]["display_name"]), entry)
+    return names, hashlib.sha256(raw).hexdigest()
 
 
 def same(a, b):
@@ -82,6 +106,25 @@ def main(argv):
             shown += 1
             print("%-32s %-*s %-24s %9s %9s  %s" % (r["model_id"], width, key, r["provider"],
                                                     r["input_usd_per_mtok"], r["output_usd_per_mtok"], r["note"]))
+
+    if args[0].endswith(".whl"):
+        providers_csv = os.path.join(os.path.dirname(csv_path), "hosted_api_providers.csv")
+        ids = sorted({r["provider"] for r in rows})
+        names, names_digest = provider_names(args[0], ids)
+        problems += ["provider %s: no display name in %s" % (i, PROVIDERS_MEMBER) for i in ids if i not in names]
+        if "--write-providers" in argv:
+            with open(providers_csv, "w", newline="") as f:
+                out = csv.writer(f, lineterminator="\n")
+                out.writerow(["provider", "name", "litellm_entry"])
+                for i in ids:
+                    if i in names:
+                        out.writerow([i, names[i][0], names[i][1]])
+        with open(providers_csv, newline="") as f:
+            have = {r["provider"]: r for r in csv.DictReader(f)}
+        for i in ids:
+            if i in names and (have.get(i, {}).get("name"), have.get(i, {}).get("litellm_entry")) != names[i]:
+                problems.append("%s: provider %s is named %r, LiteLLM says %r" % (providers_csv, i, have.get(i, {}).get("name"), names[i]))
+        print("provider names: %s (sha256 %s), %d providers" % (PROVIDERS_MEMBER, names_digest, len(ids)))
 
     models = sorted({r["model_id"] for r in rows})
     print()

@@ -725,9 +725,11 @@ fn rank_to_latency_targets_lists_only_plans_that_meet_them_and_the_hosted_api() 
     let text = stdout(&whichgpu(&["rank", "--config", query, "--top", "1"]));
     let hosted: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("hosted API: ")).collect();
     assert_eq!(hosted.len(), 4, "{text}");
-    let provider = api["provider"].as_str().unwrap();
+    // Named as LiteLLM names the provider (data/hosted_api_providers.csv), not by its id.
+    let (provider, name) = (api["provider"].as_str().unwrap(), api["provider_name"].as_str().unwrap());
+    assert!(!name.is_empty() && name != provider && name.chars().any(char::is_uppercase), "{name} ({provider})");
     assert!(
-        hosted[0].starts_with(&format!("The cheapest hosted API for Llama 3.3 70B Instruct is {provider}: ")),
+        hosted[0].starts_with(&format!("The cheapest hosted API for Llama 3.3 70B Instruct is {name}: ")),
         "{}",
         hosted[0]
     );

@@ -35,6 +35,10 @@ pub struct HostedPrice {
     /// LiteLLM's provider id (`together_ai`, `groq`, …) and its key for
     /// the model.
     pub provider: String,
+    /// The provider's name as LiteLLM shows it ("Together AI";
+    /// `data/hosted_api_providers.csv`); empty in files written before it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub provider_name: String,
     pub key: String,
     pub input_usd_per_mtok: f64,
     pub output_usd_per_mtok: f64,
@@ -73,7 +77,10 @@ impl HostedPrices {
 /// The cheapest hosted API for the workload's model, against renting.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostedApi {
+    /// LiteLLM's provider id and the provider's name (its id where the
+    /// prices do not name it).
     pub provider: String,
+    pub provider_name: String,
     pub key: String,
     pub input_usd_per_mtok: f64,
     pub output_usd_per_mtok: f64,
@@ -119,6 +126,10 @@ pub fn compare(workload: &Workload, report: &Report, prices: &HostedPrices, on: 
     let renting = report.results.first().and_then(|r| r.cost.as_ref()).map(|c| c.monthly_cost);
     Some(HostedApi {
         provider: cheapest.provider.clone(),
+        provider_name: match cheapest.provider_name.as_str() {
+            "" => cheapest.provider.clone(),
+            name => name.to_string(),
+        },
         key: cheapest.key.clone(),
         input_usd_per_mtok: cheapest.input_usd_per_mtok,
         output_usd_per_mtok: cheapest.output_usd_per_mtok,

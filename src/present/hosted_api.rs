@@ -24,7 +24,7 @@ pub fn lines(api: &HostedApi, model: &str, targets: bool) -> Vec<Msg> {
     let mut said = vec![msg!(
         phrases::HOSTED_CHEAPEST,
         model = model.to_string(),
-        provider = api.provider.clone(),
+        provider = api.provider_name.clone(),
         input = Arg::Usd(api.input_usd_per_mtok),
         output = Arg::Usd(api.output_usd_per_mtok),
         request = Arg::Usd(api.cost_per_request),
@@ -66,6 +66,7 @@ mod tests {
     fn api(monthly: Option<f64>, renting: Option<f64>, sized: Option<f64>, even: Option<f64>) -> HostedApi {
         HostedApi {
             provider: "deepinfra".into(),
+            provider_name: "DeepInfra".into(),
             key: "deepinfra/meta-llama/Llama-3.3-70B-Instruct".into(),
             input_usd_per_mtok: 0.1,
             output_usd_per_mtok: 0.32,
@@ -97,7 +98,7 @@ mod tests {
         assert_eq!(words.len(), 4, "{words:?}");
         assert_eq!(
             words[0],
-            "The cheapest hosted API for Llama 3.3 70B is deepinfra: $0.100 per 1M input tokens and $0.320 per 1M \
+            "The cheapest hosted API for Llama 3.3 70B is DeepInfra: $0.100 per 1M input tokens and $0.320 per 1M \
              output tokens, $0.00020 a request (33 listings of the model in LiteLLM 1.110.2's price table, 2026-11-20)."
         );
         assert_eq!(

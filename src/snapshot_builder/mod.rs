@@ -51,6 +51,7 @@ const PROVIDER_CLOSURES_CSV: &str = include_str!("../../data/provider_closures.c
 /// release (issue 39), and that release.
 const HOSTED_API_ALIASES_CSV: &str = include_str!("../../data/hosted_api_aliases.csv");
 const HOSTED_API_SOURCE_CSV: &str = include_str!("../../data/hosted_api_source.csv");
+const HOSTED_API_PROVIDERS_CSV: &str = include_str!("../../data/hosted_api_providers.csv");
 /// Resellers that pass their underlying cloud's billing rules through, and
 /// how they name each cloud.
 const BILLING_PASSTHROUGH_CSV: &str = include_str!("../../data/billing_passthrough.csv");
@@ -277,6 +278,12 @@ fn hosted_prices(catalog: &Catalog) -> Result<HostedPrices, BuildError> {
         file: row.text("file")?.into(),
         json_sha256: row.text("json_sha256")?.into(),
     };
+    // Providers' names as LiteLLM shows them (scripts/hosted-api-prices.py writes and checks them).
+    let names = CsvTable::from_text("data/hosted_api_providers.csv", HOSTED_API_PROVIDERS_CSV)?;
+    let mut provider_names = std::collections::BTreeMap::new();
+    for row in names.rows() {
+        provider_names.insert(row.text("provider")?.to_string(), row.text("name")?.to_string());
+    }
     let table = CsvTable::from_text("data/hosted_api_aliases.csv", HOSTED_API_ALIASES_CSV)?;
     let mut prices = Vec::new();
     for row in table.rows() {
@@ -288,9 +295,14 @@ fn hosted_prices(catalog: &Catalog) -> Result<HostedPrices, BuildError> {
             Some(usd) if usd > 0.0 => Ok(usd),
             _ => Err(row.invalid(format!("{column} must be a price above 0"))),
         };
+        let provider = row.text("provider")?;
+        let provider_name = provider_names
+            .get(provider)
+            .ok_or_else(|| row.invalid(format!("provider {provider} has no name in data/hosted_api_providers.csv")))?;
         prices.push(HostedPrice {
             model: model.into(),
-            provider: row.text("provider")?.into(),
+            provider: provider.into(),
+            provider_name: provider_name.clone(),
             key: row.text("litellm_key")?.into(),
             input_usd_per_mtok: price("input_usd_per_mtok")?,
             output_usd_per_mtok: price("output_usd_per_mtok")?,

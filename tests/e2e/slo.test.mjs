@@ -33,7 +33,7 @@ for (const [lang, first, between, launch, copied, curveTarget, curveSummary, hos
     'Command copied',
     /^target: 20\.0 tokens\/s each \(50 ms between tokens\)$/,
     /^Each replica's share of the peak, [\d.]+ requests\/s, takes about \d+ running at once/,
-    /cheapest hosted API for Llama 3\.3 70B Instruct is \w+: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(86,400 requests a day\) costs \$[\d,.]+ a month there, against \$[\d,.]+ a month renting the first row[\s\S]*requests a day/,
+    /cheapest hosted API for Llama 3\.3 70B Instruct is [A-Z][\w .&-]*: \$[\d.]+ per 1M input tokens[\s\S]*Your traffic \(86,400 requests a day\) costs \$[\d,.]+ a month there, against \$[\d,.]+ a month renting the first row[\s\S]*requests a day/,
   ],
   [
     'es',
@@ -43,7 +43,7 @@ for (const [lang, first, between, launch, copied, curveTarget, curveSummary, hos
     'Comando copiado',
     /^objetivo: 20,0 tokens\/s cada una \(50 ms entre tokens\)$/,
     /^La parte del pico de cada réplica, [\d,]+ peticiones\/s, requiere unas \d+ en curso a la vez/,
-    /API alojada más barata para Llama 3\.3 70B Instruct es \w+: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(86\.400 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
+    /API alojada más barata para Llama 3\.3 70B Instruct es [A-Z][\w .&-]*: [\d,]+\u00a0US\$ por 1M de tokens de entrada[\s\S]*Tu tráfico \(86\.400 peticiones al día\) cuesta allí [\d.,]+\u00a0US\$ al mes/,
   ],
 ]) {
   for (const width of [1440, 390]) {
