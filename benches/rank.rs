@@ -95,6 +95,14 @@ fn main() {
         "model=llama-3.1-8b&rps=50&in=1000&out=300&ttft=0.5&itl=0.03",
     ];
     queries(&targets, 7, &planning);
+    // Letting the planner choose FP8 or INT4 (`quant=allow`) plans each
+    // offer in up to four formats.
+    println!("latency targets, formats allowed:");
+    let allowed = [
+        "model=llama-3.3-70b&wq=bf16&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95&quant=allow",
+        "model=llama-3.1-8b&wq=bf16&rps=5&in=1000&out=300&ttft=1&itl=0.05&quant=allow",
+    ];
+    queries(&allowed, 5, &planning);
     let serving = url_codec::decode("model=llama-3.1-70b&conc=32", catalog).workload;
     println!("synthetic snapshots, {}:", url_codec::encode(&serving));
     let mut per_offer = Vec::new();

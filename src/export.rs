@@ -384,6 +384,8 @@ fn slo_lines(
         instances = plan.instances
     );
     add(&phrases::ROW_SLO_REPLICAS, replicas.render(lang));
+    let formats = msg!(phrases::SLO_FORMATS, weights = plan.weights.label(), kv = plan.kv_cache.label());
+    add(&phrases::ROW_SLO_FORMATS, formats.render(lang));
     let t = plan.traffic;
     let traffic = msg!(
         phrases::SLO_TRAFFIC,

@@ -379,7 +379,7 @@ fn parse_switch(value: &str) -> Result<bool, Msg> {
     }
 }
 
-const FIELDS: [Field; 84] = [
+const FIELDS: [Field; 85] = [
     Field {
         key: keys::TASK,
         bounds: None,
@@ -515,6 +515,7 @@ const FIELDS: [Field; 84] = [
     optional_amount_field!(TTFT_TARGET, ttft_target_s),
     optional_amount_field!(ITL_TARGET, itl_target_s),
     count_field!(LATENCY_PERCENTILE, latency_percentile),
+    option_field!(keys::QUANTIZE, quantize),
     count_field!(BATCH_REQUESTS, batch_requests),
     count_field!(RUNS_PER_MONTH, runs_per_month),
     optional_amount_field!(DEADLINE_DAYS, deadline_days),

@@ -22,6 +22,8 @@ pub const TRANSCRIBER: &str = "asr";
 pub const OBJECTIVE: &str = "obj";
 /// A latency preset (`latency_presets`): sets `ttft`, `itl` and `pct`.
 pub const LATENCY_PRESET: &str = "slo";
+/// Which formats the serving planner may choose (issue 39).
+pub const QUANTIZE: &str = "quant";
 pub const SPOT: &str = "spot";
 /// Which kinds of catalog price to rank: `payable` or `all` (issue 27).
 pub const PRICES: &str = "prices";

@@ -38,6 +38,6 @@ pub use ranking::{rank, rank_with, Exclusion, Planner, RankedOffer, Ranking, Rep
 pub use snapshot::{Offer, PriceKind, Provider, Snapshot, SnapshotError, Source};
 pub use task::Task;
 pub use workload::{
-    CrossEntropy, FinetuneMethod, Objective, Optimizer, PriceFilter, PriceTrust, Runtime, RuntimeChoice, Split,
-    SpotPolicy, TrainingRecipe, Transcriber, Workload,
+    CrossEntropy, FinetuneMethod, Objective, Optimizer, PriceFilter, PriceTrust, Quantize, Runtime, RuntimeChoice,
+    Split, SpotPolicy, TrainingRecipe, Transcriber, Workload,
 };

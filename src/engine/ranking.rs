@@ -191,6 +191,11 @@ pub struct Ranking<'a> {
     /// offers of one GPU share is worked out once per catalog GPU.
     of_gpus: Vec<OfGpu>,
     shortfalls: Shortfalls,
+    /// With latency targets and `quant=allow`, the workload in the other
+    /// formats it may take, each with its own per-GPU caches
+    /// (`serving_plan::formats`): an offer's rows are those of the format
+    /// that serves the stated traffic cheapest.
+    alternatives: Vec<(Job<'a>, Vec<OfGpu>)>,
     results: Vec<RankedOffer>,
     excluded: Vec<Exclusion>,
     /// The first offer not yet ranked.
@@ -208,11 +213,17 @@ impl<'a> Ranking<'a> {
         terms: &'a Terms,
     ) -> Result<Ranking<'a>, Error> {
         let memory = estimate(workload, model, workload.planned_gpus())?;
+        let per_gpu = || catalog.gpus.iter().map(|_| OfGpu::default()).collect::<Vec<_>>();
+        let alternatives = serving_plan::formats::alternatives(workload)
+            .into_iter()
+            .map(|other| (Job::new(other, model, catalog, snapshot, terms), per_gpu()))
+            .collect();
         Ok(Ranking {
-            job: Job::new(workload, model, catalog, snapshot, terms),
+            job: Job::new(workload.clone(), model, catalog, snapshot, terms),
             memory,
-            of_gpus: catalog.gpus.iter().map(|_| OfGpu::default()).collect(),
+            of_gpus: per_gpu(),
             shortfalls: Shortfalls::default(),
+            alternatives,
             results: Vec::new(),
             excluded: Vec::new(),
             next: 0,
@@ -224,7 +235,26 @@ impl<'a> Ranking<'a> {
         let all = &self.job.snapshot.offers;
         let end = self.next.saturating_add(offers).min(all.len());
         for (index, offer) in all.iter().enumerate().take(end).skip(self.next) {
-            match self.job.rows_of(index, offer, &mut self.of_gpus, &mut self.shortfalls) {
+            let mut rows = self.job.rows_of(index, offer, &mut self.of_gpus, &mut self.shortfalls);
+            // A smaller format is taken where the precise one cannot serve
+            // the traffic on the offer, or needs more of its instances:
+            // on as many, the two cost the same but for the weights'
+            // storage, and the more precise answers better. One instance
+            // is the fewest.
+            for (job, of_gpus) in &mut self.alternatives {
+                let needed = rows.as_ref().map_or(u32::MAX, |rows| instances(rows));
+                if needed <= 1 {
+                    break;
+                }
+                // What an offer falls short of in another format does not
+                // change what the job as a whole needs: the advice reads the
+                // workload's own formats.
+                let Ok(other) = job.rows_of(index, offer, of_gpus, &mut Shortfalls::default()) else { continue };
+                if instances(&other) < needed {
+                    rows = Ok(other);
+                }
+            }
+            match rows {
                 Ok(rows) => self.results.extend(rows),
                 Err(reason) => self.excluded.push(Exclusion { offer: index, reason }),
             }
@@ -241,8 +271,8 @@ impl<'a> Ranking<'a> {
     /// The report once every offer is ranked (`advance` returned true):
     /// the rows sorted by the workload's objective, the advice.
     pub fn finish(self) -> Report {
-        let Ranking { job, memory, of_gpus, shortfalls, mut results, excluded, next: _ } = self;
-        let (workload, catalog, snapshot) = (job.workload, job.catalog, job.snapshot);
+        let Ranking { job, memory, of_gpus, shortfalls, mut results, excluded, next: _, alternatives: _ } = self;
+        let (workload, catalog, snapshot) = (&job.workload, job.catalog, job.snapshot);
         let objective = workload.objective();
         sort(&mut results, objective, workload.task, snapshot, catalog);
         let reliable_first = reliable_first(&mut results, workload.price_trust);
@@ -279,12 +309,19 @@ impl<'a> Ranking<'a> {
     }
 }
 
+/// The fewest instances of an offer its planned `rows` need to meet the
+/// latency targets (`u32::MAX` without a plan).
+fn instances(rows: &[RankedOffer]) -> u32 {
+    rows.iter().filter_map(|r| r.slo.as_ref().map(|p| p.instances)).min().unwrap_or(u32::MAX)
+}
+
 /// What ranking one workload reads for every offer: the model, the job's
 /// terms, and lookups by id built once (offers name GPUs and providers
 /// thousands of times; one map type for both keeps the page's WebAssembly
 /// to one copy of the hash table's code).
 struct Job<'a> {
-    workload: &'a Workload,
+    /// The workload, or one of its `serving_plan::formats::alternatives`.
+    workload: Workload,
     model: &'a super::Model,
     catalog: &'a Catalog,
     snapshot: &'a Snapshot,
@@ -322,22 +359,22 @@ struct Shortfalls {
 
 impl<'a> Job<'a> {
     fn new(
-        workload: &'a Workload,
+        workload: Workload,
         model: &'a super::Model,
         catalog: &'a Catalog,
         snapshot: &'a Snapshot,
         terms: &'a Terms,
     ) -> Job<'a> {
         Job {
+            spot_ok: spot_allowed(&workload),
+            targets: Targets::of(&workload),
+            startup_s: rented_startup_s(&workload, model),
+            deadline: cluster::deadline_hours(&workload),
             workload,
             model,
             catalog,
             snapshot,
             terms,
-            spot_ok: spot_allowed(workload),
-            targets: Targets::of(workload),
-            startup_s: rented_startup_s(workload, model),
-            deadline: cluster::deadline_hours(workload),
             fabrics: FabricIndex::new(&snapshot.fabrics),
             gpu_index: catalog.gpus.iter().enumerate().map(|(i, g)| (g.id.as_str(), i)).collect(),
             provider_index: snapshot.providers.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect(),
@@ -400,7 +437,7 @@ impl<'a> Job<'a> {
                 source = &closed.source
             ));
         }
-        if let Some(reason) = filtered_out(self.workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu), provider) {
+        if let Some(reason) = filtered_out(&self.workload, offer, found.as_ref().ok().map(|&(_, gpu)| gpu), provider) {
             return Err(reason);
         }
         let (g, gpu) = found.map_err(|e| e.message())?;
@@ -415,7 +452,7 @@ impl<'a> Job<'a> {
         gpu: &Gpu,
     ) -> Result<(&'c Setup, &'c Workload), Msg> {
         let found = cached.get_or_insert_with(|| {
-            on_gpu(self.workload, self.model, gpu, &self.catalog.support).map_err(|e| e.message())
+            on_gpu(&self.workload, self.model, gpu, &self.catalog.support).map_err(|e| e.message())
         });
         match found {
             Ok(OnGpu { setup: Ok(setup), workload }) => Ok((setup, workload)),
@@ -443,7 +480,7 @@ impl<'a> Job<'a> {
             Some(need) => {
                 let found = self.fabrics.fabric_of(&offer.provider, &offer.instance);
                 let cluster = cluster::Cluster { index, offer, provider, found, here };
-                cluster.place(self.workload, self.deadline, shapes, &mut shortfalls.clusters, need)
+                cluster.place(&self.workload, self.deadline, shapes, &mut shortfalls.clusters, need)
             }
         }
     }
@@ -452,7 +489,7 @@ impl<'a> Job<'a> {
     /// instance has, a model one instance does not hold (`Need::memory`),
     /// or a deadline one instance misses (timed only when one is set).
     fn why_a_cluster(&self, offer: &Offer, here: &OnThisGpu<'_>, single: &Shape) -> Result<Option<cluster::Need>, Msg> {
-        if cluster::asked_nodes(self.workload, offer) > 1 {
+        if cluster::asked_nodes(&self.workload, offer) > 1 {
             let why = msg!(phrases::NEEDS_GPUS, gpus = self.workload.gpus);
             return Ok(Some(cluster::Need { why, memory: false }));
         }
@@ -490,7 +527,7 @@ impl<'a> Job<'a> {
         planned: Option<SloPlan>,
         shortfalls: &mut Shortfalls,
     ) -> Result<Vec<RankedOffer>, Msg> {
-        let (workload, nodes) = (self.workload, on_cluster.nodes);
+        let (workload, nodes) = (&self.workload, on_cluster.nodes);
         let survives = cost::spot_lost_share(here.runs, nodes, self.startup_s) < cost::SPOT_MAX_LOST_SHARE;
         if !survives && offer.spot_price.is_some() && self.spot_ok.is_ok() {
             shortfalls.spot_left_out_nodes = Some(shortfalls.spot_left_out_nodes.map_or(nodes, |n| n.min(nodes)));
@@ -563,7 +600,7 @@ impl<'a> Job<'a> {
     /// deadline, more GPUs than any provider joins, or no single node holds
     /// it.
     fn why_nothing_runs(&self, shortfalls: &Shortfalls) -> Option<Msg> {
-        let (workload, snapshot) = (self.workload, self.snapshot);
+        let (workload, snapshot) = (&self.workload, self.snapshot);
         if let (Some(limit), Some((hours, nodes, at))) = (self.deadline, shortfalls.clusters.fastest_missed) {
             // The GPUs the fastest cluster's throughput per GPU would need:
             // a floor, as GPU-hours grow with the GPU count (issue 40).
@@ -779,7 +816,7 @@ fn largest_node_shortfall(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Precision, Provider, Source};
+    use crate::engine::{KvPrecision, Precision, Provider, Source};
 
     fn offer(instance: &str, gpu: &str, gpu_count: u32, vram_gb: f64, price: Option<f64>) -> Offer {
         Offer {
@@ -832,7 +869,7 @@ mod tests {
         let workload =
             Workload { model: "llama-3.1-70b".into(), weight_precision: Precision::Bf16, ..Workload::default() };
         let terms = Terms::of(&snapshot);
-        let job = Job::new(&workload, catalog.model("llama-3.1-70b").unwrap(), catalog, &snapshot, &terms);
+        let job = Job::new(workload.clone(), catalog.model("llama-3.1-70b").unwrap(), catalog, &snapshot, &terms);
         let mut of_gpus: Vec<OfGpu> = catalog.gpus.iter().map(|_| OfGpu::default()).collect();
         let mut shortfalls = Shortfalls::default();
         let outcomes: Vec<Result<usize, String>> = snapshot
@@ -1415,5 +1452,47 @@ mod tests {
             assert_eq!(steps, snap.offers.len().div_ceil(step));
             assert_eq!(ranking.finish(), whole, "in steps of {step}");
         }
+    }
+
+    #[test]
+    fn allowed_formats_are_taken_where_they_need_fewer_instances_than_the_models_own() {
+        let catalog = Catalog::bundled().unwrap();
+        let snap = crate::engine::snapshot::committed();
+        let query = "model=llama-3.3-70b&wq=bf16&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95";
+        let keep = rank(&crate::url_codec::decode(query, catalog).workload, catalog, &snap).unwrap();
+        let allowed = crate::url_codec::decode(&format!("{query}&quant=allow"), catalog).workload;
+        let allow = rank(&allowed, catalog, &snap).unwrap();
+        let plan = |r: &RankedOffer| r.slo.clone().expect("a planned row");
+        // Cheaper at the top, and more offers serve the traffic.
+        assert!(
+            allow.results[0].cost.as_ref().unwrap().monthly_cost < keep.results[0].cost.as_ref().unwrap().monthly_cost
+        );
+        assert!(allow.results.len() > keep.results.len());
+        let own = |row: &RankedOffer| keep.results.iter().find(|k| k.offer == row.offer && k.spot == row.spot);
+        let mut smaller = 0;
+        for row in &allow.results {
+            let p = plan(row);
+            if (p.weights, p.kv_cache) == (Precision::Bf16, KvPrecision::Bf16) {
+                // The model's own formats where they do as well.
+                assert_eq!(own(row).map(|k| plan(k).instances), Some(p.instances));
+                continue;
+            }
+            smaller += 1;
+            assert!(matches!(p.weights, Precision::Bf16 | Precision::Fp8 | Precision::Awq), "{p:?}");
+            assert_eq!(p.kv_cache, KvPrecision::Fp8);
+            // Only where the model's own formats need more instances or cannot serve.
+            if let Some(k) = own(row) {
+                assert!(
+                    plan(k).instances > p.instances,
+                    "offer {}: {} vs {}",
+                    row.offer,
+                    plan(k).instances,
+                    p.instances
+                );
+            }
+        }
+        assert!(smaller > 0);
+        // Keep (the default) plans the model's own formats only.
+        assert!(keep.results.iter().all(|r| plan(r).weights == Precision::Bf16));
     }
 }

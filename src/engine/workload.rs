@@ -400,6 +400,29 @@ choices! {
     }
 }
 
+choices! {
+    /// Which weight and KV-cache formats the serving planner may choose to
+    /// meet latency targets (URL key `quant`, issue 39).
+    pub enum Quantize: phrases::OPTION_QUANTIZE {
+        /// The workload's own formats.
+        Keep = "keep", phrases::QUANTIZE_KEEP;
+        /// Also FP8 weights (quantized as the runtime loads them), INT4
+        /// (AWQ) weights and an FP8 KV cache, where the runtime runs them
+        /// on the GPU and they are smaller than the workload's own.
+        Allow = "allow", phrases::QUANTIZE_ALLOW;
+    }
+}
+
+impl Quantize {
+    fn is_default(&self) -> bool {
+        *self == Quantize::Keep
+    }
+
+    fn default_quantize() -> Quantize {
+        Quantize::Keep
+    }
+}
+
 impl PriceTrust {
     fn is_default(&self) -> bool {
         *self == PriceTrust::Auto
@@ -581,6 +604,10 @@ pub struct Workload {
     /// first tokens and token gaps within them). URL key `pct`.
     #[serde(default = "default_percentile", skip_serializing_if = "is_default_percentile")]
     pub latency_percentile: u32,
+    /// The formats the planner may choose to meet the latency targets.
+    /// URL key `quant`.
+    #[serde(default = "Quantize::default_quantize", skip_serializing_if = "Quantize::is_default")]
+    pub quantize: Quantize,
     /// Serving as a batch job instead of an endpoint: this many requests run
     /// once (a run; `runs_per_month` of them a month), as many at once as
     /// the runtime and the KV cache take, priced per 1,000 requests; 0 for
@@ -678,6 +705,7 @@ impl Default for Workload {
             ttft_target_s: None,
             itl_target_s: None,
             latency_percentile: DEFAULT_PERCENTILE,
+            quantize: Quantize::Keep,
             batch_requests: 0,
             runs_per_month: 1,
             deadline_days: None,

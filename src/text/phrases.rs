@@ -141,6 +141,8 @@ phrases! {
     SPOT_YES = "Always allowed", "Siempre permitido";
     SPOT_NO = "Never (on-demand only)", "Nunca (solo bajo demanda)";
     TRUST_AUTO = "For jobs over a day", "Más de un día";
+    QUANTIZE_KEEP = "Keep the model's precision", "Mantener la precisión del modelo";
+    QUANTIZE_ALLOW = "Allow FP8 and INT4 where cheaper", "Permitir FP8 e INT4 si sale más barato";
     TRUST_FIRST = "Always", "Siempre";
     TRUST_OFF = "Never: by the objective alone", "Nunca: solo por el objetivo";
     PRICES_PAYABLE = "Prices a job pays", "Precios a pagar";
@@ -238,6 +240,7 @@ phrases! {
     OPTION_SPOT = "spot policy", "política de spot";
     OPTION_PRICES = "price filter", "filtro de precios";
     OPTION_PRICE_TRUST = "prices one can rely on first", "precios fiables primero";
+    OPTION_QUANTIZE = "formats to meet the latency targets", "formatos para cumplir los objetivos de latencia";
     OPTION_COMPILATION = "denoiser execution", "ejecución del denoiser";
     OPTION_TRANSCRIBER = "transcriber", "transcriptor";
     OPTION_OFFLOAD = "offload mode", "modo de descarga";
@@ -616,6 +619,7 @@ phrases! {
     FIELD_SPOT = "Spot capacity", "Capacidad spot";
     FIELD_PRICES = "Prices", "Precios";
     FIELD_PRICE_TRUST = "Reliable prices first", "Precios fiables primero";
+    FIELD_QUANTIZE = "Formats to meet the targets", "Formatos para cumplir los objetivos";
     FIELD_UPTIME = "Hours up per day", "Horas activas al día";
     FIELD_REQUESTS_PER_DAY = "Requests per day (0: not stated)", "Peticiones al día (0: sin indicar)";
     FIELD_PEAK_RPS = "Peak requests per second", "Peticiones por segundo en el pico";
@@ -733,6 +737,7 @@ phrases! {
     ROW_SLO_ITL = "Time between tokens", "Tiempo entre tokens";
     ROW_SLO_TPOT = "Time per output token", "Tiempo por token de salida";
     ROW_SLO_REPLICAS = "Replicas", "Réplicas";
+    ROW_SLO_FORMATS = "Formats", "Formatos";
     ROW_SLO_TRAFFIC = "Traffic", "Tráfico";
     SLO_TRAFFIC = "{rps} requests/s at the busiest hour: {daily} a day over {hours} h up, the busiest hour {factor}× the mean (peakx)", "{rps} peticiones/s en la hora punta: {daily} al día en {hours} h activas, la hora punta {factor}× la media (peakx)";
     SLO_PREFIX_HIT = "{pct}% of each prompt from the prefix cache (hit)", "el {pct} % de cada prompt desde la caché de prefijos (hit)";
@@ -752,6 +757,7 @@ phrases! {
     OFF_PEAK_FIXED = "billed per {step} s: instances rented that long cannot follow the traffic hour by hour", "facturado por tramos de {step} s: instancias alquiladas tanto tiempo no pueden seguir al tráfico hora a hora";
     ROW_SLO_LAUNCH = "Launch", "Arranque";
     SLO_AT = "p{pct} {at} · median {p50}", "p{pct} {at} · mediana {p50}";
+    SLO_FORMATS = "weights {weights}, {kv}", "pesos {weights}, {kv}";
     SLO_REPLICAS = "{replicas} of {gpus} GPU (tensor parallel {tp}), {rps} requests/s each, on {instances} instance(s)", "{replicas} de {gpus} GPU (paralelismo tensorial {tp}), {rps} peticiones/s cada una, en {instances} instancia(s)";
     SLO_LAUNCH = "{command} ({runtime} {version}; {servers} per instance)", "{command} ({runtime} {version}; {servers} por instancia)";
     COPY_LAUNCH = "Copy the launch command", "Copiar el comando de arranque";

@@ -17,8 +17,8 @@ use crate::engine::workload::{
     RUNS_PER_MONTH, SEQ_LEN, STEPS, TENSOR_PARALLEL, TRAINING_TOKENS, TTFT_TARGET, UPTIME_HOURS, ZERO_STAGE,
 };
 use crate::engine::{
-    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, PriceTrust, RuntimeChoice, SpotPolicy,
-    Task, TrainingRecipe, Workload,
+    Catalog, CrossEntropy, FinetuneMethod, KvPrecision, Optimizer, PriceFilter, PriceTrust, Quantize, RuntimeChoice,
+    SpotPolicy, Task, TrainingRecipe, Workload,
 };
 use crate::model_search::{echo, found_elsewhere, search, Entry, Found};
 use crate::present::form::{global_batch_hint, model_hints, option_detail, options, ModelHints};
@@ -227,6 +227,7 @@ pub fn WorkloadForm(
                     <NumberField catalog=catalog workload=workload key=TTFT_TARGET.0 label={&phrases::FIELD_TTFT_TARGET} />
                     <NumberField catalog=catalog workload=workload key=ITL_TARGET.0 label={&phrases::FIELD_ITL_TARGET} />
                     <NumberField catalog=catalog workload=workload key=LATENCY_PERCENTILE.0 label={&phrases::FIELD_LATENCY_PERCENTILE} />
+                    <SelectField catalog=catalog workload=workload key=keys::QUANTIZE label={&phrases::FIELD_QUANTIZE} options={options::<Quantize>(lang)} testid="quantize-select" />
                 </Show>
                 <Show when=move || !endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=RUNS_PER_MONTH.0 label={&phrases::FIELD_RUNS} />

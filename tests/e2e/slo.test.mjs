@@ -289,3 +289,27 @@ test('a link with a zero rate and a negative target says why, and the form keeps
   await unknown.page.context().close();
   await app.page.context().close();
 });
+
+test('allowing FP8 and INT4 plans the offers in smaller formats where they need fewer instances, says which, and the link keeps it', async () => {
+  const query = 'model=llama-3.3-70b&wq=bf16&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95';
+  const app = await WhichGpuPage.open(env.browser, `${env.server.url}?${query}`);
+  await app.waitForResults();
+  await plannedSpeeds(app, /first token .* \(p95\)/);
+  await app.page.waitForFunction(() => document.querySelector('[data-testid=planning]').textContent === '');
+  const formats = async () => {
+    await app.page.getByTestId('expand-row').first().click();
+    const said = await app.page.getByTestId('row-details').locator('dt', { hasText: /^Formats$/ }).locator('+ dd').textContent();
+    await app.page.getByTestId('expand-row').first().click();
+    return said;
+  };
+  const costs = () => app.page.getByTestId('offer-row').first().textContent();
+  assert.equal(await formats(), 'weights BF16 (16-bit), BF16 KV cache');
+  const kept = await costs();
+  assert.equal(await app.page.getByTestId('quantize-select').inputValue(), 'keep');
+  await app.page.getByTestId('quantize-select').selectOption('allow');
+  await app.page.waitForFunction((was) => document.querySelector('[data-testid=offer-row]').textContent !== was, kept);
+  await app.page.waitForFunction(() => document.querySelector('[data-testid=planning]').textContent === '');
+  assert.match(await formats(), /^weights (FP8 \(8-bit\)|AWQ 4-bit), FP8 KV cache$/);
+  assert.equal((await app.settledParams()).get('quant'), 'allow');
+  await app.page.context().close();
+});

@@ -19,6 +19,7 @@
 //! with the fewest instances wins, the smallest group on a tie.
 
 mod curve;
+pub mod formats;
 mod launch;
 pub mod simulate;
 
