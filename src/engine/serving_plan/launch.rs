@@ -170,15 +170,25 @@ fn context_of(model: &Model) -> Option<u32> {
     }
 }
 
-/// What the command loads: the model's published repo (or its id), and
-/// for a GGUF server the file of that repo's weights in the plan's format.
+/// What the command loads: the model's published repo (or its id); for a
+/// GGUF server the file of that repo's weights in the plan's format; and
+/// for weights a server cannot quantize as it loads them, a checkpoint in
+/// that format, named as such for the user to pick. vLLM quantizes to FP8
+/// online (`--quantization fp8`) but loads AWQ, GPTQ, INT8 (W8A8) and
+/// NVFP4 weights from checkpoints quantized beforehand
+/// (docs.vllm.ai/en/latest/features/quantization/: AutoAWQ, GPTQModel,
+/// LLM Compressor and ModelOpt write them), as SGLang and TensorRT-LLM do.
 fn model_reference(model: &Model, weights: Precision, gguf_file: bool) -> String {
     let repo = model.repo.as_deref().unwrap_or(&model.id);
     if gguf_file {
         let name = repo.rsplit('/').next().unwrap_or(repo);
-        format!("{name}-{}.gguf", weights.to_string().to_uppercase())
-    } else {
-        repo.to_string()
+        return format!("{name}-{}.gguf", weights.to_string().to_uppercase());
+    }
+    match weights {
+        Precision::Awq | Precision::Gptq | Precision::Int4 | Precision::Int8 | Precision::Fp4 => {
+            format!("<{}-checkpoint-of-{repo}>", weights.to_string().to_uppercase())
+        }
+        _ => repo.to_string(),
     }
 }
 
@@ -283,6 +293,19 @@ mod tests {
         // TensorRT-LLM runs one server per replica.
         let trt = launch(&plan(Runtime::Trtllm, 2, 1, 4, Precision::Bf16, KvPrecision::Bf16), model, &workload, 8);
         assert_eq!(trt.unwrap().servers_per_instance, 4);
+    }
+
+    #[test]
+    fn weights_quantized_beforehand_are_loaded_from_a_checkpoint_in_their_format() {
+        let catalog = Catalog::bundled().unwrap();
+        let model = catalog.model("llama-3.3-70b").unwrap();
+        let workload = Workload { input_tokens: 1000, output_tokens: 300, ..Workload::default() };
+        let served = |weights| launch(&plan(Runtime::Vllm, 1, 1, 1, weights, KvPrecision::Fp8), model, &workload, 1);
+        let awq = served(Precision::Awq).unwrap().command;
+        assert!(awq.starts_with("vllm serve <AWQ-checkpoint-of-meta-llama/Llama-3.3-70B-Instruct> "), "{awq}");
+        // FP8 is quantized as the server loads the published weights.
+        let fp8 = served(Precision::Fp8).unwrap().command;
+        assert!(fp8.starts_with("vllm serve meta-llama/Llama-3.3-70B-Instruct ") && fp8.contains("--quantization fp8"));
     }
 
     #[test]
