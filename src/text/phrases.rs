@@ -141,8 +141,8 @@ phrases! {
     SPOT_YES = "Always allowed", "Siempre permitido";
     SPOT_NO = "Never (on-demand only)", "Nunca (solo bajo demanda)";
     TRUST_AUTO = "For jobs over a day", "Más de un día";
-    QUANTIZE_KEEP = "Keep the model's precision", "Mantener la precisión del modelo";
-    QUANTIZE_ALLOW = "Allow FP8 and INT4 where cheaper", "Permitir FP8 e INT4 si sale más barato";
+    QUANTIZE_KEEP = "The model's own: its weights and KV cache as set above", "Los del modelo: sus pesos y su caché KV como arriba";
+    QUANTIZE_ALLOW = "Also FP8, INT4: an FP8 KV cache, FP8 or AWQ INT4 weights where they need fewer instances", "También FP8, INT4: caché KV en FP8, pesos FP8 o AWQ INT4 donde requieren menos instancias";
     TRUST_FIRST = "Always", "Siempre";
     TRUST_OFF = "Never: by the objective alone", "Nunca: solo por el objetivo";
     PRICES_PAYABLE = "Prices a job pays", "Precios a pagar";
@@ -732,6 +732,7 @@ phrases! {
     SLO_NO_GROUP = "no group of this instance's {gpus} GPUs holds the model with room for one request", "ningún grupo de las {gpus} GPU de esta instancia contiene el modelo con sitio para una petición";
     SLO_HEADLINE = "first token {ttft} s · {itl} ms between tokens (p{pct})", "primer token {ttft} s · {itl} ms entre tokens (p{pct})";
     SLO_SHAPE = "{replicas} × {gpus} GPU per replica", "{replicas} × {gpus} GPU por réplica";
+    SLO_BANDS_UNCHECKED = "{bands}; none of those results had a prefix cache hit or lengths that vary, so neither is checked", "{bands}; ninguno de esos resultados tenía aciertos de caché de prefijos ni longitudes variables, así que ninguno de los dos está comprobado";
     SLO_BANDS = "Latencies from a simulation of the runtime's scheduler at the peak rate; on published serving results they err ±{ttft}% (time to first token) and ±{itl}% (between tokens), median", "Latencias de una simulación del planificador del runtime al ritmo del pico; frente a resultados de servicio publicados se desvían ±{ttft} % (primer token) y ±{itl} % (entre tokens), mediana";
     ROW_SLO_TTFT = "Time to first token", "Tiempo hasta el primer token";
     ROW_SLO_ITL = "Time between tokens", "Tiempo entre tokens";

@@ -227,7 +227,7 @@ pub fn WorkloadForm(
                     <NumberField catalog=catalog workload=workload key=TTFT_TARGET.0 label={&phrases::FIELD_TTFT_TARGET} />
                     <NumberField catalog=catalog workload=workload key=ITL_TARGET.0 label={&phrases::FIELD_ITL_TARGET} />
                     <NumberField catalog=catalog workload=workload key=LATENCY_PERCENTILE.0 label={&phrases::FIELD_LATENCY_PERCENTILE} />
-                    <SelectField catalog=catalog workload=workload key=keys::QUANTIZE label={&phrases::FIELD_QUANTIZE} options={options::<Quantize>(lang)} testid="quantize-select" />
+                    <SelectField catalog=catalog workload=workload key=keys::QUANTIZE label={&phrases::FIELD_QUANTIZE} options={options::<Quantize>(lang)} detail={option_detail::<Quantize> as fn(&str, Lang) -> Option<String>} testid="quantize-select" />
                 </Show>
                 <Show when=move || !endpoint.get()>
                     <NumberField catalog=catalog workload=workload key=RUNS_PER_MONTH.0 label={&phrases::FIELD_RUNS} />

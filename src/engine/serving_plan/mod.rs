@@ -140,10 +140,17 @@ impl Traffic {
 
 impl SloPlan {
     /// How far its latencies err on published serving results, as the
-    /// row's tooltip and breakdown say it.
+    /// row's tooltip and breakdown say it; with a prefix cache hit or
+    /// lengths that vary, that those results did not check either (the
+    /// calibration's runs state fixed lengths and no prefix cache:
+    /// `data/calibration/serving_latency.csv`).
     pub fn bands(&self) -> Msg {
         let pct = |band: Option<&Band>| band.map_or(0, |b| b.median_error_pct);
-        msg!(phrases::SLO_BANDS, ttft = pct(self.ttft_band), itl = pct(self.itl_band))
+        let bands = msg!(phrases::SLO_BANDS, ttft = pct(self.ttft_band), itl = pct(self.itl_band));
+        match (self.traffic.prefix_hit_pct, self.traffic.length_spread_pct) {
+            (0, 0) => bands,
+            _ => msg!(phrases::SLO_BANDS_UNCHECKED, bands = bands),
+        }
     }
 }
 

@@ -183,3 +183,13 @@ fn replicas_follow_the_traffic_where_billing_lets_them() {
     plan.instances = 1;
     assert_eq!(super::off_peak(&plan, Some(1)), None);
 }
+
+#[test]
+fn bands_say_when_a_prefix_cache_or_varied_lengths_went_unchecked() {
+    let plain = planned(CHAT_8B, "h100_sxm", 1).unwrap().bands().to_string();
+    assert!(plain.starts_with("Latencies from a simulation") && !plain.contains("neither is checked"), "{plain}");
+    for extra in ["&hit=50", "&spread=60"] {
+        let said = planned(&format!("{CHAT_8B}{extra}"), "h100_sxm", 1).unwrap().bands().to_string();
+        assert!(said.starts_with(&plain) && said.ends_with("so neither is checked"), "{extra}: {said}");
+    }
+}
