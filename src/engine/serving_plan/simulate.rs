@@ -537,9 +537,9 @@ pub fn simulate(load: Load, limits: Limits, run: Run, step_s: impl Fn(u32, f64, 
             waiting.push_front(r);
         }
     }
-    outcome.ttft.sort_by(f64::total_cmp);
-    outcome.tpot.sort_by(f64::total_cmp);
-    outcome.gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    outcome.ttft.sort_unstable_by(f64::total_cmp);
+    outcome.tpot.sort_unstable_by(f64::total_cmp);
+    outcome.gaps.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     outcome
 }
 
