@@ -816,7 +816,7 @@ fn largest_node_shortfall(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{KvPrecision, Precision, Provider, Source};
+    use crate::engine::{Precision, Provider, Source};
 
     fn offer(instance: &str, gpu: &str, gpu_count: u32, vram_gb: f64, price: Option<f64>) -> Offer {
         Offer {
@@ -1430,6 +1430,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
     fn a_ranking_taken_a_few_offers_at_a_time_reports_what_one_step_reports() {
         let catalog = Catalog::bundled().unwrap();
         let snap = crate::engine::snapshot::committed();
@@ -1455,7 +1456,9 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
     fn allowed_formats_are_taken_where_they_need_fewer_instances_than_the_models_own() {
+        use crate::engine::KvPrecision;
         let catalog = Catalog::bundled().unwrap();
         let snap = crate::engine::snapshot::committed();
         let query = "model=llama-3.3-70b&wq=bf16&rps=2&in=1000&out=300&ttft=1&itl=0.05&pct=95";
