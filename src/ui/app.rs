@@ -222,10 +222,20 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         // Offers that never arrive do not keep the form from the visitor.
         set_timeout(build_form, FOLDED_FORM_AT_LATEST);
     }
-    let workload_form = move || {
-        form_built
-            .get()
-            .then(|| view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> })
+    // An open form is built in place, with the page: inserted field by
+    // field into an open <details> instead, its slot changed hundreds of
+    // times before the first result (a `slotchange` event each, 312 -> 507
+    // in a trace of the first load).
+    let workload_form = move || match folded {
+        false => {
+            view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> }.into_any()
+        }
+        true => (move || {
+            form_built
+                .get()
+                .then(|| view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> })
+        })
+        .into_any(),
     };
 
     // Everything below speaks one language; switching it draws the page
@@ -242,14 +252,14 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     <summary data-testid="workload-fold">
                         {move || workload.with(|w| crate::present::form::folded_workload(w, catalog, lang))}
                     </summary>
-                    {workload_form}
+                    {workload_form()}
                 </details>
             }
             .into_any(),
             Some(embedded) => view! {
                 <details class="embed-form" open=embedded.form_open on:toggle=move |_| build_form()>
                     <summary>{lang.t(&phrases::EMBED_WORKLOAD)}</summary>
-                    {workload_form}
+                    {workload_form()}
                 </details>
             }
             .into_any(),
