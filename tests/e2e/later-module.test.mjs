@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { launchBrowser, serveDist, WhichGpuPage } from './harness.mjs';
 
 /** A file's name without its content hash or version query: `whichgpu-<hash>.js` → `whichgpu.js`. */
-const unhashed = (url) => new URL(url).pathname.replace(/^.*?\/(?=[^/]*$)/, '').replace(/-[0-9a-f]{16}(?=[._])/, '');
+// (Trunk's hashes drop their leading zeros: 12 to 16 hex digits.)
+const unhashed = (url) => new URL(url).pathname.replace(/^.*?\/(?=[^/]*$)/, '').replace(/-[0-9a-f]{12,16}(?=[._])/, '');
 
 /** The files of the first module and the data the first result is made of. */
 const FIRST_RESULT = ['boot.js', 'catalog.json', 'main.css', 'offers.json', 'split.js', 'whichgpu.js', 'whichgpu_bg.wasm'];

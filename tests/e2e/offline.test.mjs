@@ -23,6 +23,13 @@ test('the built service worker lists every file the page needs, as the page asks
   // The page once: the worker answers ./index.html with ./ (below).
   assert.ok(!files.includes('./index.html'));
   assert.match(worker, /const CACHE = 'whichgpu-[0-9a-f]{16}';/);
+  // Files named by their content are served from the cache first, whatever
+  // digits their hash has: Trunk drops a hash's leading zeros.
+  const immutable = new RegExp(worker.match(/if \(\/(.+)\/\.test\(key\)\)/)[1]);
+  for (const name of ['./whichgpu-bdfc694304487bfe.js', './whichgpu-3e38b0e70ebc216_bg.wasm', './main-bbebb64fa774fda2.css', './data/es.json?v=0123456789abcdef']) {
+    assert.ok(immutable.test(name), name);
+  }
+  for (const name of ['./', './data/offers.json', './sw.js', './import_worker.js']) assert.ok(!immutable.test(name), name);
 });
 
 test('after one visit the page opens without the network, with its offers and their date', async () => {
