@@ -205,8 +205,12 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
         Some(embedded) => !embedded.form_open,
     };
     let form_built = RwSignal::new(!folded);
+    // Once: a signal set again wakes its readers, which would build the
+    // form anew on every toggle of its fold.
     let build_form = move || {
-        let _ = form_built.try_set(true);
+        if form_built.try_get_untracked() == Some(false) {
+            form_built.set(true);
+        }
     };
     if folded {
         Effect::new(move |settled: Option<bool>| {

@@ -123,7 +123,15 @@ test('a folded form (a phone) is built after the first result, or at once when i
     // Built right after, so that opening it shows its fields at once.
     await app.page.getByTestId('workload-fold').click();
     await app.page.getByRole('tablist').waitFor();
-    assert.equal(await app.page.getByLabel('Concurrent requests', { exact: true }).inputValue(), '24');
+    const concurrency = app.page.getByLabel('Concurrent requests', { exact: true });
+    assert.equal(await concurrency.inputValue(), '24');
+    // Folded and opened again, it is the same form: what is typed and not
+    // yet applied (a value it refuses) is still there.
+    await concurrency.fill('-5');
+    await app.page.getByTestId('workload-fold').click();
+    await app.page.getByTestId('workload-fold').click();
+    assert.equal(await concurrency.inputValue(), '-5');
+    assert.equal(await concurrency.getAttribute('aria-invalid'), 'true');
     // At full width the form is open, and built with the first result.
     const wide = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await wide.addInitScript(noteFormAtFirstRow);
