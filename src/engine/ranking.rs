@@ -263,6 +263,12 @@ impl<'a> Ranking<'a> {
         self.next == all.len()
     }
 
+    /// The formats each offer is planned in: 1, or more with
+    /// `quant=allow` (`serving_plan::formats`).
+    pub fn formats(&self) -> usize {
+        1 + self.alternatives.len()
+    }
+
     /// The offers ranked so far, and how many there are.
     pub fn progress(&self) -> (usize, usize) {
         (self.next, self.job.snapshot.offers.len())

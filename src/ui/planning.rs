@@ -9,11 +9,13 @@ use crate::engine::{Catalog, Ranking, Snapshot, Terms, Workload};
 use crate::text::Msg;
 use std::sync::Arc;
 
-/// Offers ranked per step: a twentieth of the bundled snapshot's 2,465.
-/// With targets set, a step took up to 53 ms of Chromium's main thread on
-/// the 2-core test machine at 250 offers (tests/e2e/bench-rank.mjs; the
-/// first offers of each GPU plan its groupings), past the 50 ms within
-/// which a page should answer input (RAIL, web.dev/articles/rail).
+/// Offers ranked per step, each in one format: a twentieth of the bundled
+/// snapshot's 2,465. With targets set, a step took up to 53 ms of
+/// Chromium's main thread on the 2-core test machine at 250 offers
+/// (tests/e2e/bench-rank.mjs; the first offers of each GPU plan its
+/// groupings), past the 50 ms within which a page should answer input
+/// (RAIL, web.dev/articles/rail). Offers planned in several formats
+/// (`quant=allow`) go as many times fewer a step.
 const OFFERS_PER_STEP: usize = 125;
 
 /// Ranks `workload` in steps, telling `go_on` how many offers are done,
@@ -35,7 +37,8 @@ pub(crate) async fn rank_in_steps(
         Err(e) => return Some(Err(e.message())),
     };
     // Benchmarks and tests read each step's time (`whichgpu:plan-step`).
-    while !super::timing::measure("plan-step", || ranking.advance(OFFERS_PER_STEP)) {
+    let step = (OFFERS_PER_STEP / ranking.formats()).max(1);
+    while !super::timing::measure("plan-step", || ranking.advance(step)) {
         let (done, of) = ranking.progress();
         if !go_on(done, of) {
             return None;
