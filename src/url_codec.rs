@@ -816,8 +816,10 @@ pub fn encode_link(workload: &Workload, offer: Option<&OfferRef>, my_gpu: Option
 /// model's): the address bar and a copied link keep what the user wrote,
 /// and opened again they say the same notes and the form shows the same
 /// values (issue 39). The page drops each once its field is edited.
-pub fn keep_unapplied<'a>(query: String, kept: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let kept = kept.into_iter().map(|(key, given)| format!("{key}={}", percent_encode(given)));
+pub fn keep_unapplied(query: String, model: Option<&str>, kept: &[(String, String)]) -> String {
+    let model = model.map(|given| (keys::MODEL, given));
+    let kept = model.into_iter().chain(kept.iter().map(|(key, given)| (key.as_str(), given.as_str())));
+    let kept = kept.map(|(key, given)| format!("{key}={}", percent_encode(given)));
     std::iter::once(query).chain(kept).filter(|pair| !pair.is_empty()).collect::<Vec<_>>().join("&")
 }
 
@@ -930,9 +932,8 @@ mod tests {
         let given = "model=llama-3.1-7b&rps=0&ttft=-1&itl=0.05&region=a%20b&peakx=abc&lang=es";
         let first = decode(given, catalog);
         let written = |d: &Decoded| {
-            let model = d.unapplied_model.as_ref().map(|(text, _)| (keys::MODEL, text.as_str()));
-            let kept = d.unapplied.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-            keep_unapplied(encode_link(&d.workload, None, None, d.lang), model.into_iter().chain(kept))
+            let model = d.unapplied_model.as_ref().map(|(text, _)| text.as_str());
+            keep_unapplied(encode_link(&d.workload, None, None, d.lang), model, &d.unapplied)
         };
         let link = written(&first);
         assert_eq!(link, "v=1&itl=0.05&region=a%20b&lang=es&model=llama-3.1-7b&rps=0&ttft=-1&peakx=abc");
@@ -945,8 +946,8 @@ mod tests {
         );
         assert_eq!(written(&again), link, "written again, the link settles");
         // Nothing kept: the link as encode_link writes it.
-        assert_eq!(keep_unapplied(String::new(), [("rps", "0")]), "rps=0");
-        assert_eq!(keep_unapplied("v=1&rps=2".into(), []), "v=1&rps=2");
+        assert_eq!(keep_unapplied(String::new(), None, &[("rps".into(), "0".into())]), "rps=0");
+        assert_eq!(keep_unapplied("v=1&rps=2".into(), None, &[]), "v=1&rps=2");
     }
 
     #[test]

@@ -61,6 +61,17 @@ choices! {
 }
 
 impl Precision {
+    /// Whether servers load weights in this format only from a checkpoint
+    /// quantized beforehand, not from the published 16-bit one: vLLM
+    /// quantizes to FP8 as it loads (`--quantization fp8`) but reads AWQ,
+    /// GPTQ, INT4, INT8 (W8A8) and NVFP4 weights from checkpoints that
+    /// AutoAWQ, GPTQModel, LLM Compressor or ModelOpt wrote
+    /// (docs.vllm.ai/en/latest/features/quantization/), as SGLang and
+    /// TensorRT-LLM do.
+    pub fn from_quantized_checkpoint(self) -> bool {
+        matches!(self, Precision::Awq | Precision::Gptq | Precision::Int4 | Precision::Int8 | Precision::Fp4)
+    }
+
     /// Storage per weight in bits, scales and zero points included.
     pub fn bits_per_weight(self) -> f64 {
         match self {

@@ -175,7 +175,7 @@ pub fn rank(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot) -> Resu
 pub fn rank_with(workload: &Workload, catalog: &Catalog, snapshot: &Snapshot, terms: &Terms) -> Result<Report, Error> {
     let model = workload.resolve_model(catalog)?;
     let mut ranking = Ranking::start(workload, model.as_ref(), catalog, snapshot, terms)?;
-    while !ranking.advance(snapshot.offers.len()) {}
+    ranking.advance(usize::MAX);
     Ok(ranking.finish())
 }
 

@@ -10,7 +10,6 @@ use super::workload_form::FieldProblem;
 use super::your_gpu::YourGpuProps;
 use super::{document, embed_host, url_state, MemoryBar, OffersTable, WorkloadForm};
 use crate::engine::freshness::stale_notice;
-use crate::engine::keys;
 use crate::engine::local_run::run_locally;
 use crate::engine::memory::estimate;
 use crate::engine::serving_plan::Targets;
@@ -119,13 +118,8 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
             selected_offer.with(|o| my_gpu.with(|g| url_codec::encode_link(w, o.as_ref(), g.as_deref(), chosen.get())))
         });
         unapplied_model.with(|model| {
-            unapplied.with(|kept| {
-                let model = model.as_ref().map(|(given, _)| (keys::MODEL, given.as_str()));
-                url_codec::keep_unapplied(
-                    query,
-                    model.into_iter().chain(kept.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
-                )
-            })
+            unapplied
+                .with(|kept| url_codec::keep_unapplied(query, model.as_ref().map(|(given, _)| given.as_str()), kept))
         })
     };
     let latest_query = StoredValue::new(0_u64);
@@ -230,16 +224,12 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
     // field into an open <details> instead, its slot changed hundreds of
     // times before the first result (a `slotchange` event each, 312 -> 507
     // in a trace of the first load).
-    let workload_form = move || match folded {
-        false => {
-            view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> }.into_any()
+    let workload_form = move || {
+        let form = move || view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> };
+        match folded {
+            false => form().into_any(),
+            true => (move || form_built.get().then(form)).into_any(),
         }
-        true => (move || {
-            form_built
-                .get()
-                .then(|| view! { <WorkloadForm catalog=catalog workload=workload unapplied_model=unapplied_model /> })
-        })
-        .into_any(),
     };
 
     // Everything below speaks one language; switching it draws the page

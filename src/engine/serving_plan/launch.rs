@@ -172,23 +172,19 @@ fn context_of(model: &Model) -> Option<u32> {
 
 /// What the command loads: the model's published repo (or its id); for a
 /// GGUF server the file of that repo's weights in the plan's format; and
-/// for weights a server cannot quantize as it loads them, a checkpoint in
-/// that format, named as such for the user to pick. vLLM quantizes to FP8
-/// online (`--quantization fp8`) but loads AWQ, GPTQ, INT8 (W8A8) and
-/// NVFP4 weights from checkpoints quantized beforehand
-/// (docs.vllm.ai/en/latest/features/quantization/: AutoAWQ, GPTQModel,
-/// LLM Compressor and ModelOpt write them), as SGLang and TensorRT-LLM do.
+/// for weights a server cannot quantize as it loads them
+/// (`Precision::from_quantized_checkpoint`), a checkpoint in that format,
+/// named as such for the user to pick.
 fn model_reference(model: &Model, weights: Precision, gguf_file: bool) -> String {
     let repo = model.repo.as_deref().unwrap_or(&model.id);
     if gguf_file {
         let name = repo.rsplit('/').next().unwrap_or(repo);
         return format!("{name}-{}.gguf", weights.to_string().to_uppercase());
     }
-    match weights {
-        Precision::Awq | Precision::Gptq | Precision::Int4 | Precision::Int8 | Precision::Fp4 => {
-            format!("<{}-checkpoint-of-{repo}>", weights.to_string().to_uppercase())
-        }
-        _ => repo.to_string(),
+    if weights.from_quantized_checkpoint() {
+        format!("<{}-checkpoint-of-{repo}>", weights.to_string().to_uppercase())
+    } else {
+        repo.to_string()
     }
 }
 
