@@ -485,20 +485,32 @@ pub struct Catalog {
 impl Catalog {
     /// Parses a catalog file, checking its version.
     pub fn from_json(text: &str) -> Result<Catalog, Error> {
-        // The version first: a file of another layout is named as such, not
-        // by the first field it lacks.
+        Catalog::from_bytes(text.as_bytes())
+    }
+
+    /// Parses a catalog file as downloaded (UTF-8 bytes), checking its
+    /// version. The file is read once: only when it does not parse is it
+    /// read again for its version, so that a file of another layout is
+    /// named as such, not by the first field it lacks. (The page reads it
+    /// before it builds the form, and the offers are read the same way,
+    /// `Snapshot::from_bytes`: one reader type for serde_json's code.)
+    pub fn from_bytes(bytes: &[u8]) -> Result<Catalog, Error> {
         #[derive(Deserialize)]
         struct Version {
             schema_version: u32,
         }
-        let version: Version = serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))?;
-        if version.schema_version != CATALOG_SCHEMA_VERSION {
-            return Err(Error::Catalog(format!(
-                "schema_version {} (this build reads {CATALOG_SCHEMA_VERSION})",
-                version.schema_version
-            )));
+        let wrong_version =
+            |found: u32| Error::Catalog(format!("schema_version {found} (this build reads {CATALOG_SCHEMA_VERSION})"));
+        match serde_json::from_slice::<Catalog>(bytes) {
+            Ok(catalog) if catalog.schema_version != CATALOG_SCHEMA_VERSION => {
+                Err(wrong_version(catalog.schema_version))
+            }
+            Ok(catalog) => Ok(catalog),
+            Err(parse_error) => Err(match serde_json::from_slice::<Version>(bytes) {
+                Ok(v) if v.schema_version != CATALOG_SCHEMA_VERSION => wrong_version(v.schema_version),
+                _ => Error::Catalog(parse_error.to_string()),
+            }),
         }
-        serde_json::from_str(text).map_err(|e| Error::Catalog(e.to_string()))
     }
 
     /// The catalog compiled into this build, parsed once (the CLI and the
@@ -755,5 +767,11 @@ mod tests {
         // Version 1 had no support matrix: it is named by its version.
         let err = Catalog::from_json(r#"{"schema_version":1,"gpus":[],"models":[]}"#).unwrap_err();
         assert!(err.to_string().contains("schema_version 1 (this build reads 2)"), "{err}");
+        // A file that reads whole but says another version is refused too.
+        let other = BUNDLED_CATALOG_JSON.replacen("\"schema_version\":2", "\"schema_version\":3", 1);
+        let err = Catalog::from_bytes(other.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("schema_version 3 (this build reads 2)"), "{err}");
+        // The page's bytes and the CLI's text read the same.
+        assert_eq!(Catalog::from_bytes(BUNDLED_CATALOG_JSON.as_bytes()).unwrap(), *Catalog::bundled().unwrap());
     }
 }

@@ -60,7 +60,13 @@ const BUNDLED_HOSTED_JSON: &str = include_str!("../../public/data/hosted.json");
 
 impl HostedPrices {
     pub fn from_json(text: &str) -> Result<HostedPrices, String> {
-        let prices: HostedPrices = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        HostedPrices::from_bytes(text.as_bytes())
+    }
+
+    /// Reads the file as downloaded (UTF-8 bytes), with the reader the
+    /// offers and the catalog use (one copy of serde_json's code).
+    pub fn from_bytes(bytes: &[u8]) -> Result<HostedPrices, String> {
+        let prices: HostedPrices = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
         if prices.schema_version != HOSTED_SCHEMA_VERSION {
             return Err(format!("schema_version {} (this build reads {HOSTED_SCHEMA_VERSION})", prices.schema_version));
         }

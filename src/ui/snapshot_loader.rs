@@ -56,10 +56,7 @@ pub async fn load_hosted() -> Result<&'static HostedPrices, Msg> {
     }
     // No prefetch script starts this one: the first result does not wait for it.
     let bytes = download("whichgpuHosted", HOSTED_URL, &phrases::HOSTED_DOWNLOAD_FAILED).await?;
-    let prices = std::str::from_utf8(&bytes)
-        .map_err(|e| e.to_string())
-        .and_then(HostedPrices::from_json)
-        .map_err(|why| msg!(phrases::HOSTED_DOWNLOAD_FAILED, detail = why))?;
+    let prices = HostedPrices::from_bytes(&bytes).map_err(|why| msg!(phrases::HOSTED_DOWNLOAD_FAILED, detail = why))?;
     Ok(*LOADED.get_or_init(|| Box::leak(Box::new(prices))))
 }
 
@@ -68,10 +65,9 @@ pub async fn load_hosted() -> Result<&'static HostedPrices, Msg> {
 /// module loaded.
 pub async fn load_catalog() -> Result<&'static Catalog, Msg> {
     let bytes = download(CATALOG_PREFETCH, CATALOG_URL, &phrases::CATALOG_DOWNLOAD_FAILED).await?;
-    let text = String::from_utf8(bytes).map_err(|e| crate::engine::Error::Catalog(e.to_string()).message())?;
     // Leaked once: the page holds one catalog for its whole life, as the
     // CLI's compiled-in one.
-    Catalog::from_json(&text).map(|catalog| &*Box::leak(Box::new(catalog))).map_err(|e| e.message())
+    Catalog::from_bytes(&bytes).map(|catalog| &*Box::leak(Box::new(catalog))).map_err(|e| e.message())
 }
 
 /// Downloads and validates the snapshot; the error is a message to show.
