@@ -9,6 +9,7 @@ pub mod cost;
 pub mod custom_model;
 pub mod error;
 pub mod fabric;
+mod fast_map;
 pub mod freshness;
 pub mod gpu;
 pub mod hardware;
