@@ -5,10 +5,11 @@
 //! (flow matching over mel frames, then a vocoder) and CosyVoice (both)
 //! are one family.
 
-use serde::{Deserialize, Serialize};
+use super::json::{Fields, FromJson, Json, JsonError};
+use serde::Serialize;
 
 /// What a generator makes, which decides the task that lists it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AudioOutput {
     Speech,
@@ -16,7 +17,7 @@ pub enum AudioOutput {
 }
 
 /// How a stage runs over a clip.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StageMethod {
     /// One decoder step per codec frame (or token), each reading the
@@ -34,7 +35,7 @@ pub enum StageMethod {
 }
 
 /// One stage of a generator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AudioStage {
     /// e.g. "lm", "flow", "vocoder".
     pub name: String,
@@ -42,34 +43,34 @@ pub struct AudioStage {
     pub params: f64,
     /// Transformer depth and width, where the sources give them: the KV
     /// cache of an autoregressive stage, the attention of an iterative one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub layers: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_heads: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub head_dim: Option<u32>,
     /// Autoregressive: decoder steps per second of audio. Iterative and
     /// single: frames per second of audio the pass runs over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub frames_per_second: Option<f64>,
     /// Steps a clip takes beyond its frames (MusicGen's delay pattern:
     /// codebooks − 1).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero")]
     pub extra_steps: u32,
     /// Passes of an iterative stage by default (NFE, diffusion steps).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<u32>,
     /// Classifier-free guidance: a conditional and an unconditional pass
     /// per step, as a doubled batch.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub guidance: bool,
     /// The stage always runs over the model's whole window
     /// (`AudioGenerator::max_seconds`), whatever the clip's length, and the
     /// clip is cut from it: Stable Audio Open's DiT over its 47 s of
     /// latents, MAGNeT over its segment.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fixed_window: bool,
 }
 
@@ -78,18 +79,18 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// A speech or music generator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AudioGenerator {
     pub output: AudioOutput,
     pub stages: Vec<AudioStage>,
     /// The longest clip it generates in one go; longer clips are made in
     /// segments of this length.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_seconds: Option<f64>,
     /// Stages the data names but cannot size (a codec's decoder or a
     /// vocoder whose size no source read states): left out of the memory
     /// and the time, and named in the speed's notes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsized_stages: Vec<String>,
 }
 
@@ -187,5 +188,63 @@ impl AudioGenerator {
         } else {
             segments
         }
+    }
+}
+
+crate::json_names!(AudioOutput { Speech = "speech", Music = "music" });
+
+crate::json_names!(StageMethod {
+    Autoregressive = "autoregressive",
+    Iterative = "iterative",
+    Single = "single",
+    Resident = "resident",
+});
+
+impl FromJson for AudioStage {
+    fn from_json(value: Json<'_>) -> Result<AudioStage, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(AudioStage {
+            name: f.required("name")?,
+            method: f.required("method")?,
+            params: f.required("params")?,
+            layers: f.optional("layers")?,
+            hidden: f.optional("hidden")?,
+            kv_heads: f.optional("kv_heads")?,
+            head_dim: f.optional("head_dim")?,
+            frames_per_second: f.optional("frames_per_second")?,
+            extra_steps: f.defaulted("extra_steps")?,
+            steps: f.optional("steps")?,
+            guidance: f.defaulted("guidance")?,
+            fixed_window: f.defaulted("fixed_window")?,
+        })
+    }
+}
+
+impl FromJson for AudioGenerator {
+    fn from_json(value: Json<'_>) -> Result<AudioGenerator, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(AudioGenerator {
+            output: f.required("output")?,
+            stages: f.required("stages")?,
+            max_seconds: f.optional("max_seconds")?,
+            unsized_stages: f.defaulted("unsized_stages")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audio_names_read_back() {
+        use crate::engine::json::assert_names_read_back;
+        assert_names_read_back(&[AudioOutput::Speech, AudioOutput::Music]);
+        assert_names_read_back(&[
+            StageMethod::Autoregressive,
+            StageMethod::Iterative,
+            StageMethod::Single,
+            StageMethod::Resident,
+        ]);
     }
 }

@@ -9,11 +9,12 @@
 
 pub use super::audio_model::{AudioGenerator, AudioOutput, AudioStage, StageMethod};
 pub use super::gpu::{Architecture, ComputeCapability, Gpu, Segment};
+use super::json::{self, Fields, FromJson, Json, JsonError};
 use super::task::Task;
 pub use super::vision::{AttentionWindow, ImageTokens, Vision};
 use super::Error;
 use crate::text::phrases;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::OnceLock;
 
 /// Version of the catalog file layout; bumped on incompatible changes.
@@ -24,8 +25,8 @@ pub const CATALOG_SCHEMA_VERSION: u32 = 2;
 const BUNDLED_CATALOG_JSON: &str = include_str!("../../public/data/catalog.json");
 
 /// A model, from `models.csv`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "ModelRecord", into = "ModelRecord")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "ModelRecord")]
 pub struct Model {
     /// `model_id` of models.csv, e.g. `llama-3.1-8b`.
     pub id: String,
@@ -52,10 +53,10 @@ pub struct Model {
 /// The exact bytes of a model's released weights, and their format where
 /// it is one the engine sizes (GGUF Q4_K_M, BF16 …; `None` for mixes such
 /// as gpt-oss's MXFP4 experts beside BF16 attention).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Checkpoint {
     pub bytes: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<super::Precision>,
 }
 
@@ -181,26 +182,26 @@ impl Model {
 
 /// A model as `catalog.json` spells it: the kind's structure under its own
 /// key (`shape`, `diffusion` or `speech`), at most one.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct ModelRecord {
     id: String,
     name: String,
     family: String,
     modality: String,
     params: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     active_params: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     checkpoint: Option<Checkpoint>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     repo: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     shape: Option<Shape>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     diffusion: Option<Diffusion>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     speech: Option<Speech>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     audio: Option<AudioGenerator>,
 }
 
@@ -250,7 +251,7 @@ impl From<Model> for ModelRecord {
 
 /// How the denoiser is built: a convolutional UNet (SD 1.5, SDXL) or a
 /// diffusion transformer over patches (SD3, FLUX, video models).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Denoiser {
     Unet,
@@ -260,7 +261,7 @@ pub enum Denoiser {
 /// How classifier-free guidance runs: not at all (guidance-distilled
 /// models), with the conditional and unconditional inputs in one batch, or
 /// as two passes one after the other.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Guidance {
     None,
@@ -271,7 +272,7 @@ pub enum Guidance {
 /// How a DiT normalises its queries and keys before attention, as diffusers
 /// implements it: `Layer` is PyTorch's fused LayerNorm kernel; `Rms` is
 /// diffusers' `RMSNorm`, a chain of FP32 element-wise kernels in eager mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum QkNorm {
     #[default]
@@ -282,14 +283,14 @@ pub enum QkNorm {
 
 /// A diffusion pipeline's components and latent geometry
 /// (data/diffusion_models.csv, each row with its sources).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diffusion {
     pub denoiser: Denoiser,
     pub denoiser_params: f64,
     /// All text encoders together.
     pub text_encoder_params: f64,
     /// `None` where the sources give no count.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vae_params: Option<f64>,
     pub latent_channels: u32,
     /// Pixels per latent cell along each side (8 for every VAE here).
@@ -299,7 +300,7 @@ pub struct Diffusion {
     /// Latent cells per transformer token along each side (1 for UNets).
     pub patch: u32,
     /// Transformer blocks of a DiT (`None` for UNets).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub blocks: Option<u32>,
     /// Channels of the denoiser's widest-resolution stage (DiT hidden size).
     pub width: u32,
@@ -308,14 +309,14 @@ pub struct Diffusion {
     /// Channels per attention head of a DiT (`None` for UNets, whose
     /// attention the GEMMs' rate covers): FlashAttention runs slower at 64
     /// than at 128 (`speed::media::flash_head_dim_share`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub head_dim: Option<u32>,
     /// Text tokens the denoiser attends to with the image tokens.
     pub text_tokens: u32,
     pub guidance: Guidance,
     /// The VAE decodes in FP32 when the pipeline runs in FP16 (SDXL's VAE
     /// overflows in FP16; diffusers upcasts it).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub vae_fp32_under_fp16: bool,
     pub default_width: u32,
     pub default_height: u32,
@@ -323,19 +324,19 @@ pub struct Diffusion {
     pub default_steps: u32,
     /// Frames per second of the clips a video model renders (`None` for
     /// images): how long a clip of its frames plays.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fps: Option<u32>,
     /// A DiT's query and key normalisation.
-    #[serde(default, skip_serializing_if = "is_no_qk_norm")]
+    #[serde(skip_serializing_if = "is_no_qk_norm")]
     pub qk_norm: QkNorm,
     /// Whether a DiT rotates its queries and keys (RoPE), which diffusers'
     /// `apply_rotary_emb` does in FP32 element-wise kernels.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rope: bool,
     /// The runtime that spreads one sample's tokens over several GPUs
     /// (sequence parallelism: xDiT's Ulysses and ring attention), `None`
     /// where none does: then each GPU renders samples of its own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sequence_parallel: Option<String>,
 }
 
@@ -369,7 +370,7 @@ impl Diffusion {
 }
 
 /// An encoder-decoder speech model (Whisper), data/speech_models.csv.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Speech {
     pub encoder_layers: u32,
     pub decoder_layers: u32,
@@ -384,7 +385,7 @@ pub struct Speech {
 }
 
 /// A transformer's shape, from models.csv (configs of the model's authors).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Shape {
     pub layers: u32,
     pub hidden: u32,
@@ -393,20 +394,19 @@ pub struct Shape {
     pub kv_heads: u32,
     pub head_dim: u32,
     /// MLP width (per expert for MoE).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ffn: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vocab: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_context: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub experts: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub experts_per_token: Option<u32>,
     /// Total MLP width of the always-on shared experts of a MoE.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_ffn: Option<u32>,
-    #[serde(default)]
     pub tie_embeddings: bool,
     /// KV-cache bytes per token at 16 bits, all layers. models.csv computes
     /// it (2 × layers × kv_heads × head_dim × 2 bytes, or MLA's compressed
@@ -414,17 +414,17 @@ pub struct Shape {
     pub kv_bytes_per_token_16bit: f64,
     /// Sliding-window attention: window in tokens, and the share of layers
     /// that use it (data/models_extra.csv).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sliding_window: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sliding_window_layer_share: Option<f64>,
     /// Recurrent state per sequence at 16 bits, whatever its length: the
     /// Mamba or linear-attention layers of a hybrid or SSM model
     /// (models_more.csv `ssm_state_bytes_per_seq_bf16`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state_bytes_per_sequence_16bit: Option<f64>,
     /// The vision tower of a vision-language model (data/vision_models.csv).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vision: Option<Vision>,
 }
 
@@ -472,7 +472,7 @@ impl Shape {
 }
 
 /// GPUs and models the engine knows by id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Catalog {
     pub schema_version: u32,
     pub gpus: Vec<Gpu>,
@@ -489,27 +489,17 @@ impl Catalog {
     }
 
     /// Parses a catalog file as downloaded (UTF-8 bytes), checking its
-    /// version. The file is read once: only when it does not parse is it
-    /// read again for its version, so that a file of another layout is
-    /// named as such, not by the first field it lacks. (The page reads it
-    /// before it builds the form, and the offers are read the same way,
-    /// `Snapshot::from_bytes`: one reader type for serde_json's code.)
+    /// version first: a file of another layout is named as such, not by
+    /// the first field it lacks. (The page reads it before it builds the
+    /// form.)
     pub fn from_bytes(bytes: &[u8]) -> Result<Catalog, Error> {
-        #[derive(Deserialize)]
-        struct Version {
-            schema_version: u32,
-        }
-        let wrong_version =
-            |found: u32| Error::Catalog(format!("schema_version {found} (this build reads {CATALOG_SCHEMA_VERSION})"));
-        match serde_json::from_slice::<Catalog>(bytes) {
-            Ok(catalog) if catalog.schema_version != CATALOG_SCHEMA_VERSION => {
-                Err(wrong_version(catalog.schema_version))
+        let unreadable = |e: json::JsonError| Error::Catalog(e.to_string());
+        let file = json::parse(bytes).map_err(unreadable)?;
+        match file.version() {
+            Some(found) if found != u64::from(CATALOG_SCHEMA_VERSION) => {
+                Err(Error::Catalog(format!("schema_version {found} (this build reads {CATALOG_SCHEMA_VERSION})")))
             }
-            Ok(catalog) => Ok(catalog),
-            Err(parse_error) => Err(match serde_json::from_slice::<Version>(bytes) {
-                Ok(v) if v.schema_version != CATALOG_SCHEMA_VERSION => wrong_version(v.schema_version),
-                _ => Error::Catalog(parse_error.to_string()),
-            }),
+            _ => <Catalog as FromJson>::from_json(file).map_err(unreadable),
         }
     }
 
@@ -615,6 +605,122 @@ fn edit_distance_by_rows(a: &[u8], b: &[u8]) -> usize {
         }
     }
     row[b.len()]
+}
+
+impl FromJson for Checkpoint {
+    fn from_json(value: Json<'_>) -> Result<Checkpoint, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Checkpoint { bytes: f.required("bytes")?, format: f.optional("format")? })
+    }
+}
+
+impl FromJson for Model {
+    fn from_json(value: Json<'_>) -> Result<Model, JsonError> {
+        let mut f = Fields::of(value)?;
+        let record = ModelRecord {
+            id: f.required("id")?,
+            name: f.required("name")?,
+            family: f.required("family")?,
+            modality: f.required("modality")?,
+            params: f.required("params")?,
+            active_params: f.optional("active_params")?,
+            checkpoint: f.optional("checkpoint")?,
+            repo: f.optional("repo")?,
+            shape: f.optional("shape")?,
+            diffusion: f.optional("diffusion")?,
+            speech: f.optional("speech")?,
+            audio: f.optional("audio")?,
+        };
+        Model::try_from(record).map_err(JsonError::from_message)
+    }
+}
+
+crate::json_names!(Denoiser { Unet = "unet", Dit = "dit" });
+crate::json_names!(Guidance { None = "none", Batched = "batched", Sequential = "sequential" });
+crate::json_names!(QkNorm { None = "none", Layer = "layer", Rms = "rms" });
+
+impl FromJson for Diffusion {
+    fn from_json(value: Json<'_>) -> Result<Diffusion, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Diffusion {
+            denoiser: f.required("denoiser")?,
+            denoiser_params: f.required("denoiser_params")?,
+            text_encoder_params: f.required("text_encoder_params")?,
+            vae_params: f.optional("vae_params")?,
+            latent_channels: f.required("latent_channels")?,
+            spatial_compression: f.required("spatial_compression")?,
+            temporal_compression: f.required("temporal_compression")?,
+            patch: f.required("patch")?,
+            blocks: f.optional("blocks")?,
+            width: f.required("width")?,
+            ffn_width: f.required("ffn_width")?,
+            head_dim: f.optional("head_dim")?,
+            text_tokens: f.required("text_tokens")?,
+            guidance: f.required("guidance")?,
+            vae_fp32_under_fp16: f.defaulted("vae_fp32_under_fp16")?,
+            default_width: f.required("default_width")?,
+            default_height: f.required("default_height")?,
+            default_frames: f.required("default_frames")?,
+            default_steps: f.required("default_steps")?,
+            fps: f.optional("fps")?,
+            qk_norm: f.defaulted("qk_norm")?,
+            rope: f.defaulted("rope")?,
+            sequence_parallel: f.optional("sequence_parallel")?,
+        })
+    }
+}
+
+impl FromJson for Speech {
+    fn from_json(value: Json<'_>) -> Result<Speech, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Speech {
+            encoder_layers: f.required("encoder_layers")?,
+            decoder_layers: f.required("decoder_layers")?,
+            d_model: f.required("d_model")?,
+            heads: f.required("heads")?,
+            ffn: f.required("ffn")?,
+            vocab: f.required("vocab")?,
+            audio_positions: f.required("audio_positions")?,
+            text_positions: f.required("text_positions")?,
+        })
+    }
+}
+
+impl FromJson for Shape {
+    fn from_json(value: Json<'_>) -> Result<Shape, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Shape {
+            layers: f.required("layers")?,
+            hidden: f.required("hidden")?,
+            heads: f.required("heads")?,
+            kv_heads: f.required("kv_heads")?,
+            head_dim: f.required("head_dim")?,
+            ffn: f.optional("ffn")?,
+            vocab: f.optional("vocab")?,
+            max_context: f.optional("max_context")?,
+            experts: f.optional("experts")?,
+            experts_per_token: f.optional("experts_per_token")?,
+            shared_ffn: f.optional("shared_ffn")?,
+            tie_embeddings: f.defaulted("tie_embeddings")?,
+            kv_bytes_per_token_16bit: f.required("kv_bytes_per_token_16bit")?,
+            sliding_window: f.optional("sliding_window")?,
+            sliding_window_layer_share: f.optional("sliding_window_layer_share")?,
+            state_bytes_per_sequence_16bit: f.optional("state_bytes_per_sequence_16bit")?,
+            vision: f.optional("vision")?,
+        })
+    }
+}
+
+impl FromJson for Catalog {
+    fn from_json(value: Json<'_>) -> Result<Catalog, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Catalog {
+            schema_version: f.required("schema_version")?,
+            gpus: f.required("gpus")?,
+            models: f.required("models")?,
+            support: f.required("support")?,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -736,11 +842,11 @@ mod tests {
             let keys: Vec<&str> =
                 ["shape", "diffusion", "speech", "audio"].into_iter().filter(|key| json.get(*key).is_some()).collect();
             assert_eq!(keys.len(), usize::from(model.kind != ModelKind::Unsized), "{id}: {keys:?}");
-            assert_eq!(&serde_json::from_value::<Model>(json).unwrap(), model);
+            assert_eq!(&json::read::<Model>(json.to_string().as_bytes()).unwrap(), model);
         }
         let mut both = serde_json::to_value(catalog.model("llama-3.1-8b").unwrap()).unwrap();
         both["speech"] = serde_json::to_value(catalog.model("whisper-large-v3").unwrap().speech().unwrap()).unwrap();
-        let refused = serde_json::from_value::<Model>(both).unwrap_err().to_string();
+        let refused = json::read::<Model>(both.to_string().as_bytes()).unwrap_err().to_string();
         assert!(refused.contains("more than one kind"), "{refused}");
     }
 
@@ -773,5 +879,19 @@ mod tests {
         assert!(err.to_string().contains("schema_version 3 (this build reads 2)"), "{err}");
         // The page's bytes and the CLI's text read the same.
         assert_eq!(Catalog::from_bytes(BUNDLED_CATALOG_JSON.as_bytes()).unwrap(), *Catalog::bundled().unwrap());
+    }
+
+    #[test]
+    fn the_bundled_catalog_reads_whole_and_its_names_read_back() {
+        use crate::engine::json::{assert_names_read_back, assert_reads_whole};
+        let catalog: Catalog = assert_reads_whole(BUNDLED_CATALOG_JSON.as_bytes());
+        assert!(catalog.models.len() > 100);
+        assert_names_read_back(&[Denoiser::Unet, Denoiser::Dit]);
+        assert_names_read_back(&[Guidance::None, Guidance::Batched, Guidance::Sequential]);
+        assert_names_read_back(&[QkNorm::None, QkNorm::Layer, QkNorm::Rms]);
+        assert_eq!(
+            json::read::<Denoiser>(b"\"mlp\"").unwrap_err().to_string(),
+            "unknown value `mlp`, expected one of `unet`, `dit`"
+        );
     }
 }

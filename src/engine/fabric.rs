@@ -5,13 +5,14 @@
 //! Unknown stays unknown: an empty bandwidth is timed at the slowest fabric
 //! the data states for a multi-node cluster and badged, never assumed fast.
 
+use super::json::{Fields, FromJson, Json, JsonError};
 use crate::text::{phrases, Phrase};
 use crate::units::BYTES_PER_DECIMAL_GB;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Whether a provider joins instances of a type into a cluster
 /// (cluster_fabrics.csv `multi_node`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MultiNode {
     /// Documented cluster networking (placement groups, InfiniBand or RoCE
@@ -26,7 +27,7 @@ pub enum MultiNode {
 }
 
 /// The kind of network between nodes, read from the row's `fabric` text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FabricKind {
     #[serde(rename = "infiniband")]
@@ -90,7 +91,7 @@ impl FabricKind {
 }
 
 /// One row of cluster_fabrics.csv, with the offers it covers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fabric {
     /// Provider id.
     pub provider: String,
@@ -101,27 +102,27 @@ pub struct Fabric {
     pub multi_node: MultiNode,
     pub kind: FabricKind,
     /// The fabric as the source names it ("EFA (v2, 32 interfaces)").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fabric: Option<String>,
     /// How clusters are formed ("EFA interfaces in a cluster placement group").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub how: Option<String>,
     /// Gbit/s per node between nodes, as stated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub internode_gbps: Option<f64>,
     /// GPUDirect RDMA, where a source says.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rdma: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_nodes: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_nodes: Option<u32>,
     /// Clusters only on reserved capacity (AWS P6-B200 Capacity Blocks,
     /// Lambda 1-Click Clusters).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reserved_only: Option<bool>,
     /// Cluster pricing as the source states it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub price_note: Option<String>,
     /// Source keys of SOURCES.md.
     pub sources: String,
@@ -286,6 +287,39 @@ impl From<u32> for Placement {
     }
 }
 
+crate::json_names!(MultiNode { Yes = "yes", OnRequest = "on_request", No = "no", Unknown = "unknown" });
+
+crate::json_names!(FabricKind {
+    InfiniBand = "infiniband",
+    Efa = "efa",
+    Roce = "roce",
+    Tcpx = "tcpx",
+    Ethernet = "ethernet",
+    Unknown = "unknown",
+});
+
+impl FromJson for Fabric {
+    fn from_json(value: Json<'_>) -> Result<Fabric, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Fabric {
+            provider: f.required("provider")?,
+            instances: f.required("instances")?,
+            multi_node: f.required("multi_node")?,
+            kind: f.required("kind")?,
+            fabric: f.optional("fabric")?,
+            how: f.optional("how")?,
+            internode_gbps: f.optional("internode_gbps")?,
+            rdma: f.optional("rdma")?,
+            max_nodes: f.optional("max_nodes")?,
+            min_nodes: f.optional("min_nodes")?,
+            reserved_only: f.optional("reserved_only")?,
+            price_note: f.optional("price_note")?,
+            sources: f.required("sources")?,
+            as_of: f.required("as_of")?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,5 +384,13 @@ mod tests {
         assert_eq!(cluster.total_gpus(), 256);
         assert_eq!(cluster.group(4), Placement::node(4));
         assert_eq!(cluster.group(16).nodes, 2);
+    }
+
+    #[test]
+    fn fabric_names_read_back() {
+        use crate::engine::json::assert_names_read_back;
+        assert_names_read_back(&[FabricKind::InfiniBand, FabricKind::Efa, FabricKind::Roce, FabricKind::Tcpx]);
+        assert_names_read_back(&[FabricKind::Ethernet, FabricKind::Unknown]);
+        assert_names_read_back(&[MultiNode::Yes, MultiNode::OnRequest, MultiNode::No, MultiNode::Unknown]);
     }
 }

@@ -2,12 +2,13 @@
 //! peak rates, links, who it is made for, its chip generation and, for
 //! NVIDIA, its compute capability.
 
+use super::json::{Fields, FromJson, Json, JsonError};
 use super::options::choices;
 use crate::text::phrases;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// An accelerator, from `gpus.csv`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Gpu {
     /// `gpu_id` of gpus.csv, e.g. `h100_sxm`.
     pub id: String,
@@ -15,49 +16,49 @@ pub struct Gpu {
     /// Model and variant, e.g. "H100 SXM5 80GB".
     pub name: String,
     pub vram_gb: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mem_bandwidth_gbps: Option<f64>,
     /// Who the card is made for (gpus.csv `segment`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub segment: Option<Segment>,
     /// The chip generation (gpus.csv `architecture`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub architecture: Option<Architecture>,
     /// Peak dense throughputs in TFLOP/s (TOP/s for INT8), as gpus.csv
     /// states them; `None` where the datasheet gives no figure.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fp32_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fp16_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bf16_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fp8_tflops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub int8_tops: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fp4_tflops: Option<f64>,
     /// e.g. "NVLink 4", "PCIe Gen4".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub interconnect: Option<String>,
     /// GPU-to-GPU bandwidth per direction over NVLink / Infinity Fabric, GB/s.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub link_gbps: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pcie_gen: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tdp_w: Option<f64>,
     /// NVIDIA's compute capability (gpus.csv `compute_capability`): which
     /// kernels, formats and software releases the GPU runs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub compute_capability: Option<ComputeCapability>,
     /// What Chrome's WebGPU `adapter.info.architecture` reports for this
     /// GPU, e.g. "lovelace", "rdna-3", "metal-3" (gpus.csv
     /// `webgpu_architecture`, from Dawn's gpu_info.json: SOURCES.md G7, G8);
     /// `None` where the browser reports an empty string or no entry exists.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub webgpu_architecture: Option<String>,
 }
 
@@ -86,8 +87,8 @@ impl Segment {
 /// A GPU's chip generation, as gpus.csv names it. The speed model reads it
 /// for the tensor cores a generation has; a name gpus.csv adds fails the
 /// snapshot build until it is added here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "String")]
 pub enum Architecture {
     Kepler,
     Maxwell,
@@ -192,8 +193,8 @@ impl Architecture {
 
 /// An NVIDIA GPU's compute capability, `major.minor` ("8.9" for Ada,
 /// "10.0" for B200), as CUDA names the instruction set a chip runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(into = "String")]
 pub struct ComputeCapability {
     pub major: u8,
     pub minor: u8,
@@ -240,5 +241,35 @@ impl TryFrom<String> for Architecture {
 
     fn try_from(name: String) -> Result<Architecture, String> {
         Architecture::from_name(&name).ok_or_else(|| format!("unknown GPU architecture \"{name}\""))
+    }
+}
+
+crate::json_from_text!(Architecture, ComputeCapability);
+
+impl FromJson for Gpu {
+    fn from_json(value: Json<'_>) -> Result<Gpu, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Gpu {
+            id: f.required("id")?,
+            vendor: f.required("vendor")?,
+            name: f.required("name")?,
+            vram_gb: f.required("vram_gb")?,
+            memory_type: f.optional("memory_type")?,
+            mem_bandwidth_gbps: f.optional("mem_bandwidth_gbps")?,
+            segment: f.optional("segment")?,
+            architecture: f.optional("architecture")?,
+            fp32_tflops: f.optional("fp32_tflops")?,
+            fp16_tflops: f.optional("fp16_tflops")?,
+            bf16_tflops: f.optional("bf16_tflops")?,
+            fp8_tflops: f.optional("fp8_tflops")?,
+            int8_tops: f.optional("int8_tops")?,
+            fp4_tflops: f.optional("fp4_tflops")?,
+            interconnect: f.optional("interconnect")?,
+            link_gbps: f.optional("link_gbps")?,
+            pcie_gen: f.optional("pcie_gen")?,
+            tdp_w: f.optional("tdp_w")?,
+            compute_capability: f.optional("compute_capability")?,
+            webgpu_architecture: f.optional("webgpu_architecture")?,
+        })
     }
 }

@@ -7,15 +7,16 @@
 //! would cost there.
 
 use super::cost::DAYS_PER_MONTH;
+use super::json::{self, Fields, FromJson, Json, JsonError};
 use super::{Report, Workload};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::OnceLock;
 
 /// The layout of `hosted.json` this build reads.
 pub const HOSTED_SCHEMA_VERSION: u32 = 1;
 
 /// The price table the prices come from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PriceSource {
     /// The PyPI package that ships the table, and its version.
     pub package: String,
@@ -28,7 +29,7 @@ pub struct PriceSource {
 }
 
 /// One hosted API's list price for a catalog model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostedPrice {
     /// The catalog model it serves.
     pub model: String,
@@ -37,18 +38,18 @@ pub struct HostedPrice {
     pub provider: String,
     /// The provider's name as LiteLLM shows it ("Together AI";
     /// `data/hosted_api_providers.csv`); empty in files written before it.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub provider_name: String,
     pub key: String,
     pub input_usd_per_mtok: f64,
     pub output_usd_per_mtok: f64,
     /// The date LiteLLM says the provider retires the model, if any.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub deprecated_on: String,
 }
 
 /// Every hosted price, with where they come from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostedPrices {
     pub schema_version: u32,
     pub source: PriceSource,
@@ -63,10 +64,9 @@ impl HostedPrices {
         HostedPrices::from_bytes(text.as_bytes())
     }
 
-    /// Reads the file as downloaded (UTF-8 bytes), with the reader the
-    /// offers and the catalog use (one copy of serde_json's code).
+    /// Reads the file as downloaded (UTF-8 bytes).
     pub fn from_bytes(bytes: &[u8]) -> Result<HostedPrices, String> {
-        let prices: HostedPrices = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        let prices: HostedPrices = json::read(bytes).map_err(|e| e.to_string())?;
         if prices.schema_version != HOSTED_SCHEMA_VERSION {
             return Err(format!("schema_version {} (this build reads {HOSTED_SCHEMA_VERSION})", prices.schema_version));
         }
@@ -152,6 +152,45 @@ pub fn compare(workload: &Workload, report: &Report, prices: &HostedPrices, on: 
     })
 }
 
+impl FromJson for PriceSource {
+    fn from_json(value: Json<'_>) -> Result<PriceSource, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(PriceSource {
+            package: f.required("package")?,
+            version: f.required("version")?,
+            published: f.required("published")?,
+            file: f.required("file")?,
+            json_sha256: f.required("json_sha256")?,
+        })
+    }
+}
+
+impl FromJson for HostedPrice {
+    fn from_json(value: Json<'_>) -> Result<HostedPrice, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(HostedPrice {
+            model: f.required("model")?,
+            provider: f.required("provider")?,
+            provider_name: f.defaulted("provider_name")?,
+            key: f.required("key")?,
+            input_usd_per_mtok: f.required("input_usd_per_mtok")?,
+            output_usd_per_mtok: f.required("output_usd_per_mtok")?,
+            deprecated_on: f.defaulted("deprecated_on")?,
+        })
+    }
+}
+
+impl FromJson for HostedPrices {
+    fn from_json(value: Json<'_>) -> Result<HostedPrices, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(HostedPrices {
+            schema_version: f.required("schema_version")?,
+            source: f.required("source")?,
+            prices: f.required("prices")?,
+        })
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -207,5 +246,11 @@ mod tests {
         let api = compared("model=llama-3.1-8b").unwrap();
         assert_eq!(api.monthly_cost, None);
         assert!(api.break_even_requests_per_day.is_some());
+    }
+
+    #[test]
+    fn the_bundled_prices_read_whole() {
+        let prices: HostedPrices = crate::engine::json::assert_reads_whole(BUNDLED_HOSTED_JSON.as_bytes());
+        assert!(!prices.prices.is_empty());
     }
 }

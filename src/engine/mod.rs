@@ -14,6 +14,7 @@ pub mod freshness;
 pub mod gpu;
 pub mod hardware;
 pub mod hosted_api;
+pub mod json;
 pub mod keys;
 pub mod latency_presets;
 pub mod local_gpu;

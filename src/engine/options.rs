@@ -142,6 +142,8 @@ macro_rules! choices {
                 text.parse()
             }
         }
+
+        $crate::json_from_text!($name);
     };
 }
 pub(crate) use choices;

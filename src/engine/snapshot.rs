@@ -4,9 +4,10 @@
 //! The layout is documented in `docs/snapshot-schema.md`.
 
 use super::fabric::{Fabric, FabricIndex, FabricKind, MultiNode, Network};
+use super::json::{self, Fields, FromJson, Json, JsonError};
 use crate::msg;
 use crate::text::{phrases, Arg, Lang, Msg};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 
 /// Version of the offer file layout. Bump it on any incompatible change;
@@ -14,7 +15,7 @@ use std::fmt;
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// Where a set of offers came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Source {
     /// Short key that offers refer to, e.g. `skypilot-v8-lambda`.
     pub id: String,
@@ -22,7 +23,7 @@ pub struct Source {
     pub name: String,
     /// Upstream repository and path, or web address.
     pub upstream: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
     /// How fresh the prices are (a date or month), as stated by the source.
     pub as_of: String,
@@ -30,48 +31,48 @@ pub struct Source {
 
 /// The billing rules of a cloud, from `providers.csv`. Unknown stays `None`,
 /// never zero.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Provider {
     /// `provider_id`, e.g. `aws`.
     pub id: String,
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub billing_increment_s: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum_charge_s: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub spot_available: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub block_storage_usd_per_gb_month: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub egress_usd_per_gb: Option<f64>,
     /// Network (shared) file storage, USD per GB-month: what a cluster's
     /// nodes read their data from and write their checkpoints to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub network_storage_usd_per_gb_month: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pricing_page: Option<String>,
     /// What its catalog prices are: list prices, host-set marketplace
     /// prices, auction floors or another cloud's prices resold
     /// (providers.csv `price_kind`, fourth data pass).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub price_kind: Option<PriceKind>,
     /// Seconds of warning before a spot instance is reclaimed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub spot_notice_s: Option<u32>,
     /// The reserved or committed-use discount a source states, as it
     /// states it ("up to 72 (EC2 Instance Savings Plans …)").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reserved_discount: Option<String>,
     /// When the provider stopped selling these offers publicly, with its
     /// source (`data/provider_closures.csv`): its offers are left out of
     /// the ranking with that reason.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub closed: Option<Closure>,
 }
 
 /// A provider's public platform closing, as its own documents date it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Closure {
     /// `YYYY-MM-DD`.
     pub on: String,
@@ -80,7 +81,7 @@ pub struct Closure {
 
 /// How a provider's catalog price comes about (providers.csv `price_kind`;
 /// `../shared/data/SOURCES.md`, "Provider billing rules, fourth data pass").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PriceKind {
     /// The provider's own list price.
@@ -97,40 +98,40 @@ pub enum PriceKind {
 }
 
 /// One rentable machine shape at one price, in every region listed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Offer {
     /// Provider id (a key of `Snapshot::providers`).
     pub provider: String,
     /// For a reseller (Shadeform, Spheron, Prime Intellect), the cloud that
     /// runs the machine, as the reseller names it (e.g. `lambdalabs`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub underlying_cloud: Option<String>,
     /// For a reseller that passes its underlying cloud's billing rules
     /// through (Shadeform), that cloud's provider id: whose billing step,
     /// storage and egress prices the job pays (data/billing_passthrough.csv).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub billed_as: Option<String>,
     /// The provider's instance type, e.g. `p5.48xlarge`.
     pub instance: String,
     /// Regions, as the provider names them, where this shape has these
     /// prices (zones of a region are collapsed); empty when the source
     /// gives none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,
     /// Catalog GPU id (`gpu_id` of gpus.csv).
     pub gpu: String,
     pub gpu_count: u32,
     /// Memory per GPU in GB.
     pub vram_gb: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vcpus: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ram_gb: Option<f64>,
     /// On-demand USD per hour for the whole instance.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub price: Option<f64>,
     /// Spot/preemptible USD per hour for the whole instance.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub spot_price: Option<f64>,
     /// Source id (a key of `Snapshot::sources`).
     pub source: String,
@@ -153,7 +154,7 @@ impl Offer {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Snapshot {
     pub schema_version: u32,
     /// How fresh the prices are: the newest source's `as_of` (YYYY-MM or YYYY-MM-DD).
@@ -163,7 +164,7 @@ pub struct Snapshot {
     pub offers: Vec<Offer>,
     /// Which offers join into multi-node clusters, and over what
     /// (cluster_fabrics.csv, resolved to the offers' instance types).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fabrics: Vec<Fabric>,
 }
 
@@ -255,11 +256,6 @@ impl fmt::Display for SnapshotError {
 
 impl std::error::Error for SnapshotError {}
 
-#[derive(Deserialize)]
-struct VersionOnly {
-    schema_version: u64,
-}
-
 impl Snapshot {
     /// Parses and validates an offer file.
     pub fn from_json(text: &str) -> Result<Snapshot, SnapshotError> {
@@ -269,19 +265,15 @@ impl Snapshot {
     /// Parses and validates an offer file as downloaded (UTF-8 bytes; the
     /// page skips decoding it to a JavaScript string and back).
     pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
-        let snapshot: Snapshot = match serde_json::from_slice(bytes) {
-            Ok(snapshot) => snapshot,
-            Err(parse_error) => {
-                // A file of another version may fail on any field: report the
-                // version rather than the first field that differs.
-                return Err(match serde_json::from_slice::<VersionOnly>(bytes) {
-                    Ok(v) if v.schema_version != u64::from(SCHEMA_VERSION) => {
-                        SnapshotError::WrongVersion { found: v.schema_version }
-                    }
-                    _ => SnapshotError::Malformed(parse_error.to_string()),
-                });
-            }
-        };
+        let malformed = |e: json::JsonError| SnapshotError::Malformed(e.to_string());
+        let file = json::parse(bytes).map_err(malformed)?;
+        // A file of another version may differ in any field: it is named by
+        // its version rather than by the first field that differs.
+        match file.version() {
+            Some(found) if found != u64::from(SCHEMA_VERSION) => return Err(SnapshotError::WrongVersion { found }),
+            _ => {}
+        }
+        let snapshot = <Snapshot as FromJson>::from_json(file).map_err(malformed)?;
         if snapshot.schema_version != SCHEMA_VERSION {
             return Err(SnapshotError::WrongVersion { found: u64::from(snapshot.schema_version) });
         }
@@ -418,6 +410,84 @@ pub fn committed() -> Snapshot {
     Snapshot::from_json(&text).expect("the committed snapshot parses")
 }
 
+impl FromJson for Source {
+    fn from_json(value: Json<'_>) -> Result<Source, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Source {
+            id: f.required("id")?,
+            name: f.required("name")?,
+            upstream: f.required("upstream")?,
+            commit: f.optional("commit")?,
+            as_of: f.required("as_of")?,
+        })
+    }
+}
+
+impl FromJson for Provider {
+    fn from_json(value: Json<'_>) -> Result<Provider, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Provider {
+            id: f.required("id")?,
+            name: f.required("name")?,
+            billing_increment_s: f.optional("billing_increment_s")?,
+            minimum_charge_s: f.optional("minimum_charge_s")?,
+            spot_available: f.optional("spot_available")?,
+            block_storage_usd_per_gb_month: f.optional("block_storage_usd_per_gb_month")?,
+            egress_usd_per_gb: f.optional("egress_usd_per_gb")?,
+            network_storage_usd_per_gb_month: f.optional("network_storage_usd_per_gb_month")?,
+            pricing_page: f.optional("pricing_page")?,
+            price_kind: f.optional("price_kind")?,
+            spot_notice_s: f.optional("spot_notice_s")?,
+            reserved_discount: f.optional("reserved_discount")?,
+            closed: f.optional("closed")?,
+        })
+    }
+}
+
+impl FromJson for Closure {
+    fn from_json(value: Json<'_>) -> Result<Closure, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Closure { on: f.required("on")?, source: f.required("source")? })
+    }
+}
+
+crate::json_names!(PriceKind { Fixed = "fixed", Marketplace = "marketplace", Auction = "auction", Reseller = "reseller" });
+
+impl FromJson for Offer {
+    fn from_json(value: Json<'_>) -> Result<Offer, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Offer {
+            provider: f.required("provider")?,
+            underlying_cloud: f.optional("underlying_cloud")?,
+            billed_as: f.optional("billed_as")?,
+            instance: f.required("instance")?,
+            regions: f.defaulted("regions")?,
+            gpu: f.required("gpu")?,
+            gpu_count: f.required("gpu_count")?,
+            vram_gb: f.required("vram_gb")?,
+            vcpus: f.optional("vcpus")?,
+            ram_gb: f.optional("ram_gb")?,
+            price: f.optional("price")?,
+            spot_price: f.optional("spot_price")?,
+            source: f.required("source")?,
+        })
+    }
+}
+
+impl FromJson for Snapshot {
+    fn from_json(value: Json<'_>) -> Result<Snapshot, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Snapshot {
+            schema_version: f.required("schema_version")?,
+            snapshot_date: f.required("snapshot_date")?,
+            sources: f.required("sources")?,
+            providers: f.required("providers")?,
+            offers: f.required("offers")?,
+            fabrics: f.defaulted("fabrics")?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,5 +617,19 @@ mod tests {
             let err = Snapshot::from_json(&text).unwrap_err().to_string();
             assert!(err.contains(expected) && err.contains("offer 1"), "{to}: {err}");
         }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))] // the committed snapshot is read from disk
+    #[test]
+    fn the_committed_offers_read_whole_and_their_names_read_back() {
+        let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/public/data/offers.json")).unwrap();
+        let snapshot: Snapshot = crate::engine::json::assert_reads_whole(&bytes);
+        assert!(snapshot.offers.len() > 1000 && !snapshot.fabrics.is_empty());
+        crate::engine::json::assert_names_read_back(&[
+            PriceKind::Fixed,
+            PriceKind::Marketplace,
+            PriceKind::Auction,
+            PriceKind::Reseller,
+        ]);
     }
 }

@@ -10,7 +10,8 @@ use super::options::choices;
 use super::{Gpu, KvPrecision, Precision};
 use crate::msg;
 use crate::text::{phrases, Msg};
-use serde::{Deserialize, Serialize};
+
+use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
@@ -255,8 +256,8 @@ impl fmt::Display for Hardware {
 /// `vllm|NVIDIA||7.5|8.8|weights:fp8|fallback:weight_only`: the page then
 /// reads the matrix with this parser instead of serde's code for each
 /// nested list and option (2.7 KB gzip less WebAssembly).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(into = "String")]
 pub struct SupportRow {
     pub stack: Stack,
     pub hardware: Hardware,
@@ -429,6 +430,8 @@ pub fn hardware_of(gpu: &Gpu) -> Msg {
         None => msg!(phrases::HARDWARE_NAME, name = name),
     }
 }
+
+crate::json_from_text!(SupportRow);
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,8 @@
 //! given size becomes, and what encoding it costs. Facts per model come
 //! from `data/vision_models.csv`, each row with its sources.
 
-use serde::{Deserialize, Serialize};
+use super::json::{Fields, FromJson, Json, JsonError};
+use serde::Serialize;
 
 /// The image side a request's pictures have when the link names none: a
 /// one-megapixel square, SDXL's native output (data/diffusion_models.csv
@@ -21,7 +22,7 @@ pub const IMAGE_SIDE: (&str, u32, u32) = (super::keys::IMAGE_SIDE, 64, 8_192);
 
 /// The vision tower of a vision-language model, and how its image tokens
 /// reach the language model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Vision {
     /// The encoder with its projector (or merger, or cross-attention
     /// adapter): every weight the text decoder's count leaves out.
@@ -37,19 +38,19 @@ pub struct Vision {
     /// Llama 3.2 Vision's design: image tokens are not in the text's
     /// self-attention but cross-attended by this many added layers, whose
     /// keys and values over the image tokens are cached per request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_attention_layers: Option<u32>,
     /// Qwen2.5-VL's design: most blocks attend within windows, a few over
     /// the whole image; `None` where every block attends over the whole
     /// image (or tile).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub attention_window: Option<AttentionWindow>,
 }
 
 /// Blocks of a vision tower that attend only within square windows of
 /// `side_px` pixels, all but `full_attention_layers` of its layers
 /// (data/vision_models.csv, `attention_window_px`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct AttentionWindow {
     pub side_px: u32,
     pub full_attention_layers: u32,
@@ -58,8 +59,8 @@ pub struct AttentionWindow {
 /// How many LLM tokens an image becomes: the model's own rule. In
 /// catalog.json a flat record (`{"rule": "tiles", "side": 448, …}`), which
 /// the page reads with far less code than a tagged enum.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "TokenRecord", into = "TokenRecord")]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(into = "TokenRecord")]
 pub enum ImageTokens {
     /// Every image is resized to `side` px and gives `tokens` tokens
     /// (LLaVA-1.5: 576 at 336 px; Gemma 3: 256 at 896 px).
@@ -74,7 +75,7 @@ pub enum ImageTokens {
     Pixels { unit: u32, min: u32, max: u32 },
 }
 
-#[derive(Clone, Copy, Serialize, Deserialize)]
+#[derive(Clone, Copy, Serialize)]
 #[serde(rename_all = "lowercase")]
 enum Rule {
     Fixed,
@@ -83,22 +84,22 @@ enum Rule {
 }
 
 /// `ImageTokens` as catalog.json spells it.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct TokenRecord {
     rule: Rule,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     side: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     tokens: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     max_tiles: Option<u32>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     thumbnail: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     unit: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     min: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     max: Option<u32>,
 }
 
@@ -239,3 +240,48 @@ impl Vision {
 // Native: the catalog tests read the bundled catalog and data/vision_models.csv.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
+
+impl FromJson for Vision {
+    fn from_json(value: Json<'_>) -> Result<Vision, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(Vision {
+            params: f.required("params")?,
+            layers: f.required("layers")?,
+            hidden: f.required("hidden")?,
+            patch: f.required("patch")?,
+            merge: f.required("merge")?,
+            tokens: f.required("tokens")?,
+            cross_attention_layers: f.optional("cross_attention_layers")?,
+            attention_window: f.optional("attention_window")?,
+        })
+    }
+}
+
+impl FromJson for AttentionWindow {
+    fn from_json(value: Json<'_>) -> Result<AttentionWindow, JsonError> {
+        let mut f = Fields::of(value)?;
+        Ok(AttentionWindow {
+            side_px: f.required("side_px")?,
+            full_attention_layers: f.required("full_attention_layers")?,
+        })
+    }
+}
+
+crate::json_names!(Rule { Fixed = "fixed", Tiles = "tiles", Pixels = "pixels" });
+
+impl FromJson for ImageTokens {
+    fn from_json(value: Json<'_>) -> Result<ImageTokens, JsonError> {
+        let mut f = Fields::of(value)?;
+        let record = TokenRecord {
+            rule: f.required("rule")?,
+            side: f.optional("side")?,
+            tokens: f.optional("tokens")?,
+            max_tiles: f.optional("max_tiles")?,
+            thumbnail: f.defaulted("thumbnail")?,
+            unit: f.optional("unit")?,
+            min: f.optional("min")?,
+            max: f.optional("max")?,
+        };
+        ImageTokens::try_from(record).map_err(|e| JsonError::from_message(e.to_string()))
+    }
+}

@@ -51,21 +51,28 @@ pub use loaded::{install, installed, of};
 #[cfg(feature = "lazy-spanish")]
 mod loaded {
     use super::{fingerprint, phrases, Phrase};
+    use crate::engine::json::{self, Fields, FromJson, Json, JsonError};
     use std::sync::OnceLock;
 
     /// Each phrase's address and its Spanish, sorted by address.
     static TABLE: OnceLock<Vec<(usize, &'static str)>> = OnceLock::new();
 
-    #[derive(serde::Deserialize)]
     struct File {
         phrases: String,
         es: Vec<String>,
     }
 
+    impl FromJson for File {
+        fn from_json(value: Json<'_>) -> Result<File, JsonError> {
+            let mut f = Fields::of(value)?;
+            Ok(File { phrases: f.required("phrases")?, es: f.required("es")? })
+        }
+    }
+
     /// Reads `data/es.json` and keeps its Spanish for the page's life.
     /// Fails (and keeps English) where the file is not this build's.
     pub fn install(body: &[u8]) -> Result<(), String> {
-        let file: File = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+        let file: File = json::read(body).map_err(|e| e.to_string())?;
         if file.phrases != fingerprint() || file.es.len() != phrases::ALL.len() {
             return Err(format!("data/es.json is for other phrases ({})", file.phrases));
         }
