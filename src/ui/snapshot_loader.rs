@@ -67,7 +67,9 @@ pub async fn load_catalog() -> Result<&'static Catalog, Msg> {
     let bytes = download(CATALOG_PREFETCH, CATALOG_URL, &phrases::CATALOG_DOWNLOAD_FAILED).await?;
     // Leaked once: the page holds one catalog for its whole life, as the
     // CLI's compiled-in one.
-    Catalog::from_bytes(&bytes).map(|catalog| &*Box::leak(Box::new(catalog))).map_err(|e| e.message())
+    super::timing::measure("parse-catalog", || Catalog::from_bytes(&bytes))
+        .map(|catalog| &*Box::leak(Box::new(catalog)))
+        .map_err(|e| e.message())
 }
 
 /// Downloads and validates the snapshot; the error is a message to show.

@@ -225,6 +225,7 @@ export function sharedBrowserAndServer() {
 
 /** The User Timing measures of a cold load (src/ui/timing.rs), by name after `whichgpu:`. */
 export const LOAD_MEASURES = {
+  'parse-catalog': 'catalog parse (before the page is built)',
   mount: 'building the page (mount)',
   'parse-offers': 'snapshot parse + validate',
   rank: 'first ranking',
