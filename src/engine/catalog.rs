@@ -631,7 +631,7 @@ impl FromJson for Model {
             speech: f.optional("speech")?,
             audio: f.optional("audio")?,
         };
-        Model::try_from(record).map_err(JsonError::from_message)
+        Model::try_from(record).map_err(JsonError::new)
     }
 }
 

@@ -37,7 +37,9 @@ pub struct JsonError {
 }
 
 impl JsonError {
-    fn new(message: impl Into<String>) -> JsonError {
+    /// An error with this message, at the value being read (its path is
+    /// added as it is returned through the values that hold it).
+    pub fn new(message: impl Into<String>) -> JsonError {
         JsonError { path: Vec::new(), message: message.into() }
     }
 
@@ -474,7 +476,7 @@ macro_rules! json_from_text {
         impl $crate::engine::json::FromJson for $t {
             fn from_json(value: $crate::engine::json::Json<'_>) -> Result<$t, $crate::engine::json::JsonError> {
                 let text = <String as $crate::engine::json::FromJson>::from_json(value)?;
-                <$t>::try_from(text).map_err(|e| $crate::engine::json::JsonError::from_message(e.to_string()))
+                <$t>::try_from(text).map_err(|e| $crate::engine::json::JsonError::new(e.to_string()))
             }
         }
     )+};
@@ -489,7 +491,7 @@ macro_rules! json_names {
                 let text = <String as $crate::engine::json::FromJson>::from_json(value)?;
                 match text.as_str() {
                     $( $name => Ok(<$t>::$variant), )+
-                    other => Err($crate::engine::json::JsonError::from_message(format!(
+                    other => Err($crate::engine::json::JsonError::new(format!(
                         "unknown value `{other}`, expected one of {}",
                         [$(concat!("`", $name, "`")),+].join(", ")
                     ))),
@@ -497,13 +499,6 @@ macro_rules! json_names {
             }
         }
     };
-}
-
-impl JsonError {
-    /// An error with this message and no path yet (for the macros above).
-    pub fn from_message(message: String) -> JsonError {
-        JsonError::new(message)
-    }
 }
 
 /// For the types' tests: `bytes` (a file whichgpu ships), read as `T` and

@@ -282,6 +282,6 @@ impl FromJson for ImageTokens {
             min: f.optional("min")?,
             max: f.optional("max")?,
         };
-        ImageTokens::try_from(record).map_err(|e| JsonError::from_message(e.to_string()))
+        ImageTokens::try_from(record).map_err(|e| JsonError::new(e.to_string()))
     }
 }
