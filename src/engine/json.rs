@@ -10,7 +10,9 @@
 //! types: unknown fields are ignored, a missing `Option` or defaulted field
 //! is its default, a missing required field is an error that names it.
 //! Writing stays with serde (`Serialize`); the tests read back what it
-//! writes.
+//! writes. A field added to one of these types does not compile until its
+//! `FromJson` reads it (each builds the whole struct), and each type's
+//! tests read a shipped file back whole (`assert_reads_whole`).
 
 use std::borrow::Cow;
 use std::fmt;
