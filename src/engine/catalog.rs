@@ -894,4 +894,31 @@ mod tests {
             "unknown value `mlp`, expected one of `unet`, `dit`"
         );
     }
+
+    /// A damaged download is refused with a message, never a panic: the
+    /// catalog cut short anywhere, and with bytes changed here and there.
+    #[test]
+    fn a_damaged_catalog_is_refused_not_a_panic() {
+        let whole = BUNDLED_CATALOG_JSON.as_bytes();
+        for cut in (0..whole.len()).step_by(whole.len() / 60) {
+            let err = Catalog::from_bytes(&whole[..cut]).unwrap_err().to_string();
+            assert!(err.contains("cut short"), "cut at {cut}: {err}");
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..100 {
+            let mut damaged = whole.to_vec();
+            for _ in 0..3 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let at = usize::try_from(seed % whole.len() as u64).unwrap();
+                damaged[at] = b"{}[]\",:0e-\"\x00\xff"[usize::try_from(seed >> 40).unwrap() % 13];
+            }
+            // Either reads (a change inside a string or a number may still be
+            // a catalog) or says why.
+            if let Err(err) = Catalog::from_bytes(&damaged) {
+                assert!(!err.to_string().is_empty());
+            }
+        }
+    }
 }

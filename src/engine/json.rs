@@ -119,12 +119,16 @@ impl<'a> Parser<'a> {
     }
 
     fn expect(&mut self, literal: &str) -> Result<(), JsonError> {
-        if self.text[self.at..].starts_with(literal) {
+        let rest = &self.text[self.at..];
+        if rest.starts_with(literal) {
             self.at += literal.len();
-            Ok(())
-        } else {
-            Err(self.error("expected a value"))
+            return Ok(());
         }
+        if literal.starts_with(rest) {
+            // `nu` at the very end: the file was cut inside the word.
+            self.at = self.text.len();
+        }
+        Err(self.error("expected a value"))
     }
 
     fn value(&mut self, depth: usize) -> Result<Json<'a>, JsonError> {
@@ -272,6 +276,10 @@ impl<'a> Parser<'a> {
     }
 
     fn hex4(&mut self) -> Result<u32, JsonError> {
+        if self.text.len() - self.at < 4 && self.text[self.at..].bytes().all(|b| b.is_ascii_hexdigit()) {
+            // Cut inside the escape.
+            self.at = self.text.len();
+        }
         let digits = self.text.get(self.at..self.at + 4).filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
         let digits = digits.ok_or_else(|| self.error("a `\\u` escape without four hex digits"))?;
         self.at += 4;
@@ -282,44 +290,47 @@ impl<'a> Parser<'a> {
     /// a malformed one is said where it starts.
     fn number(&mut self) -> Result<Json<'a>, JsonError> {
         let start = self.at;
-        let number = self.number_text();
-        if number.is_err() {
-            self.at = start;
+        if let Err(cut) = self.number_text() {
+            // Cut inside the number (`1.` at the very end) is said at the
+            // end; a malformed one where it starts.
+            self.at = if cut { self.text.len() } else { start };
             return Err(self.error("a malformed number"));
         }
         Ok(Json::Number(&self.text[start..self.at]))
     }
 
-    fn number_text(&mut self) -> Result<(), ()> {
-        let start = self.at;
+    /// Reads past a number; the error says whether the text ended where a
+    /// digit was due (`true`) or the number is malformed.
+    fn number_text(&mut self) -> Result<(), bool> {
         let digits = |parser: &mut Parser<'a>| {
             let from = parser.at;
             while matches!(parser.peek(), Some(b'0'..=b'9')) {
                 parser.at += 1;
             }
-            parser.at > from
+            if parser.at > from {
+                Ok(())
+            } else {
+                Err(parser.at >= parser.text.len())
+            }
         };
         if self.peek() == Some(b'-') {
             self.at += 1;
         }
-        let leading_zero = self.peek() == Some(b'0');
-        if !digits(self) || (leading_zero && self.at - start > 1 + usize::from(self.text.as_bytes()[start] == b'-')) {
-            return Err(());
+        let first = self.at;
+        digits(self)?;
+        if self.text.as_bytes()[first] == b'0' && self.at - first > 1 {
+            return Err(false);
         }
         if self.peek() == Some(b'.') {
             self.at += 1;
-            if !digits(self) {
-                return Err(());
-            }
+            digits(self)?;
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
             self.at += 1;
             if matches!(self.peek(), Some(b'+' | b'-')) {
                 self.at += 1;
             }
-            if !digits(self) {
-                return Err(());
-            }
+            digits(self)?;
         }
         Ok(())
     }
@@ -561,14 +572,22 @@ mod tests {
         assert_eq!(error("{\"a\":1,}"), "expected a member name at line 1 column 8");
         assert_eq!(error("01"), "a malformed number at line 1 column 1");
         assert_eq!(error("[1.]"), "a malformed number at line 1 column 2");
-        assert_eq!(error("-"), "a malformed number at line 1 column 1");
-        assert_eq!(error("1e+"), "a malformed number at line 1 column 1");
+        assert_eq!(error("-"), "the file is cut short: a malformed number at line 1 column 2");
+        assert_eq!(error("-x"), "a malformed number at line 1 column 1");
+        assert_eq!(error("[1e+"), "the file is cut short: a malformed number at line 1 column 5");
+        assert_eq!(error("[1e+]"), "a malformed number at line 1 column 2");
+        assert_eq!(error("[tr"), "the file is cut short: expected a value at line 1 column 4");
+        assert_eq!(
+            error("\"\\u00"),
+            "the file is cut short: a `\\u` escape without four hex digits at line 1 column 6"
+        );
         assert_eq!(error("\"abc"), "the file is cut short: a string that does not end at line 1 column 5");
         assert_eq!(error("\"a\u{1}\""), "a control character in a string at line 1 column 3");
         assert_eq!(error(r#""\x""#), "an unknown escape in a string at line 1 column 4");
         assert_eq!(error(r#""\ud800""#), "a lone surrogate in a string at line 1 column 8");
         assert_eq!(error("[] []"), "trailing characters after the value at line 1 column 4");
-        assert_eq!(error("nul"), "expected a value at line 1 column 1");
+        assert_eq!(error("nul"), "the file is cut short: expected a value at line 1 column 4");
+        assert_eq!(error("nux"), "expected a value at line 1 column 1");
         assert!(parse(&[b'"', 0xff, b'"']).unwrap_err().to_string().starts_with("not UTF-8 text"));
         // Deep nesting is refused, not a stack overflow.
         assert!(error(&"[".repeat(100_000)).starts_with("nested too deeply"));
