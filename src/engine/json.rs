@@ -144,8 +144,24 @@ impl<'a> Parser<'a> {
             Some(b'f') => self.expect("false").map(|()| Json::Bool(false)),
             Some(b'n') => self.expect("null").map(|()| Json::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(_) => Err(self.error("expected a value")),
-            None => Err(self.error("expected a value")),
+            _ => Err(self.error("expected a value")),
+        }
+    }
+
+    /// After an item of an array or an object: `,` (another follows,
+    /// `false`) or the closing `close` (the end, `true`).
+    fn item_end(&mut self, close: u8, expected: &str) -> Result<bool, JsonError> {
+        self.skip_space();
+        match self.peek() {
+            Some(b',') => {
+                self.at += 1;
+                Ok(false)
+            }
+            Some(byte) if byte == close => {
+                self.at += 1;
+                Ok(true)
+            }
+            _ => Err(self.error(expected)),
         }
     }
 
@@ -160,14 +176,8 @@ impl<'a> Parser<'a> {
         }
         loop {
             items.push(self.value(depth + 1)?);
-            self.skip_space();
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(Json::Array(items));
-                }
-                _ => return Err(self.error("expected `,` or `]`")),
+            if self.item_end(b']', "expected `,` or `]`")? {
+                return Ok(Json::Array(items));
             }
         }
     }
@@ -193,14 +203,8 @@ impl<'a> Parser<'a> {
             }
             self.at += 1;
             members.push((name, self.value(depth + 1)?));
-            self.skip_space();
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(Json::Object(members));
-                }
-                _ => return Err(self.error("expected `,` or `}`")),
+            if self.item_end(b'}', "expected `,` or `}`")? {
+                return Ok(Json::Object(members));
             }
         }
     }
@@ -341,8 +345,10 @@ impl Json<'_> {
     /// whole number.
     pub fn version(&self) -> Option<u64> {
         let Json::Object(members) = self else { return None };
-        let (_, value) = members.iter().find(|(name, _)| name == "schema_version")?;
-        u64::from_json(value.clone()).ok()
+        match members.iter().find(|(name, _)| name == "schema_version")? {
+            (_, Json::Number(text)) => text.parse().ok(),
+            _ => None,
+        }
     }
 
     /// What the value is, for messages.

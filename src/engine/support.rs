@@ -10,7 +10,6 @@ use super::options::choices;
 use super::{Gpu, KvPrecision, Precision};
 use crate::msg;
 use crate::text::{phrases, Msg};
-
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
