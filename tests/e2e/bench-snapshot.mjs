@@ -27,3 +27,5 @@ for (const [name, said] of Object.entries(LOAD_MEASURES)) {
 }
 const firstResult = loads.map((load) => load.firstResult);
 console.log(`navigation start to the first result painted, on loopback: median ${median(firstResult)} ms over ${runs} cold loads (all: ${firstResult.join(', ')})`);
+const pageResult = loads.map((load) => load.pageResult);
+console.log(`navigation start to the page's own first result (it answers edits), on loopback: median ${median(pageResult)} ms (all: ${pageResult.join(', ')})`);
