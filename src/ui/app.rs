@@ -294,6 +294,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                     {move || match snapshot.get() {
                         None => view! { <p class="loading" data-testid="loading">{lang.t(&phrases::LOADING)}</p> }.into_any(),
                         Some(Err(message)) => {
+                            results_drawn();
                             view! {
                                 <div role="alert" class="error" data-testid="load-error">
                                     <p>{message.render(lang)}</p>
@@ -303,6 +304,7 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 .into_any()
                         }
                         Some(Ok(snapshot)) => {
+                            results_drawn();
                             let (info, table_snapshot, local_snapshot) = (snapshot.clone(), snapshot.clone(), snapshot.clone());
                             // Past 30 days, how old the prices are, above everything
                             // they decide (issue 27).
@@ -460,4 +462,12 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
             </main>
         }
     }
+}
+
+/// In the task that draws the first result or its error: the copy of the
+/// first result drawn at build time goes, in the same frame (document.rs),
+/// and the second module may come after that frame (later.rs).
+fn results_drawn() {
+    document::remove_prerender();
+    later::result_drawn();
 }

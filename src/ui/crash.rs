@@ -47,6 +47,8 @@ pub fn show() {
     if document.get_element_by_id(PANEL_ID).is_some() {
         return;
     }
+    // The panel tells of the page, not of its copy drawn at build time.
+    super::document::remove_prerender();
     let lang = document
         .document_element()
         .and_then(|root| root.get_attribute("lang"))

@@ -56,6 +56,39 @@ pub fn remove_boot_notice() {
     }
 }
 
+/// Removes the default page's first result drawn at build time
+/// (scripts/prerender.mjs), which a plain visit shows from the first paint
+/// (src/ui/prefetch.js sets `<html data-prerender>`; style/main.css hides
+/// the page's own header and main meanwhile). Called in the task that draws
+/// the page's own first result or its error, so that the next frame shows
+/// the page where the copy was; after `PRERENDER_AT_MOST` from the page's
+/// build whatever it shows; and by the crash panel. Nothing when there is none.
+pub fn remove_prerender() {
+    use wasm_bindgen::JsCast;
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(root) = document.document_element() {
+        let _ = root.remove_attribute("data-prerender");
+    }
+    let Ok(copies) = document.query_selector_all(".prerender") else { return };
+    for index in 0..copies.length() {
+        if let Some(copy) = copies.item(index).and_then(|node| node.dyn_into::<web_sys::Element>().ok()) {
+            copy.remove();
+        }
+    }
+}
+
+/// Whether the page opened on the copy of its first result (`remove_prerender`).
+pub fn shows_prerender() -> bool {
+    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+    root.is_some_and(|root| root.has_attribute("data-prerender"))
+}
+
+/// How long after the page is built the copy of the first result may stay:
+/// offers that are slow to come do not keep the form from the visitor.
+pub const PRERENDER_AT_MOST: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Widest viewport, in CSS pixels, laid out as a phone: style/main.css's
 /// `max-width: 40rem` at the default 16 px a rem.
 const PHONE_MAX_WIDTH_PX: f64 = 640.0;

@@ -7,9 +7,9 @@
 //! With the `split` feature (the page's build, index.html), `draw` is a
 //! split point: wasm-split-cli (scripts/split-module.mjs) moves it, and all
 //! the code only it reaches, into `later-<hash>.wasm`, which the page fetches
-//! once the first result is painted (the table asks for its parts as it is
-//! built, and they wait for that frame), so the download never competes with
-//! the first result's. Until then each part's place is empty; once the module
+//! once the first result is painted (`result_drawn`; parts asked for before
+//! it wait for that frame), so the download never competes with the first
+//! result's. Until then each part's place is empty; once the module
 //! is in, parts draw at once. Without the feature (the browser tests,
 //! clippy's plain wasm32 build) the parts draw in place.
 
@@ -48,6 +48,24 @@ pub enum Later {
     },
 }
 
+/// Whether the page has drawn its first result or its error (`result_drawn`).
+#[cfg(feature = "split")]
+static RESULT_DRAWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// How many frames the second module waits for the first result at most:
+/// about 3 s at 60 frames a second, as the page waits for slow offers
+/// (`document::PRERENDER_AT_MOST`); a page whose offers do not come still
+/// gets its model import.
+#[cfg(feature = "split")]
+const FRAMES_AT_MOST: u32 = 180;
+
+/// Called in the task that draws the page's first result or its error
+/// (app.rs): the second module is fetched after that frame.
+pub fn result_drawn() {
+    #[cfg(feature = "split")]
+    RESULT_DRAWN.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// `part`, drawn once the second module is in (at once after that).
 pub fn later(part: Later) -> impl IntoView {
     #[cfg(feature = "split")]
@@ -56,12 +74,21 @@ pub fn later(part: Later) -> impl IntoView {
         /// Whether the second module is in (a part was drawn from it).
         static IN: AtomicBool = AtomicBool::new(false);
         Suspend::new(leptos::__reexports::send_wrapper::SendWrapper::new(async move {
-            // The first time, two frames after the part was asked for: the
-            // frame with the first result has been painted and presented
-            // (the table asks for its parts as it is built).
+            // The first time, once the page has drawn its first result (or
+            // its error) and four frames more: that frame has been painted
+            // and presented. Parts are asked for before it (the form's
+            // model import, as the page is built), and the frame that draws
+            // the first result was presented 20 to 55 ms after it was drawn,
+            // up to three frames (headless Chromium on loopback, December 2026).
             if !IN.load(Ordering::Relaxed) {
-                super::next_paint().await;
-                super::next_paint().await;
+                let mut waited = 0;
+                while !RESULT_DRAWN.load(Ordering::Relaxed) && waited < FRAMES_AT_MOST {
+                    super::next_paint().await;
+                    waited += 1;
+                }
+                for _ in 0..4 {
+                    super::next_paint().await;
+                }
             }
             match draw(part).await {
                 Ok(view) => {

@@ -78,6 +78,13 @@ pub fn mount() {
         if document::page_lang() == crate::text::Lang::Es && !crate::text::spanish::installed() {
             snapshot_loader::load_spanish().await;
         }
+        // A plain visit shows the first result drawn at build time until the
+        // page draws its own (app.rs); any other drops the hidden copy now.
+        if catalog.is_ok() && document::shows_prerender() {
+            leptos::prelude::set_timeout(document::remove_prerender, document::PRERENDER_AT_MOST);
+        } else {
+            document::remove_prerender();
+        }
         // Benchmarks read how long building the page took (tests/e2e/bench-snapshot.mjs).
         timing::measure("mount", || {
             document::remove_boot_notice();

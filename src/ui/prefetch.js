@@ -1,7 +1,10 @@
+// Runs from <head>, before the body is drawn and before the module starts:
+// scripts/post-build.mjs writes it as a classic script of its own, last in
+// the head and preloaded first.
+//
 // Starts reading the offers and the catalog while the WebAssembly module
 // downloads and compiles, when the page has nothing else to do (issue 7:
-// the first result within 500 ms). scripts/post-build.mjs puts this at the
-// top of the loader, so it always runs before the module starts. The module
+// the first result within 500 ms). The module
 // takes each promise once (`whichgpuOffers`, `whichgpuCatalog`,
 // src/ui/snapshot_loader.rs) and leaves `false` behind. A promise resolves
 // to the body, read in full, or to the response when the server refused; it
@@ -23,5 +26,15 @@ for (const [property, url] of [['whichgpuOffers', 'data/offers.json'], ['whichgp
   const lang = spoken(linked) ?? (navigator.languages?.length ? navigator.languages : [navigator.language]).map(spoken).find(Boolean);
   if (lang === 'es' && !('whichgpuSpanish' in window)) {
     window.whichgpuSpanish = fetch('data/es.json').then((response) => (response.ok ? response.arrayBuffer() : response));
+  }
+  // The default page's first result drawn at build time (issue 38,
+  // scripts/prerender.mjs) shows where the page will draw the same: a plain
+  // address (no workload, no language, no embedding in its query or
+  // fragment), in English; folded as the page folds its form on a phone
+  // (src/ui/document.rs's `narrow_screen`: 640 CSS pixels and narrower).
+  // `prerendered` is true in a build that drew it (scripts/post-build.mjs).
+  const prerendered = false;
+  if (prerendered && !location.search && !location.hash && lang !== 'es') {
+    document.documentElement.dataset.prerender = innerWidth <= 640 ? 'narrow' : 'wide';
   }
 }

@@ -108,7 +108,9 @@ test('a snapshot of another schema version is refused with its version', async (
 test('a slow snapshot shows the loading state, then the results', async () => {
   const slow = (req, res) => setTimeout(() => json(realSnapshot)(req, res), 1500);
   await withOffers(slow, async (server) => {
-    const app = await WhichGpuPage.open(browser, server.url);
+    // Through a link: a plain visit shows the first result drawn at build
+    // time meanwhile (tests/e2e/prerender.test.mjs).
+    const app = await WhichGpuPage.open(browser, `${server.url}?model=llama-3.1-8b`);
     await app.page.getByTestId('loading').waitFor();
     assert.match(await app.memory(), /weights 15 GiB/);
     await app.waitForResults();
@@ -247,31 +249,38 @@ test('a damaged catalog, or one of another version, is refused with a message, n
 });
 
 test('until the page is built it says it is loading, in both languages; after 8 s, what to do if it stays so; then the page replaces the note', async () => {
-  let held;
-  await withCatalog((req, res) => { held = res; }, async (server) => {
-    const context = await browser.newContext();
-    try {
-      const app = new WhichGpuPage(await context.newPage());
-      // Not until `load`: the held catalog is preloaded, and holds it back.
-      await app.page.goto(server.url, { waitUntil: 'domcontentloaded' });
-      const note = app.page.locator('#boot');
-      assert.equal(await note.getAttribute('role'), 'status');
-      await note.getByText('Loading the calculator…').waitFor();
-      await note.getByText('Cargando la calculadora…').waitFor();
-      assert.equal(await note.getByText('whichgpu', { exact: true }).isVisible(), true);
-      const slow = note.getByText('Still loading. If nothing shows, reload the page');
-      assert.equal(await slow.isVisible(), false);
-      await slow.waitFor({ state: 'visible', timeout: 15000 });
-      assert.equal(await note.getByText('Sigue cargando. Si no aparece nada, recarga la página').isVisible(), true);
-      json(realCatalog)(null, held);
-      await app.waitForResults();
-      assert.equal(await note.count(), 0);
-      assert.equal(await app.page.locator('h1').count(), 1);
-      assert.deepEqual(app.consoleErrors, []);
-    } finally {
-      await context.close();
-    }
-  });
+  // Through a link the note stands where the heading will; a plain visit
+  // shows the first result drawn at build time, in English, and the note
+  // under it in English (tests/e2e/prerender.test.mjs).
+  for (const [query, spanish] of [['?model=llama-3.1-8b', true], ['', false]]) {
+    let held;
+    await withCatalog((req, res) => { held = res; }, async (server) => {
+      const context = await browser.newContext();
+      try {
+        const app = new WhichGpuPage(await context.newPage());
+        // Not until `load`: the held catalog is preloaded, and holds it back.
+        await app.page.goto(`${server.url}${query}`, { waitUntil: 'domcontentloaded' });
+        const note = app.page.locator('#boot');
+        assert.equal(await note.getAttribute('role'), 'status');
+        await note.getByText('Loading the calculator…').waitFor();
+        const inSpanish = note.getByText('Cargando la calculadora…');
+        if (spanish) await inSpanish.waitFor();
+        assert.equal(await inSpanish.isVisible(), spanish, query);
+        assert.equal(await note.getByText('whichgpu', { exact: true }).isVisible(), spanish, query);
+        const slow = note.getByText('Still loading. If nothing shows, reload the page');
+        assert.equal(await slow.isVisible(), false);
+        await slow.waitFor({ state: 'visible', timeout: 15000 });
+        assert.equal(await note.getByText('Sigue cargando. Si no aparece nada, recarga la página').isVisible(), spanish, query);
+        json(realCatalog)(null, held);
+        await app.waitForResults();
+        assert.equal(await note.count(), 0);
+        assert.equal(await app.page.locator('h1').count(), 1);
+        assert.deepEqual(app.consoleErrors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
 
 test('without JavaScript the page says it needs it, in both languages, and does not claim to be loading', async () => {
