@@ -23,7 +23,7 @@
 //    registers it) with the list of the files the page needs, and a cache
 //    name that changes whenever the list or one of the files does.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prerender } from './prerender.mjs';
 import { splitModule } from './split-module.mjs';
@@ -86,8 +86,7 @@ const integrity = `sha384-${hash('sha384', loader).toString('base64')}`;
 const svg = readFileSync(path.join(here, '../public/favicon.svg'), 'utf8').trim().replace(/"/g, "'");
 const icon = `href="data:image/svg+xml,${svg.replace(/[%#<>]/g, encodeURIComponent)}"`;
 if (!html.includes('href="favicon.svg"')) throw new Error('expected the icon at href="favicon.svg" in index.html');
-// The prefetch as its own file, named by its content, written once the
-// copy below is drawn or not (it shows it only if it is). The script goes
+// The prefetch as its own file, named by its content. The script goes
 // last in the head, after the page's other requests, which the parser asks
 // for as it reads them: the parser waits for the script, and the
 // browser's preload scanner did not ask for what follows it any sooner (on
@@ -96,24 +95,18 @@ if (!html.includes('href="favicon.svg"')) throw new Error('expected the icon at 
 // host that serves six requests at a time (HTTP/1.1), asked for last it
 // waited behind the module's download (the first result drawn at build
 // time painted at 800 ms instead of under 700 on the throttled link).
-const sri = (text) => `integrity="sha384-${hash('sha384', text).toString('base64')}" crossorigin="anonymous"`;
-const writePrefetch = (prerendered) => {
-  const off = 'const prerendered = false;';
-  if (!prefetch.includes(off)) throw new Error(`expected "${off}" in src/ui/prefetch.js`);
-  const text = `${prefetch.replace(off, `const prerendered = ${prerendered};`).trim()}\n`;
-  const file = `prefetch-${hash('sha256', text).toString('hex').slice(0, 16)}.js`;
-  writeFileSync(path.join(staging, file), text);
-  return (html) => {
-    for (const place of ['</title>', '</head>']) if (!html.includes(place)) throw new Error(`expected ${place} in index.html`);
-    return html
-      .replace('</title>', `</title>\n    <link rel="preload" href="./${file}" as="script" ${sri(text)}>`)
-      .replace('</head>', `<script src="./${file}" ${sri(text)}></script></head>`);
-  };
-};
+const prefetchText = `${prefetch.trim()}\n`;
+const prefetchName = `prefetch-${hash('sha256', prefetchText).toString('hex').slice(0, 16)}.js`;
+writeFileSync(path.join(staging, prefetchName), prefetchText);
+const sri = `integrity="sha384-${hash('sha384', prefetchText).toString('base64')}" crossorigin="anonymous"`;
 let page = versioned(html, 'href="data/catalog.json"')
   .replace('href="favicon.svg"', icon)
   .replace(tag, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`);
-writeFileSync(htmlPath, writePrefetch(false)(page));
+for (const place of ['</title>', '</head>']) if (!page.includes(place)) throw new Error(`expected ${place} in index.html`);
+page = page
+  .replace('</title>', `</title>\n    <link rel="preload" href="./${prefetchName}" as="script" ${sri}>`)
+  .replace('</head>', `<script src="./${prefetchName}" ${sri}></script></head>`);
+writeFileSync(htmlPath, page);
 console.log(`post-build: the loader is now ${bootName}`);
 
 // 2. The default page's first result, drawn from the site as built so far.
@@ -121,11 +114,11 @@ const drawn = process.env.TRUNK_PROFILE === 'debug' ? { skipped: 'a debug build 
 if (drawn.skipped) {
   console.log(`post-build: no first result drawn at build time: ${drawn.skipped}`);
 } else {
-  const bodyPlace = '<body>';
-  if (!page.includes(bodyPlace)) throw new Error('expected <body> in index.html');
-  const copy = `<div class="prerender" inert>${drawn.drawn}</div>`;
-  for (const old of readdirSync(staging).filter((f) => /^prefetch-[0-9a-f]{16}\.js$/.test(f))) rmSync(path.join(staging, old));
-  page = writePrefetch(true)(page).replace(bodyPlace, `${bodyPlace}\n${copy}`);
+  // The page says it holds the copy on its root element, which the
+  // prefetch script reads before the body is parsed.
+  for (const place of ['<html lang="en">', '<body>']) if (!page.includes(place)) throw new Error(`expected ${place} in index.html`);
+  const copy = `<div class="prerender" inert>${drawn.html}</div>`;
+  page = page.replace('<html lang="en">', '<html lang="en" data-drawn>').replace('<body>', `<body>\n${copy}`);
   writeFileSync(htmlPath, page);
   console.log(`post-build: the default page's first result drawn into the page (${Buffer.byteLength(copy)} bytes)`);
 }

@@ -72,7 +72,7 @@ export async function prerender(dir) {
     await page.goto(url);
     const drawn = await page.waitForFunction(() => window.whichgpuFirstResult, null, { timeout: 30000 }).then((h) => h.jsonValue());
     if (failures.length) throw new Error(`the page failed while drawn for its copy: ${failures.join('; ')}`);
-    return { drawn };
+    return { html: drawn };
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));

@@ -32,9 +32,8 @@ for (const [property, url] of [['whichgpuOffers', 'data/offers.json'], ['whichgp
   // address (no workload, no language, no embedding in its query or
   // fragment), in English; folded as the page folds its form on a phone
   // (src/ui/document.rs's `narrow_screen`: 640 CSS pixels and narrower).
-  // `prerendered` is true in a build that drew it (scripts/post-build.mjs).
-  const prerendered = false;
-  if (prerendered && !location.search && !location.hash && lang !== 'es') {
+  // A build that drew it says so on the page's root (scripts/post-build.mjs).
+  if (document.documentElement.hasAttribute('data-drawn') && !location.search && !location.hash && lang !== 'es') {
     document.documentElement.dataset.prerender = innerWidth <= 640 ? 'narrow' : 'wide';
   }
 }
