@@ -18,7 +18,9 @@
 //    icon goes into the page, as a data: URL.
 // 2. The default page's first result, drawn at build time in headless
 //    Chromium (issue 38, scripts/prerender.mjs), at the top of the body:
-//    a plain visit shows it from the first paint until the page draws its own.
+//    a plain visit shows it from the first paint until the page draws its own;
+//    in Spanish, a file of its own (first-es-<hash>.html) that the prefetch
+//    script puts there when the page opens in Spanish.
 // 3. Offline: writes the service worker `sw.js` (src/ui/offline.rs
 //    registers it) with the list of the files the page needs, and a cache
 //    name that changes whenever the list or one of the files does.
@@ -116,11 +118,20 @@ if (drawn.skipped) {
 } else {
   // The page says it holds the copy on its root element, which the
   // prefetch script reads before the body is parsed.
+  // The Spanish copy is a file of its own, named by its content, which the
+  // prefetch script fetches for a page that opens in Spanish (its name on
+  // the root element): the English page does not carry it.
   for (const place of ['<html lang="en">', '<body>']) if (!page.includes(place)) throw new Error(`expected ${place} in index.html`);
-  const copy = `<div class="prerender" inert>${drawn.html}</div>`;
-  page = page.replace('<html lang="en">', '<html lang="en" data-drawn>').replace('<body>', `<body>\n${copy}`);
+  const copyOf = (html, lang) => `<div class="prerender" lang="${lang}" inert>${html}</div>`;
+  const copy = copyOf(drawn.html, 'en');
+  const spanish = copyOf(drawn.es, 'es');
+  const spanishName = `first-es-${hash('sha256', spanish).toString('hex').slice(0, 16)}.html`;
+  writeFileSync(path.join(staging, spanishName), spanish);
+  page = page
+    .replace('<html lang="en">', `<html lang="en" data-drawn data-drawn-es="${spanishName}">`)
+    .replace('<body>', `<body>\n${copy}`);
   writeFileSync(htmlPath, page);
-  console.log(`post-build: the default page's first result drawn into the page (${Buffer.byteLength(copy)} bytes)`);
+  console.log(`post-build: the default page's first result drawn into the page (${Buffer.byteLength(copy)} bytes), and in Spanish into ${spanishName} (${Buffer.byteLength(spanish)} bytes)`);
 }
 
 // 3. The service worker, with what the page needs offline: the page (the
@@ -134,7 +145,7 @@ if (drawn.skipped) {
 // it once the page has asked for it (LATER), so an import works offline after
 // one import online.
 const onDemand = (f) => f.startsWith('import_worker');
-const code = readdirSync(staging).filter((f) => /\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js');
+const code = readdirSync(staging).filter((f) => (/\.(js|wasm|css|svg)$/.test(f) && f !== 'sw.js') || /^first-es-[0-9a-f]{16}\.html$/.test(f));
 const needed = ['index.html', ...code.filter((f) => !onDemand(f)), 'data/catalog.json', 'data/es.json', 'data/hosted.json', 'data/offers.json'].sort();
 const later = code.filter(onDemand).sort();
 const asked = { 'index.html': '', 'data/catalog.json': catalogUrl, 'data/es.json': spanishUrl };

@@ -1,12 +1,14 @@
 // The default page's first result, drawn at build time (issue 38): the built
 // site is opened in headless Chromium at a desktop's width, and the page's
 // header and main are copied as they stand in the task that first draws a
-// ranked row, before the browser paints it. scripts/post-build.mjs writes the
+// ranked row, before the browser paints it, once in English and once as a
+// browser set to Spanish opens it. scripts/post-build.mjs writes the English
 // copy into index.html, where it shows from the first paint on a plain visit
-// (src/ui/prefetch.js chooses) and the page removes it as it draws its own
-// first result, the same rows in the same places (src/ui/document.rs,
-// `remove_prerender`). A phone's page differs only in its folded form, which
-// style/main.css folds in the copy.
+// (src/ui/prefetch.js chooses), and the Spanish one into a file the prefetch
+// script fetches for a page that opens in Spanish; the page removes the copy
+// as it draws its own first result, the same rows in the same places
+// (src/ui/document.rs, `remove_prerender`). A phone's page differs only in
+// its folded form, which style/main.css folds in the copy.
 //
 // A copy is a picture of the page, not the page: `inert` (no focus, no
 // clicks, out of the accessibility tree), without the ids, test ids and
@@ -40,9 +42,10 @@ function playwright() {
 }
 
 /**
- * The default page's header and main as drawn with its first result (an
- * HTML string), from the site in `dir`; or `{ skipped }`, with the reason,
- * where no browser can draw them.
+ * The default page's header and main as drawn with its first result, from
+ * the site in `dir`, in each of the page's languages: `{ html, es }` (HTML
+ * strings: the page in English and in Spanish, as a browser set to Spanish
+ * opens it); or `{ skipped }`, with the reason, where no browser can draw them.
  */
 export async function prerender(dir) {
   const driver = playwright();
@@ -63,16 +66,20 @@ export async function prerender(dir) {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
-  try {
-    const context = await browser.newContext({ viewport: VIEW, locale: 'en-US', serviceWorkers: 'block' });
+  const draw = async (locale) => {
+    const context = await browser.newContext({ viewport: VIEW, locale, serviceWorkers: 'block' });
     const page = await context.newPage();
     const failures = [];
     page.on('pageerror', (error) => failures.push(error.message));
     await page.addInitScript(copyAtFirstRow);
     await page.goto(url);
     const drawn = await page.waitForFunction(() => window.whichgpuFirstResult, null, { timeout: 30000 }).then((h) => h.jsonValue());
-    if (failures.length) throw new Error(`the page failed while drawn for its copy: ${failures.join('; ')}`);
-    return { html: drawn };
+    if (failures.length) throw new Error(`the page failed while drawn for its copy (${locale}): ${failures.join('; ')}`);
+    await context.close();
+    return drawn;
+  };
+  try {
+    return { html: await draw('en-US'), es: await draw('es-ES') };
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));

@@ -71,6 +71,10 @@ if [[ -f "$DIST/index.html" ]]; then
   printf '%-44s %10d %10d  (%s)\n' "the page (index.html)" "$(wc -c < "$DIST/index.html")" "$(gz "$DIST/index.html")" \
     "$(grep -q 'class="prerender"' "$DIST/index.html" && echo "with the first result drawn at build time" || echo "no first result drawn at build time")"
 fi
+# Its Spanish copy, which a page that opens in Spanish fetches instead.
+for copy in "$DIST"/first-es-*.html; do
+  [[ -f "$copy" ]] && printf '%-44s %10d %10d\n' "  in Spanish ($(basename "$copy"))" "$(wc -c < "$copy")" "$(gz "$copy")"
+done
 later_room=$((LATER_CEILING_BYTES - later_code))
 printf '%-44s %10s %10d\n' "wasm + js after the first result ($LATER)" "" "$later_code"
 printf '%-44s %10s %10d  (%+d; fails above %+d)\n' "  baseline" "" "$later_baseline" "$((later_code - later_baseline))" "$GROWTH_LIMIT_BYTES"

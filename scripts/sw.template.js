@@ -41,8 +41,10 @@ self.addEventListener('fetch', (event) => {
   const page = event.request.mode === 'navigate' && (path === '' || path === 'index.html');
   const key = page ? './' : `./${path}${url.search}`;
   // Trunk names files by a 64-bit hash in hex without its leading zeros
-  // (whichgpu-3e38b0e70ebc216.js): 12 to 16 digits but once in a million.
-  if (/-[0-9a-f]{12,16}(_bg)?\.(js|wasm|css)$|\?v=[0-9a-f]{16}$/.test(key)) {
+  // (whichgpu-3e38b0e70ebc216.js): 12 to 16 digits but once in a million;
+  // scripts/post-build.mjs names the Spanish first result's copy alike
+  // (first-es-<hash>.html).
+  if (/-[0-9a-f]{12,16}(_bg)?\.(js|wasm|css|html)$|\?v=[0-9a-f]{16}$/.test(key)) {
     event.respondWith(caches.match(key).then((hit) => hit || fetch(event.request)));
     return;
   }

@@ -57,7 +57,8 @@ pub fn remove_boot_notice() {
 }
 
 /// Removes the default page's first result drawn at build time
-/// (scripts/prerender.mjs), which a plain visit shows from the first paint
+/// (scripts/prerender.mjs), which a plain visit shows from the first paint,
+/// or from when it comes in Spanish
 /// (src/ui/prefetch.js sets `<html data-prerender>`; style/main.css hides
 /// the page's own header and main meanwhile). Called in the task that draws
 /// the page's own first result or its error, so that the next frame shows
@@ -70,6 +71,9 @@ pub fn remove_prerender() {
     };
     if let Some(root) = document.document_element() {
         let _ = root.remove_attribute("data-prerender");
+        // The page is its own from now: a Spanish copy that comes later is
+        // not shown (src/ui/prefetch.js).
+        let _ = root.set_attribute("data-live", "");
     }
     let Ok(copies) = document.query_selector_all(".prerender") else { return };
     for index in 0..copies.length() {
@@ -79,10 +83,19 @@ pub fn remove_prerender() {
     }
 }
 
-/// Whether the page opened on the copy of its first result (`remove_prerender`).
+/// Whether the page opened on the copy of its first result
+/// (`remove_prerender`): one is in the page in the page's language (a
+/// Spanish copy may still be on its way, src/ui/prefetch.js).
 pub fn shows_prerender() -> bool {
-    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
-    root.is_some_and(|root| root.has_attribute("data-prerender"))
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Some(root) = document.document_element().filter(|root| root.has_attribute("data-prerender")) else {
+        return false;
+    };
+    let lang = root.get_attribute("lang");
+    let copies = document.get_elements_by_class_name("prerender");
+    (0..copies.length()).filter_map(|index| copies.item(index)).any(|copy| copy.get_attribute("lang") == lang)
 }
 
 /// How long after the page is built the copy of the first result may stay:

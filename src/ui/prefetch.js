@@ -29,11 +29,34 @@ for (const [property, url] of [['whichgpuOffers', 'data/offers.json'], ['whichgp
   }
   // The default page's first result drawn at build time (issue 38,
   // scripts/prerender.mjs) shows where the page will draw the same: a plain
-  // address (no workload, no language, no embedding in its query or
-  // fragment), in English; folded as the page folds its form on a phone
+  // address (no workload and no embedding in its query or fragment; a
+  // language alone is plain), folded as the page folds its form on a phone
   // (src/ui/document.rs's `narrow_screen`: 640 CSS pixels and narrower).
-  // A build that drew it says so on the page's root (scripts/post-build.mjs).
-  if (document.documentElement.hasAttribute('data-drawn') && !location.search && !location.hash && lang !== 'es') {
-    document.documentElement.dataset.prerender = innerWidth <= 640 ? 'narrow' : 'wide';
+  // A build that drew it says so on the page's root (scripts/post-build.mjs),
+  // with the name of its Spanish copy: a page that opens in Spanish shows
+  // nothing until that file comes (the loading note would move), then shows
+  // it in place of the English copy, unless the page has drawn its own by
+  // then (`data-live`, src/ui/document.rs's `remove_prerender`); without
+  // the file, the loading note.
+  const root = document.documentElement;
+  const plain = !location.hash && (!location.search || /^\?lang=(en|es)$/.test(location.search));
+  if (root.hasAttribute('data-drawn') && plain && (lang !== 'es' || root.dataset.drawnEs)) {
+    root.dataset.prerender = innerWidth <= 640 ? 'narrow' : 'wide';
+    if (lang === 'es') {
+      root.lang = 'es';
+      const show = (html) => {
+        if (root.hasAttribute('data-live')) return;
+        if (!html) {
+          delete root.dataset.prerender;
+          return;
+        }
+        document.querySelectorAll('.prerender').forEach((copy) => copy.remove());
+        document.body.insertAdjacentHTML('afterbegin', html);
+      };
+      fetch(root.dataset.drawnEs)
+        .then((response) => (response.ok ? response.text() : undefined), () => undefined)
+        // The body is nearly always there by then; else once it is parsed.
+        .then((html) => (document.body ? show(html) : document.addEventListener('readystatechange', () => show(html), { once: true })));
+    }
   }
 }

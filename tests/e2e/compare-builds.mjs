@@ -10,17 +10,18 @@
 // ranking, and from it to the page's own first result painted. A change's effect on
 // this machine is the difference between two medians of one run; medians
 // of separate runs differ by 10% or more on a shared 2-core machine.
-//   node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled]
+//   node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled|loopback] [query]
 // `throttled`: the CPU 4× slower and a 10 Mbit/s link with 40 ms latency,
-// as bench-throttled.mjs.
+// as bench-throttled.mjs. A query ('?lang=es', a shared link) loads that
+// page instead of the address.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { launchBrowser, coldLoadTimings, median } from './harness.mjs';
 
-const [a, b, pairs = '15', mode] = process.argv.slice(2);
-if (!a || !b) throw new Error('usage: node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled]');
+const [a, b, pairs = '15', mode = 'loopback', query = ''] = process.argv.slice(2);
+if (!a || !b) throw new Error('usage: node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled|loopback] [query]');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
 
 function serve(dir) {
@@ -49,7 +50,7 @@ for (let i = 0; i < Number(pairs); i++) {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 });
     }
-    await page.goto(servers[k].url);
+    await page.goto(servers[k].url + query);
     const { firstResult, pageResult } = await coldLoadTimings(page);
     const load = await page.evaluate(() => {
       const measure = (name) => performance.getEntriesByName(`whichgpu:${name}`)[0];
@@ -74,7 +75,7 @@ for (let i = 0; i < Number(pairs); i++) {
 }
 await browser.close();
 servers.forEach(({ server }) => server.close());
-console.log(`${pairs} pairs of cold loads${mode === 'throttled' ? ', throttled (CPU 4×, 10 Mbit/s, 40 ms)' : ', loopback'}; medians in ms`);
+console.log(`${pairs} pairs of cold loads of ${query || 'the address'}${mode === 'throttled' ? ', throttled (CPU 4×, 10 Mbit/s, 40 ms)' : ', loopback'}; medians in ms`);
 for (const name of Object.keys(phases[0])) {
   const [ma, mb] = phases.map((p) => median(p[name]));
   console.log(`${name.padEnd(22)} ${ma.toFixed(0).padStart(6)} ${mb.toFixed(0).padStart(6)}  (${mb - ma >= 0 ? '+' : ''}${(mb - ma).toFixed(0)})`);
