@@ -66,6 +66,9 @@ node tests/e2e/bench-throttled.mjs 9
 # module, issue 38) and for a shared link off the defaults.
 node tests/e2e/bench-throttled.mjs 5 '?lang=es'
 node tests/e2e/bench-throttled.mjs 5 '?task=pretrain&model=llama-3.1-70b&gpus=256'
+# The same link on a phone, whose first result is drawn before the page is
+# built (src/ui/first_copy.rs).
+node tests/e2e/bench-throttled.mjs 5 '?task=pretrain&model=llama-3.1-70b&gpus=256' 390x844
 # Where the main thread's time goes before the first result (issue 38):
 # Chromium's performance trace, by event, over 5 cold loads; about 10 s.
 node tests/e2e/trace-first-result.mjs 5

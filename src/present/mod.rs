@@ -5,11 +5,13 @@
 //! - [`chart`]: the cost-vs-speed chart's points, frontier and axes.
 //! - [`curve`]: a planned row's throughput–interactivity curve.
 //! - [`excluded`]: the offers left out, grouped by reason.
+//! - [`first_result`]: a link's first result on a phone, as HTML written
+//!   before the page is built.
 //! - [`form`]: the workload form's choices.
 //! - [`hosted_api`]: the cheapest hosted API for the model, against renting.
 //! - [`import_answer`]: what the page sets and says after a model import,
 //!   computed in the import's Web Worker.
-//! - [`memory`]: the memory line above the bar.
+//! - [`memory`]: the memory line and the bar under it.
 //! - [`model_facts`]: a model's facts where it is picked, and what an
 //!   import read.
 //! - [`row`]: the offers table's columns, and each row's words (an offer,
@@ -25,6 +27,7 @@
 pub mod chart;
 pub mod curve;
 pub mod excluded;
+pub mod first_result;
 pub mod form;
 pub mod hosted_api;
 pub mod import_answer;

@@ -69,6 +69,18 @@ impl Column {
         matches!(self, Column::Vram | Column::Price | Column::JobTime | Column::JobCost | Column::PerUnit)
     }
 
+    /// The class of the column's cells (src/ui/row_cells.rs `empty` gives
+    /// the page's rows the same): figures right-aligned, the speed and the
+    /// badges styled apart.
+    pub const fn cell_class(self) -> Option<&'static str> {
+        match self {
+            Column::Speed => Some("speed"),
+            Column::Notes => Some("badges"),
+            column if column.numeric() => Some("num"),
+            _ => None,
+        }
+    }
+
     /// The id a sortable column's button carries (`sort-price`); `None`
     /// for the columns the table does not sort by.
     pub const fn sort_id(self) -> Option<&'static str> {

@@ -312,7 +312,9 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 view! { <p class="stale" role="note" data-testid="stale-prices">{notice.render(lang)}</p> }
                             });
                             // What every ranking of this snapshot shares, built once.
-                            let terms = Arc::new(Terms::of(&snapshot));
+                            // The copy of the first result drawn before the page ranked
+                            // these offers already (first_copy.rs).
+                            let terms = super::first_copy::terms().unwrap_or_else(|| Arc::new(Terms::of(&snapshot)));
                             // Latency targets are planned by the serving planner, which
                             // comes with the second module (issue 39): a link that sets
                             // them ranks again once it is in.
@@ -381,7 +383,10 @@ fn Calculator(catalog: &'static Catalog) -> impl IntoView {
                                 if let Some(done) = planned.get() {
                                     return done;
                                 }
-                                to_rank.with(|w| super::timing::measure("rank", || rank_with(w, catalog, &snapshot, &terms)))
+                                to_rank.with(|w| super::timing::measure("rank", || match super::first_copy::take_report(w) {
+                                    Some(report) => Ok(report),
+                                    None => rank_with(w, catalog, &snapshot, &terms),
+                                }))
                                     .map(|report| Ranked(Arc::new(report)))
                                     .map_err(|e| e.message())
                             });

@@ -65,7 +65,6 @@ pub fn remove_boot_notice() {
 /// the page where the copy was; after `PRERENDER_AT_MOST` from the page's
 /// build whatever it shows; and by the crash panel. Nothing when there is none.
 pub fn remove_prerender() {
-    use wasm_bindgen::JsCast;
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -75,12 +74,39 @@ pub fn remove_prerender() {
         // not shown (src/ui/prefetch.js).
         let _ = root.set_attribute("data-live", "");
     }
-    let Ok(copies) = document.query_selector_all(".prerender") else { return };
-    for index in 0..copies.length() {
-        if let Some(copy) = copies.item(index).and_then(|node| node.dyn_into::<web_sys::Element>().ok()) {
-            copy.remove();
-        }
+    remove_copies(&document);
+}
+
+/// Removes every copy of the first result from `document`.
+fn remove_copies(document: &web_sys::Document) {
+    let copies = document.get_elements_by_class_name("prerender");
+    // Live: each removal takes the copy out of the list.
+    while let Some(copy) = copies.item(0) {
+        copy.remove();
     }
+}
+
+/// Shows `copy`, the element of a copy of the page's first result in
+/// `lang` laid out for a phone (`present::first_result`), in place of the
+/// page until `remove_prerender`, as the prefetch script shows the copy
+/// drawn at build time (src/ui/prefetch.js).
+pub fn show_copy(copy: &str, lang: Lang) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let (Some(body), Some(root)) = (document.body(), document.document_element()) else {
+        return;
+    };
+    if root.has_attribute("data-live") {
+        return;
+    }
+    // In place of the default page's, drawn at build time; shown from the
+    // moment it is in (Chromium's Element Timing does not report the paint
+    // of an element that came in hidden).
+    remove_copies(&document);
+    let _ = root.set_attribute("lang", lang.code());
+    let _ = root.set_attribute("data-prerender", "narrow");
+    let _ = body.insert_adjacent_html("afterbegin", copy);
 }
 
 /// Whether the page opened on the copy of its first result

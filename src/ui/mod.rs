@@ -6,7 +6,9 @@
 //! `clipboard` (copying a link), `embed_host` (height messages to a host
 //! page), `gpu_probe` (WebGPU and WebGL: the visitor's GPU), `crash` (the panel
 //! that replaces a page stopped by a panic), `offline` (the service worker),
-//! `row_cells` (the offers table's cells, written in place), `cost_chart`
+//! `row_cells` (the offers table's cells, written in place), `first_copy`
+//! (a link's first result on a phone, written as HTML before the page is
+//! built), `cost_chart`
 //! (its tip, written in place as the pointer or the focus moves), `roving_focus`
 //! (one tab stop and the arrow keys for a group of controls: the chart's
 //! points, the task tabs).
@@ -19,6 +21,7 @@ pub mod crash;
 mod document;
 mod download;
 mod embed_host;
+mod first_copy;
 mod gpu_probe;
 pub mod import_worker;
 mod lang;
@@ -71,16 +74,26 @@ const OFFERS_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 pub fn mount() {
     crash::install();
     wasm_bindgen_futures::spawn_local(async {
-        snapshot_loader::prefetch_settled(OFFERS_WAIT).await;
+        let offers_in = snapshot_loader::prefetch_settled(OFFERS_WAIT).await;
         let catalog = snapshot_loader::load_catalog().await;
         // A page that opens in Spanish waits for its words (downloaded
         // beside the catalog) rather than flash English first.
-        if document::page_lang() == crate::text::Lang::Es && !crate::text::spanish::installed() {
+        use crate::text::{spanish, Lang};
+        let wanted = document::page_lang();
+        if wanted == Lang::Es && !spanish::installed() {
             snapshot_loader::load_spanish().await;
         }
+        let lang = if wanted == Lang::Es && !spanish::installed() { Lang::En } else { wanted };
         // A plain visit shows the first result drawn at build time until the
-        // page draws its own (app.rs); any other drops the hidden copy now.
-        if catalog.is_ok() && document::shows_prerender() {
+        // page draws its own (app.rs); a link on a phone, once its offers are
+        // in, a copy drawn now (first_copy.rs); any other drops the hidden
+        // copy now.
+        let copy_shown = match catalog {
+            Ok(_) if document::shows_prerender() => true,
+            Ok(catalog) if offers_in => first_copy::draw(catalog, lang).await,
+            _ => false,
+        };
+        if copy_shown {
             leptos::prelude::set_timeout(document::remove_prerender, document::PRERENDER_AT_MOST);
         } else {
             document::remove_prerender();

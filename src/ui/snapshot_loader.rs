@@ -75,19 +75,49 @@ pub async fn load_catalog() -> Result<&'static Catalog, Msg> {
 /// Downloads and validates the snapshot; the error is a message to show.
 ///
 /// The first load takes the download the prefetch script started while the
-/// module loaded; a later one (Retry), or a page without the script,
+/// module loaded, or the snapshot read for the first result's copy
+/// (`read_for_copy`); a later one (Retry), or a page without the script,
 /// downloads anew.
 pub async fn load_snapshot() -> Result<Arc<Snapshot>, Msg> {
-    // Grow the WebAssembly heap once, up front, instead of in many small
-    // steps in the middle of the parse.
-    drop(Vec::<u8>::with_capacity(PARSE_HEAP_BYTES));
-    let bytes = download(OFFERS_PREFETCH, OFFERS_URL, &phrases::DOWNLOAD_FAILED).await?;
+    if let Some(read) = READ_FOR_COPY.with_borrow_mut(Option::take) {
+        return read;
+    }
+    let bytes = download_offers().await?;
     // The form goes on screen in a frame of its own before the parse and the
     // first ranking; the page was built once the body was read
     // (`prefetch_settled`), so the parse starts as soon as that frame is
     // painted.
     super::next_paint().await;
-    super::timing::measure("parse-offers", || Snapshot::from_bytes(&bytes).map(Arc::new).map_err(|e| e.message()))
+    parse_offers(&bytes)
+}
+
+thread_local! {
+    /// The snapshot `read_for_copy` read, until the page's first
+    /// `load_snapshot` takes it.
+    static READ_FOR_COPY: std::cell::RefCell<Option<Result<Arc<Snapshot>, Msg>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Downloads and validates the snapshot at once, before the page is built,
+/// for the copy of its first result (src/ui/first_copy.rs); the page's first
+/// `load_snapshot` takes the same, error or not.
+pub async fn read_for_copy() -> Result<Arc<Snapshot>, Msg> {
+    let read = match download_offers().await {
+        Ok(bytes) => parse_offers(&bytes),
+        Err(message) => Err(message),
+    };
+    READ_FOR_COPY.set(Some(read.clone()));
+    read
+}
+
+async fn download_offers() -> Result<Vec<u8>, Msg> {
+    // Grow the WebAssembly heap once, up front, instead of in many small
+    // steps in the middle of the parse.
+    drop(Vec::<u8>::with_capacity(PARSE_HEAP_BYTES));
+    download(OFFERS_PREFETCH, OFFERS_URL, &phrases::DOWNLOAD_FAILED).await
+}
+
+fn parse_offers(bytes: &[u8]) -> Result<Arc<Snapshot>, Msg> {
+    super::timing::measure("parse-offers", || Snapshot::from_bytes(bytes).map(Arc::new).map_err(|e| e.message()))
 }
 
 /// The body of `url`: the prefetch script's download left at the window
@@ -119,16 +149,20 @@ async fn download(prefetched: &str, url: &str, failed: &'static Phrase) -> Resul
 
 /// Resolves once the prefetch script's download has settled (its body read,
 /// or the server's refusal, or a network failure), or after `most`,
-/// whichever comes first; without the script, at once. The download stays
-/// for `load_snapshot` to take.
-pub async fn prefetch_settled(most: std::time::Duration) {
-    let Some(window) = web_sys::window() else { return };
-    let Some(pending) = prefetch(&window, OFFERS_PREFETCH) else { return };
+/// whichever comes first; without the script, at once. Whether it settled.
+/// The download stays for `load_snapshot` to take.
+pub async fn prefetch_settled(most: std::time::Duration) -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    let Some(pending) = prefetch(&window, OFFERS_PREFETCH) else { return false };
     let most = i32::try_from(most.as_millis()).unwrap_or(i32::MAX);
+    // The timer resolves to `undefined`; the download to its body or its
+    // response, or it rejects.
     let timer = js_sys::Promise::new(&mut |resolve, _| {
         let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, most);
     });
-    let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&pending, &timer))).await;
+    let first =
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&pending, &timer))).await;
+    first.is_err() || first.is_ok_and(|settled| !settled.is_undefined())
 }
 
 /// The prefetch script's download at `property`, taken once. The property

@@ -10,12 +10,15 @@
 // range of the time from navigation start to the first full result painted
 // (the same signal as bench-snapshot.mjs, coldLoadTimings in harness.mjs),
 // of the app's own phases, and the bytes transferred until the first result.
-//   node tests/e2e/bench-throttled.mjs [runs] [query]
-// A query ('?lang=es', a shared link) times that page instead of the address's.
+//   node tests/e2e/bench-throttled.mjs [runs] [query] [viewport]
+// A query ('?lang=es', a shared link) times that page instead of the
+// address's; a viewport ('390x844', a phone's) sizes the window
+// (Playwright's 1280×720 otherwise).
 import { serveDist, launchBrowser, coldLoadTimings, LOAD_MEASURES, median } from './harness.mjs';
 
 const runs = Number(process.argv[2] ?? 9);
 const query = process.argv[3] ?? '';
+const [width, height] = (process.argv[4] ?? '1280x720').split('x').map(Number);
 const CPU_SLOWDOWN = 4;
 const LINK = { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 };
 
@@ -23,7 +26,7 @@ const browser = await launchBrowser();
 const server = await serveDist({ likePages: true });
 const loads = [];
 for (let i = 0; i < runs; i++) {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -46,7 +49,7 @@ const summary = (xs, digits = 0) => {
   const f = (x) => x.toFixed(digits);
   return `median ${f(median(xs))} ms, range ${f(Math.min(...xs))}–${f(Math.max(...xs))} ms`;
 };
-const profile = `CPU ${CPU_SLOWDOWN}× slower, ${LINK.downloadThroughput * 8 / 1e6} Mbit/s, ${LINK.latency} ms latency, gzip`;
+const profile = `CPU ${CPU_SLOWDOWN}× slower, ${LINK.downloadThroughput * 8 / 1e6} Mbit/s, ${LINK.latency} ms latency, gzip, ${width}×${height}`;
 for (const [name, said] of Object.entries(LOAD_MEASURES)) {
   console.log(`${said}, throttled: ${summary(loads.map((load) => load[name]), 1)}`);
 }

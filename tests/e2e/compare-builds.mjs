@@ -10,18 +10,20 @@
 // ranking, and from it to the page's own first result painted. A change's effect on
 // this machine is the difference between two medians of one run; medians
 // of separate runs differ by 10% or more on a shared 2-core machine.
-//   node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled|loopback] [query]
+//   node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled|loopback] [query] [viewport]
 // `throttled`: the CPU 4× slower and a 10 Mbit/s link with 40 ms latency,
 // as bench-throttled.mjs. A query ('?lang=es', a shared link) loads that
-// page instead of the address.
+// page instead of the address; a viewport ('390x844', a phone's) sizes the
+// window (Playwright's 1280×720 otherwise).
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { launchBrowser, coldLoadTimings, median } from './harness.mjs';
 
-const [a, b, pairs = '15', mode = 'loopback', query = ''] = process.argv.slice(2);
-if (!a || !b) throw new Error('usage: node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled|loopback] [query]');
+const [a, b, pairs = '15', mode = 'loopback', query = '', size] = process.argv.slice(2);
+if (!a || !b) throw new Error('usage: node tests/e2e/compare-builds.mjs <dist A> <dist B> [pairs] [throttled|loopback] [query] [viewport]');
+const [width, height] = (size ?? '1280x720').split('x').map(Number);
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
 
 function serve(dir) {
@@ -42,7 +44,7 @@ const browser = await launchBrowser();
 const phases = [{}, {}];
 for (let i = 0; i < Number(pairs); i++) {
   for (const k of i % 2 ? [1, 0] : [0, 1]) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
     if (mode === 'throttled') {
       const cdp = await context.newCDPSession(page);
@@ -75,7 +77,7 @@ for (let i = 0; i < Number(pairs); i++) {
 }
 await browser.close();
 servers.forEach(({ server }) => server.close());
-console.log(`${pairs} pairs of cold loads of ${query || 'the address'}${mode === 'throttled' ? ', throttled (CPU 4×, 10 Mbit/s, 40 ms)' : ', loopback'}; medians in ms`);
+console.log(`${pairs} pairs of cold loads of ${query || 'the address'} at ${width}×${height}${mode === 'throttled' ? ', throttled (CPU 4×, 10 Mbit/s, 40 ms)' : ', loopback'}; medians in ms`);
 for (const name of Object.keys(phases[0])) {
   const [ma, mb] = phases.map((p) => median(p[name]));
   console.log(`${name.padEnd(22)} ${ma.toFixed(0).padStart(6)} ${mb.toFixed(0).padStart(6)}  (${mb - ma >= 0 ? '+' : ''}${(mb - ma).toFixed(0)})`);
