@@ -503,7 +503,7 @@ phrases! {
     EXAMPLES_AND_MORE = "{examples} and {more} more", "{examples} y {more} más";
     CHOSEN_NOT_LISTED = "The selected offer, {offer}, is not listed: {why}.", "La oferta seleccionada, {offer}, no aparece: {why}.";
     CHOSEN_GONE = "it is not among these offers (prices of {date})", "no está entre estas ofertas (precios de {date})";
-    SPEED_NOTE = "Speeds are estimates from each GPU's datasheet bandwidth and throughput. The first offer is {bound}.", "Las velocidades son estimaciones a partir del ancho de banda y el rendimiento de la ficha técnica de cada GPU. La primera oferta está {bound}.";
+    SPEED_NOTE = "Speeds are estimates from each GPU's datasheet bandwidth and throughput. The first offer is {bound}.", "Las velocidades son estimaciones a partir del ancho de banda y el rendimiento de la ficha técnica de cada GPU. En la primera oferta, el tiempo de cada paso está {bound}.";
 
     // ---- The chart ----
     CHART_COST_PER_TOKEN = "$ per 1M output tokens", "$ por 1 M de tokens de salida";
