@@ -12,7 +12,7 @@
 //! the same places.
 
 use super::memory::{memory_summary, MemoryBar};
-use super::row::{Column, RowText};
+use super::row::{Column, RowText, PAGE_SIZES};
 use crate::engine::freshness::stale_notice;
 use crate::engine::memory::{estimate, MemoryBreakdown};
 use crate::engine::serving_plan::Targets;
@@ -21,12 +21,8 @@ use crate::msg;
 use crate::text::{phrases, Lang};
 use crate::url_codec::Decoded;
 
-/// Rows on the table's first page (the page's first page size,
-/// src/ui/offers_table/pager.rs `PAGE_SIZES`).
-pub const FIRST_PAGE_ROWS: usize = 10;
-
-/// The page sizes its pager offers, the first chosen.
-const PAGE_SIZES: [usize; 4] = [FIRST_PAGE_ROWS, 25, 50, 100];
+/// Rows on the table's first page: the pager's first page size.
+pub const FIRST_PAGE_ROWS: usize = PAGE_SIZES[0];
 
 /// Whether the page opened from `decoded` draws its first result as the
 /// copy does: a full page (not embedded) whose link the page took whole (no

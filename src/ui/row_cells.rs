@@ -17,17 +17,20 @@ use web_sys::Element;
 /// the figure (style/main.css).
 pub fn empty(lang: Lang) -> impl IntoView {
     let label = |column: Column| lang.t(column.label());
+    // Each column's class, as the copy drawn before the page has them
+    // (`present::first_result`).
+    let class = Column::cell_class;
     view! {
-        <td data-label=label(Column::Instance)></td>
-        <td data-label=label(Column::Gpus)></td>
-        <td class="num" data-label=label(Column::Vram)></td>
-        <td data-label=label(Column::Regions)></td>
-        <td class="num" data-testid="offer-price" data-label=label(Column::Price)></td>
-        <td class="speed" data-testid="offer-speed" data-label=label(Column::Speed)></td>
-        <td class="num" data-testid="offer-job" data-label=label(Column::JobTime)></td>
-        <td class="num" data-testid="offer-cost" data-label=label(Column::JobCost)></td>
-        <td class="num" data-testid="offer-unit-cost" data-label=label(Column::PerUnit)></td>
-        <td class="badges"></td>
+        <td class=class(Column::Instance) data-label=label(Column::Instance)></td>
+        <td class=class(Column::Gpus) data-label=label(Column::Gpus)></td>
+        <td class=class(Column::Vram) data-label=label(Column::Vram)></td>
+        <td class=class(Column::Regions) data-label=label(Column::Regions)></td>
+        <td class=class(Column::Price) data-testid="offer-price" data-label=label(Column::Price)></td>
+        <td class=class(Column::Speed) data-testid="offer-speed" data-label=label(Column::Speed)></td>
+        <td class=class(Column::JobTime) data-testid="offer-job" data-label=label(Column::JobTime)></td>
+        <td class=class(Column::JobCost) data-testid="offer-cost" data-label=label(Column::JobCost)></td>
+        <td class=class(Column::PerUnit) data-testid="offer-unit-cost" data-label=label(Column::PerUnit)></td>
+        <td class=class(Column::Notes)></td>
     }
 }
 

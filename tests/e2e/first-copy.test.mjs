@@ -30,6 +30,7 @@ function recordCopy() {
       lang: copy.lang,
       inert: copy.inert,
       rows: [...table.querySelectorAll('tbody tr')].map((r) => r.innerText.replace(/\s+/g, ' ').trim()),
+      cells: [...table.querySelectorAll('tbody tr:first-child td')].map((td) => [td.className, td.dataset.label ?? '']),
       caption: box(table.querySelector('caption')),
       table: box(table),
       memory: copy.querySelector('.memory').textContent,
@@ -43,6 +44,7 @@ function liveTable() {
   const box = (e) => { const b = e.getBoundingClientRect(); return [b.x + scrollX, b.y + scrollY, b.width, b.height].map(Math.round); };
   return {
     rows: [...table.querySelectorAll('tbody tr')].map((r) => r.innerText.replace(/\s+/g, ' ').trim()),
+    cells: [...table.querySelectorAll('tbody tr:first-child td')].map((td) => [td.className, td.dataset.label ?? '']),
     caption: box(table.querySelector('caption')),
     table: box(table),
     memory: document.querySelector('body > main .memory').textContent,
@@ -77,6 +79,7 @@ test('a link on a phone shows its first result before the page is built: the sam
     const live = await app.page.evaluate(liveTable);
     assert.ok(live.rows.length >= 1 && live.rows.every((r) => r.includes('$')), `${query}: priced rows`);
     assert.deepEqual(copy.rows, live.rows, `${query}: the same rows`);
+    assert.deepEqual(copy.cells, live.cells, `${query}: each cell's class and label`);
     assert.equal(copy.memory, live.memory, `${query}: the same memory line`);
     assert.deepEqual(copy.caption, live.caption, `${query}: the caption in the same place`);
     assert.deepEqual(copy.table, live.table, `${query}: the table in the same place, as tall`);
